@@ -1,0 +1,113 @@
+/// One option a command accepts.
+struct OptionSpec: Sendable {
+    var name: String
+    /// The value's placeholder (`ID`, `RFC3339`), or nil for a flag.
+    var value: String?
+    var help: String
+    var repeatable = false
+}
+
+/// A command's name, what it does, and what it accepts.
+struct CommandSpec: Sendable {
+    var name: String
+    var summary: String
+    /// Positional arguments (`ID`, `FILE`), all required.
+    var positionals: [String] = []
+    var options: [OptionSpec]
+}
+
+/// The words of one invocation, sorted into options and positionals. Pure.
+struct ParsedArguments: Equatable, Sendable {
+    var command: String
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+    var positionals: [String] = []
+
+    /// The last value given for an option.
+    func value(_ name: String) -> String? { values[name]?.last }
+    /// Every value given for a repeatable option, in order.
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+    func has(_ name: String) -> Bool { flags.contains(name) }
+}
+
+/// An error in the words typed: exit status 2.
+struct UsageError: Error, Equatable {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Parses `compass COMMAND [options]` against a command's spec.
+///
+/// `--name value` and `--name=value` are both accepted; `--` ends options.
+/// Errors quote what the user typed: `unknown option '--verbose' for 'replay'`.
+enum ArgumentParser {
+    static func parse(_ words: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments(command: spec.name)
+        var index = 0
+        var optionsEnded = false
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if optionsEnded || !word.hasPrefix("--") || word == "-" {
+                parsed.positionals.append(word)
+                continue
+            }
+            if word == "--" { optionsEnded = true; continue }
+            var name = word
+            var inlineValue: String?
+            if let equals = word.firstIndex(of: "=") {
+                name = String(word[..<equals])
+                inlineValue = String(word[word.index(after: equals)...])
+            }
+            guard let option = spec.options.first(where: { "--" + $0.name == name }) else {
+                throw UsageError("unknown option '\(name)' for '\(spec.name)'")
+            }
+            if option.value == nil {
+                guard inlineValue == nil else { throw UsageError("option '\(name)' takes no value") }
+                parsed.flags.insert(option.name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < words.count, !(words[index].hasPrefix("--") && words[index].count > 2) else {
+                    throw UsageError("missing value for '\(name)'")
+                }
+                value = words[index]
+                index += 1
+            }
+            if !option.repeatable, parsed.values[option.name] != nil {
+                throw UsageError("option '\(name)' given more than once")
+            }
+            parsed.values[option.name, default: []].append(value)
+        }
+        if !parsed.flags.contains("help") {
+            if parsed.positionals.count > spec.positionals.count {
+                throw UsageError("unexpected argument '\(parsed.positionals[spec.positionals.count])' for '\(spec.name)'")
+            }
+            if parsed.positionals.count < spec.positionals.count {
+                throw UsageError("missing \(spec.positionals[parsed.positionals.count]) for '\(spec.name)'")
+            }
+        }
+        return parsed
+    }
+
+    /// The `--help` text of a command.
+    static func help(for spec: CommandSpec) -> String {
+        var text = "usage: compass \(spec.name)"
+        for positional in spec.positionals { text += " \(positional)" }
+        text += " [options]\n\n\(spec.summary)\n\noptions:\n"
+        let rows = spec.options.map { option -> (String, String) in
+            var left = "--\(option.name)"
+            if let value = option.value { left += " \(value)" }
+            if option.repeatable { left += " …" }
+            return (left, option.help)
+        }
+        let width = rows.map(\.0.count).max() ?? 0
+        for (left, right) in rows {
+            text += "  " + left + String(repeating: " ", count: width - left.count + 2) + right + "\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,31 @@
+import CompassCore
+
+/// Why a command failed, and so its exit status.
+enum CLIError: Error, Equatable {
+    /// Validation, not found, forbidden or conflict: exit 1.
+    case domain(String)
+    /// Bad words typed: exit 2.
+    case usage(String)
+    /// The file system refused: exit 1.
+    case io(String)
+    /// The output was already printed; just exit 1 (a log with problems).
+    case silentFailure
+
+    var exitStatus: Int32 {
+        switch self {
+        case .usage: 2
+        case .domain, .io, .silentFailure: 1
+        }
+    }
+
+    var message: String? {
+        switch self {
+        case .domain(let text), .usage(let text), .io(let text): text
+        case .silentFailure: nil
+        }
+    }
+}
+
+extension UsageError {
+    var cliError: CLIError { .usage(message) }
+}

@@ -1,0 +1,23 @@
+import CompassCore
+
+/// `compass generate`: a valid synthetic log on stdout, the same bytes for the same seed.
+enum GenerateCommand {
+    static func run(_ inv: Invocation) throws(CLIError) {
+        let args = inv.arguments
+        let families = try args.value("families").map { v throws(CLIError) in try inv.integer(v, option: "--families", minimum: 1) } ?? 3
+        let events = try args.value("events").map { v throws(CLIError) in try inv.integer(v, option: "--events", minimum: 0) } ?? 1000
+        let seed = try args.value("seed").map { v throws(CLIError) in try inv.integer(v, option: "--seed", minimum: 0) } ?? 1
+        let generator = HistoryGenerator(families: Int(families), events: Int(events), seed: UInt64(seed))
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        generator.generate { line in
+            buffer += line
+            buffer.append(0x0A)
+            if buffer.count >= 1 << 20 {
+                inv.console.out(bytes: buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        inv.console.out(bytes: buffer)
+    }
+}

@@ -1,0 +1,58 @@
+import CompassCore
+import Foundation
+
+/// The `compass` program: parses the words, runs one command, turns errors into exit codes.
+public enum Compass {
+    /// Runs `compass` in this process with the real environment, clock and console.
+    public static func main(_ words: [String]) -> Int32 {
+        let console = Console.process()
+        let status = run(words, environment: ProcessInfo.processInfo.environment, console: console,
+                         clock: { Timestamp(millisecondsSinceEpoch: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) },
+                         makeId: { UUID().uuidString.lowercased() },
+                         currentDirectory: FileManager.default.currentDirectoryPath)
+        return status
+    }
+
+    /// Runs one invocation; everything outside the core is passed in.
+    static func run(_ words: [String], environment: [String: String], console: Console,
+                    clock: @escaping () -> Timestamp, makeId: @escaping () -> String,
+                    currentDirectory: String) -> Int32 {
+        guard let name = words.first, name != "--help", name != "help", name != "-h" else {
+            console.out(CommandCatalog.overview)
+            return words.isEmpty ? 2 : 0
+        }
+        guard let spec = CommandCatalog.find(name) else {
+            console.err("error: unknown command '\(name)'\nRun 'compass --help' for the list of commands.\n")
+            return 2
+        }
+        do {
+            let arguments: ParsedArguments
+            do { arguments = try ArgumentParser.parse(Array(words.dropFirst()), spec: spec) } catch { throw error.cliError }
+            if arguments.has("help") {
+                console.out(ArgumentParser.help(for: spec))
+                return 0
+            }
+            let invocation = Invocation(arguments: arguments, environment: environment, console: console,
+                                        clock: clock, makeId: makeId, currentDirectory: currentDirectory)
+            _ = try invocation.timeZone()
+            try dispatch(invocation)
+            return 0
+        } catch let error as CLIError {
+            if let message = error.message { console.err("error: \(message)\n") }
+            if error.exitStatus == 2 { console.err("Run 'compass \(name) --help' for usage.\n") }
+            return error.exitStatus
+        } catch {
+            console.err("error: \(error)\n")
+            return 1
+        }
+    }
+
+    static func dispatch(_ inv: Invocation) throws(CLIError) {
+        switch inv.arguments.command {
+        case "replay": try ReplayCommand.run(inv)
+        case "verify": try VerifyCommand.run(inv)
+        case "generate": try GenerateCommand.run(inv)
+        default: try AppendCommands.run(inv)
+        }
+    }
+}

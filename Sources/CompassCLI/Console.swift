@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a command's output goes: the process's stdout/stderr, or buffers in tests.
+final class Console {
+    private(set) var capturedOut: [UInt8] = []
+    private(set) var capturedErr: [UInt8] = []
+    private let captures: Bool
+    /// Whether stdout is a terminal (colour, width).
+    let isTerminal: Bool
+
+    init(capturing: Bool, isTerminal: Bool = false) {
+        self.captures = capturing
+        self.isTerminal = isTerminal
+    }
+
+    /// The console of this process.
+    static func process() -> Console {
+        Console(capturing: false, isTerminal: isatty(1) == 1)
+    }
+
+    func out(_ text: String) { emit(Array(text.utf8), fd: 1) }
+    func out(bytes: [UInt8]) { emit(bytes, fd: 1) }
+    func err(_ text: String) { emit(Array(text.utf8), fd: 2) }
+
+    private func emit(_ bytes: [UInt8], fd: Int32) {
+        if captures {
+            if fd == 1 { capturedOut += bytes } else { capturedErr += bytes }
+            return
+        }
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return }
+                offset += n
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import CompassCore
+import Foundation
+
+/// Everything a command may touch outside the core: the parsed words, the environment,
+/// the clock, the id source and the console. Tests pass fixed ones.
+struct Invocation {
+    var arguments: ParsedArguments
+    var environment: [String: String]
+    var console: Console
+    /// The real clock, read only when `--now` is absent.
+    var clock: () -> Timestamp
+    /// Makes a lowercase UUID for a new event id.
+    var makeId: () -> String
+    var currentDirectory: String
+
+    /// A path the user typed, made absolute against the current directory.
+    func resolve(_ path: String) -> String {
+        path.hasPrefix("/") ? path : currentDirectory + "/" + path
+    }
+
+    /// `--log`, else `$COMPASS_LOG`, else `./events.jsonl`.
+    var logPath: String {
+        let path = arguments.value("log") ?? environment["COMPASS_LOG"] ?? "events.jsonl"
+        return resolve(path)
+    }
+
+    /// The log path as the user typed it (for messages).
+    var logPathForDisplay: String { arguments.value("log") ?? environment["COMPASS_LOG"] ?? "events.jsonl" }
+
+    var json: Bool { arguments.has("json") }
+
+    /// `--as`, else `$COMPASS_USER`, else a usage error.
+    func viewer() throws(CLIError) -> String {
+        guard let user = arguments.value("as") ?? environment["COMPASS_USER"], !user.isEmpty else {
+            throw .usage("missing '--as USER' (or set COMPASS_USER)")
+        }
+        return user
+    }
+
+    /// `--now`, else `--as-of`, else the clock.
+    func now() throws(CLIError) -> Timestamp {
+        if let text = arguments.value("now") { return try time(text, option: "--now") }
+        if let asOf = try cut().asOf { return asOf }
+        return clock()
+    }
+
+    /// `--as-of` and `--at-seq`.
+    func cut() throws(CLIError) -> ReplayCut {
+        var cut = ReplayCut()
+        if let text = arguments.value("as-of") { cut.asOf = try time(text, option: "--as-of") }
+        if let text = arguments.value("at-seq") { cut.atSeq = try integer(text, option: "--at-seq", minimum: 0) }
+        return cut
+    }
+
+    /// `--tz`, default UTC.
+    func timeZone() throws(CLIError) -> TimeZone {
+        let name = arguments.value("tz") ?? "UTC"
+        guard let zone = TimeZone(identifier: name) else { throw .usage("unknown time zone '\(name)'") }
+        return zone
+    }
+
+    func time(_ text: String, option: String) throws(CLIError) -> Timestamp {
+        guard let time = Timestamp(rfc3339: text) else { throw .usage("invalid time '\(text)' for '\(option)' (expected RFC 3339)") }
+        return time
+    }
+
+    func integer(_ text: String, option: String, minimum: Int64) throws(CLIError) -> Int64 {
+        guard let value = Int64(text), value >= minimum else {
+            throw .usage("invalid value '\(text)' for '\(option)' (expected an integer ≥ \(minimum))")
+        }
+        return value
+    }
+
+    /// A value that must be one of a listed set.
+    func choice(_ option: String, in allowed: [String]) throws(CLIError) -> String? {
+        guard let value = arguments.value(option) else { return nil }
+        guard allowed.contains(value) else {
+            throw .usage("invalid value '\(value)' for '--\(option)' (expected \(allowed.joined(separator: "|")))")
+        }
+        return value
+    }
+}

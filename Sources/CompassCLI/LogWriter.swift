@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CompassCore
+
+/// The outcome of an append.
+enum AppendOutcome {
+    /// The events were written, durable (fsynced) before this returns.
+    case written([Event])
+    /// An idempotent retry: the event was already in the log; nothing was written.
+    case alreadyPresent(Event)
+}
+
+/// Appends events to a log: the only code that writes it.
+///
+/// Under an exclusive `flock` held across read → decide → write → fsync, it moves a torn
+/// tail aside into `LOG.torn`, replays the log, checks `--event-id` and `--expect-seq`,
+/// decides every draft with the one rule set, assigns `seq` and `prev`, writes all lines
+/// in one `write` call and fsyncs before reporting success. A rejected append writes nothing.
+struct LogWriter {
+    let path: String
+
+    /// What the drafts are built from: the state of the log as it is under the lock.
+    /// `original` is the event already logged under `--event-id`, if any (a retry reuses its ids).
+    typealias Builder = (_ state: CompassState, _ original: Event?) throws(CLIError) -> [EventDraft]
+
+    /// - Parameters:
+    ///   - eventId: the id of the (single) event, for idempotent retries.
+    ///   - expectSeq: fail unless the log's last `seq` is this.
+    ///   - sanitizing: strip markup from subject and content.
+    ///   - beforeWrite: runs after every draft is accepted and before the log is written
+    ///     (stores attachment bytes, so an acknowledged event never points at missing bytes).
+    ///   - build: makes the drafts from the current state.
+    func append(eventId: String?, expectSeq: Int64?, sanitizing: Bool = true,
+                beforeWrite: ([Event]) throws(CLIError) -> Void = { _ throws(CLIError) in },
+                build: Builder) throws(CLIError) -> AppendOutcome {
+        try POSIX.makeDirectories(POSIX.directory(of: path))
+        let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .io("cannot open \(path): \(POSIX.lastError)") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .io("cannot lock \(path): \(POSIX.lastError)") }
+        }
+        var bytes = try POSIX.readAll(fd, path: path)
+        try moveTornTailAside(fd: fd, bytes: &bytes)
+
+        var original: Event?
+        var replayer = Replayer(observer: { outcome in
+            if case .applied(_, let event) = outcome, event.id == eventId { original = event }
+        })
+        replayer.consume(bytes: bytes)
+
+        let drafts = try build(replayer.state, original)
+        if let eventId, let original {
+            guard let draft = drafts.first, drafts.count == 1,
+                  draft.type == original.type.rawValue, draft.actor == original.actor, draft.family == original.family,
+                  (try? Rules.payloadIgnoringState(draft, sanitizing: sanitizing)) == original.payload
+            else { throw .domain("Conflict: event \(eventId) is already in the log with different content") }
+            return .alreadyPresent(original)
+        }
+        if let expectSeq, expectSeq != replayer.lastSeq {
+            throw .domain("Conflict: expected last seq \(expectSeq), but the log's last seq is \(replayer.lastSeq)")
+        }
+
+        var state = replayer.state
+        var seq = replayer.lastSeq
+        var prev = replayer.headHash
+        var events: [Event] = []
+        var output: [UInt8] = []
+        for var draft in drafts {
+            seq += 1
+            draft.seq = seq
+            draft.prev = prev
+            let event: Event
+            do { event = try Rules.decide(draft, in: state, sanitizing: sanitizing) } catch { throw .domain(error.message) }
+            state.apply(event)
+            let line = EventEncoder.line(for: event)
+            prev = SHA256.hex(line)
+            output += line
+            output.append(0x0A)
+            events.append(event)
+        }
+        try beforeWrite(events)
+        try POSIX.writeAll(fd, output, path: path)
+        try POSIX.sync(fd, path: path)
+        if bytes.isEmpty { POSIX.syncDirectory(POSIX.directory(of: path)) }
+        return .written(events)
+    }
+
+    /// A last line without `\n` is a torn write: copy it to `LOG.torn` (fsynced), then cut it
+    /// from the log, so nothing is silently dropped and the next line starts clean.
+    private func moveTornTailAside(fd: Int32, bytes: inout [UInt8]) throws(CLIError) {
+        guard let last = bytes.last, last != 0x0A else { return }
+        let keep = (bytes.lastIndex(of: 0x0A) ?? -1) + 1
+        let sidePath = path + ".torn"
+        let side = open(sidePath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard side >= 0 else { throw .io("cannot open \(sidePath): \(POSIX.lastError)") }
+        defer { close(side) }
+        try POSIX.writeAll(side, Array(bytes[keep...]) + [0x0A], path: sidePath)
+        try POSIX.sync(side, path: sidePath)
+        guard ftruncate(fd, off_t(keep)) == 0 else { throw .io("cannot truncate \(path): \(POSIX.lastError)") }
+        try POSIX.sync(fd, path: path)
+        bytes.removeSubrange(keep...)
+    }
+}

@@ -1,0 +1,55 @@
+/// A parsed JSON value that keeps object keys in the order they were written.
+///
+/// Integers written without a fraction or exponent that fit in 64 bits are `.int`;
+/// every other number is `.number`.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// The name of this value's kind, as used in `field F must be T` problems.
+    public var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .int, .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}
+
+/// A JSON object: its members in written order, looked up by key.
+///
+/// Objects in this product are small (≤ 15 keys), so a linear scan beats hashing.
+public struct JSONObject: Equatable, Sendable {
+    /// One `"key": value` member.
+    public struct Member: Equatable, Sendable {
+        public var key: String
+        public var value: JSONValue
+        public init(_ key: String, _ value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    public var members: [Member]
+
+    public init(_ members: [Member] = []) { self.members = members }
+
+    /// The value of `key`, or nil when the key is not present.
+    public subscript(key: String) -> JSONValue? {
+        for member in members where member.key == key { return member.value }
+        return nil
+    }
+
+    /// Appends a member (callers keep keys unique).
+    public mutating func append(_ key: String, _ value: JSONValue) {
+        members.append(Member(key, value))
+    }
+}

@@ -1,0 +1,98 @@
+/// Writes compact JSON bytes: keys in the order the caller gives, strings as raw UTF-8
+/// with only `"`, `\` and U+0000–U+001F escaped.
+public struct JSONWriter: Sendable {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma: [Bool] = []
+
+    public init(reservingCapacity capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The output as a string.
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+
+    /// Writes `"key":` (the value must follow).
+    public mutating func key(_ key: String) {
+        separate()
+        appendString(key)
+        bytes.append(UInt8(ascii: ":"))
+        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+    }
+
+    public mutating func string(_ value: String) { separate(); appendString(value) }
+    public mutating func int<I: BinaryInteger>(_ value: I) { separate(); bytes.append(contentsOf: String(value).utf8) }
+    public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+
+    /// Writes a string or `null`.
+    public mutating func string(_ value: String?) {
+        if let value { string(value) } else { null() }
+    }
+
+    /// Writes an integer or `null`.
+    public mutating func int<I: BinaryInteger>(_ value: I?) {
+        if let value { int(value) } else { null() }
+    }
+
+    /// Writes `"key":value` for a string field.
+    public mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
+    /// Writes `"key":value` for an integer field.
+    public mutating func field<I: BinaryInteger>(_ name: String, _ value: I?) { key(name); int(value) }
+    /// Writes `"key":value` for a boolean field.
+    public mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
+
+    /// Writes any parsed JSON value.
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .int(let integer): int(integer)
+        case .number(let double):
+            separate()
+            bytes.append(contentsOf: "\(double)".utf8)
+        case .string(let text): string(text)
+        case .array(let elements):
+            beginArray()
+            for element in elements { self.value(element) }
+            endArray()
+        case .object(let object):
+            beginObject()
+            for member in object.members { key(member.key); self.value(member.value) }
+            endObject()
+        }
+    }
+
+    private mutating func separate() {
+        guard let last = needsComma.last else { return }
+        if last { bytes.append(UInt8(ascii: ",")) } else { needsComma[needsComma.count - 1] = true }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private mutating func appendString(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(byte)
+            case UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(byte)
+            case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+            case 0x08: bytes.append(0x5C); bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(0x5C); bytes.append(UInt8(ascii: "f"))
+            case 0..<0x20:
+                bytes.append(contentsOf: "\\u00".utf8)
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

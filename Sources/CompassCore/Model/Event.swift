@@ -1,0 +1,71 @@
+/// One applied event of the log: the envelope of SPEC §1 and a typed payload (§2).
+public struct Event: Equatable, Sendable {
+    public var seq: Int64
+    public var id: String
+    public var at: Timestamp
+    public var actor: String
+    public var family: String
+    public var payload: Payload
+    /// The `prev` hash as written, if any.
+    public var prev: String?
+
+    public init(seq: Int64, id: String, at: Timestamp, actor: String, family: String, payload: Payload, prev: String? = nil) {
+        self.seq = seq
+        self.id = id
+        self.at = at
+        self.actor = actor
+        self.family = family
+        self.payload = payload
+        self.prev = prev
+    }
+
+    /// The `type` field.
+    public var type: EventType { payload.type }
+}
+
+/// The seven event types.
+public enum EventType: String, CaseIterable, Sendable {
+    case memberJoined = "MemberJoined"
+    case schoolAdded = "SchoolAdded"
+    case coachAdded = "CoachAdded"
+    case interactionLogged = "InteractionLogged"
+    case interactionDeleted = "InteractionDeleted"
+    case schoolStatusChanged = "SchoolStatusChanged"
+    case documentUploaded = "DocumentUploaded"
+}
+
+/// An event's payload, one case per event type.
+public enum Payload: Equatable, Sendable {
+    case memberJoined(MemberJoined)
+    case schoolAdded(SchoolAdded)
+    case coachAdded(CoachAdded)
+    case interactionLogged(InteractionLogged)
+    case interactionDeleted(InteractionDeleted)
+    case schoolStatusChanged(SchoolStatusChanged)
+    case documentUploaded(DocumentUploaded)
+
+    public var type: EventType {
+        switch self {
+        case .memberJoined: .memberJoined
+        case .schoolAdded: .schoolAdded
+        case .coachAdded: .coachAdded
+        case .interactionLogged: .interactionLogged
+        case .interactionDeleted: .interactionDeleted
+        case .schoolStatusChanged: .schoolStatusChanged
+        case .documentUploaded: .documentUploaded
+        }
+    }
+
+    /// The id of the entity the event creates or targets (for `compass` output).
+    public var entityId: String {
+        switch self {
+        case .memberJoined(let e): e.userId
+        case .schoolAdded(let e): e.schoolId
+        case .coachAdded(let e): e.coachId
+        case .interactionLogged(let e): e.interactionId
+        case .interactionDeleted(let e): e.interactionId
+        case .schoolStatusChanged(let e): e.schoolId
+        case .documentUploaded(let e): e.documentId
+        }
+    }
+}

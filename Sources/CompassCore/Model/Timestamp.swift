@@ -1,0 +1,163 @@
+/// A moment in time, kept to the millisecond, as milliseconds since 1970-01-01T00:00:00Z.
+///
+/// Parsed from RFC 3339 (`2026-02-03T14:15:00Z`, `2026-02-03T09:15:00.5-05:00`); extra
+/// fraction digits are truncated; impossible dates (`2026-02-30`) and leap seconds are rejected.
+/// Written as `YYYY-MM-DDTHH:MM:SS.sssZ`.
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var millisecondsSinceEpoch: Int64
+
+    public init(millisecondsSinceEpoch: Int64) {
+        self.millisecondsSinceEpoch = millisecondsSinceEpoch
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        lhs.millisecondsSinceEpoch < rhs.millisecondsSinceEpoch
+    }
+
+    /// This time moved by a number of whole seconds.
+    public func adding(seconds: Int64) -> Timestamp {
+        Timestamp(millisecondsSinceEpoch: millisecondsSinceEpoch + seconds * 1000)
+    }
+
+    /// The output form, `YYYY-MM-DDTHH:MM:SS.sssZ` in UTC.
+    public var description: String { rfc3339 }
+
+    /// The output form, `YYYY-MM-DDTHH:MM:SS.sssZ` in UTC.
+    public var rfc3339: String {
+        let parts = CivilTime(millisecondsSinceEpoch: millisecondsSinceEpoch)
+        var text = ""
+        text.reserveCapacity(24)
+        text += pad(parts.year, 4) + "-" + pad(parts.month, 2) + "-" + pad(parts.day, 2)
+        text += "T" + pad(parts.hour, 2) + ":" + pad(parts.minute, 2) + ":" + pad(parts.second, 2)
+        text += "." + pad(parts.millisecond, 3) + "Z"
+        return text
+    }
+
+    /// Parses RFC 3339 text, or returns nil.
+    public init?(rfc3339 text: String) {
+        var text = text
+        let parsed = text.withUTF8 { Timestamp.parse($0) }
+        guard let parsed else { return nil }
+        self = parsed
+    }
+
+    /// Parses RFC 3339 from UTF-8 bytes, or returns nil.
+    public static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        // YYYY-MM-DDTHH:MM:SS[.f+](Z|±HH:MM)
+        guard b.count >= 20 else { return nil }
+        func digits(_ start: Int, _ count: Int) -> Int? {
+            var value = 0
+            for i in start..<(start + count) {
+                let byte = b[i]
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard let year = digits(0, 4), b[4] == UInt8(ascii: "-"),
+              let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
+              let day = digits(8, 2),
+              b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
+              let hour = digits(11, 2), b[13] == UInt8(ascii: ":"),
+              let minute = digits(14, 2), b[16] == UInt8(ascii: ":"),
+              let second = digits(17, 2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        var index = 19
+        var millis = 0
+        if b[index] == UInt8(ascii: ".") {
+            index += 1
+            var count = 0
+            while index < b.count, b[index] >= 48, b[index] <= 57 {
+                if count < 3 { millis = millis * 10 + Int(b[index] - 48) }
+                count += 1
+                index += 1
+            }
+            guard count > 0 else { return nil }
+            for _ in min(count, 3)..<3 { millis *= 10 }
+        }
+        guard index < b.count else { return nil }
+        var offsetMinutes = 0
+        switch b[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            index += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign = b[index] == UInt8(ascii: "-") ? -1 : 1
+            guard b.count - index == 6, let oh = digits(index + 1, 2), b[index + 3] == UInt8(ascii: ":"),
+                  let om = digits(index + 4, 2), oh < 24, om < 60 else { return nil }
+            offsetMinutes = sign * (oh * 60 + om)
+            index += 6
+        default:
+            return nil
+        }
+        guard index == b.count else { return nil }
+        let days = CivilTime.daysFromCivil(year: year, month: month, day: day)
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetMinutes * 60)
+        return Timestamp(millisecondsSinceEpoch: seconds * 1000 + Int64(millis))
+    }
+}
+
+/// Calendar fields of a UTC (or offset-shifted) moment, by the proleptic Gregorian calendar.
+public struct CivilTime: Equatable, Sendable {
+    public var year, month, day, hour, minute, second, millisecond: Int
+    /// 0 = Sunday … 6 = Saturday.
+    public var weekday: Int
+
+    /// Splits milliseconds since the epoch into calendar fields.
+    public init(millisecondsSinceEpoch ms: Int64) {
+        let (daysFloor, msOfDay) = Self.floorDivide(ms, 86_400_000)
+        let days = Int(daysFloor)
+        (year, month, day) = Self.civilFromDays(days)
+        let msInDay = Int(msOfDay)
+        hour = msInDay / 3_600_000
+        minute = msInDay / 60_000 % 60
+        second = msInDay / 1000 % 60
+        millisecond = msInDay % 1000
+        weekday = ((days % 7) + 11) % 7  // 1970-01-01 was a Thursday (4)
+    }
+
+    static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
+        let q = a / b
+        let r = a % b
+        return r < 0 ? (q - 1, r + b) : (q, r)
+    }
+
+    static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+func pad(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}

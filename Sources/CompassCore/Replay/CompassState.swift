@@ -1,0 +1,148 @@
+/// Everything the read models need, folded from the applied events of a log.
+///
+/// Build it with ``apply(_:)`` only after ``Rules/decide(_:in:sanitizing:)`` accepted the event.
+public struct CompassState: Sendable {
+    /// Members of every family, by user id (user ids are global).
+    public internal(set) var members: [String: Member] = [:]
+    /// Families by family id.
+    public internal(set) var families: [String: Family] = [:]
+    /// Ids of applied events (for duplicate detection and idempotent appends).
+    public internal(set) var eventIds: Set<String> = []
+    /// Applied events per type.
+    public internal(set) var countsByType: [EventType: Int] = [:]
+    /// Live interactions over all families.
+    public internal(set) var liveInteractionCount = 0
+
+    public init() {}
+
+    /// The family a user belongs to, if they are a member.
+    public func family(of userId: String) -> Family? {
+        guard let member = members[userId] else { return nil }
+        return families[member.family]
+    }
+
+    /// Applied events over all types.
+    public var appliedCount: Int { countsByType.values.reduce(0, +) }
+
+    /// Folds one accepted event into the state.
+    public mutating func apply(_ event: Event) {
+        eventIds.insert(event.id)
+        countsByType[event.type, default: 0] += 1
+        var family = families[event.family] ?? Family(id: event.family)
+        switch event.payload {
+        case .memberJoined(let joined):
+            members[joined.userId] = Member(userId: joined.userId, family: event.family, fullName: joined.fullName, role: joined.role)
+            family.memberIds.append(joined.userId)
+        case .schoolAdded(let added):
+            family.schools[added.schoolId] = School(id: added.schoolId, name: added.name, status: added.status)
+        case .coachAdded(let added):
+            family.coaches[added.coachId] = Coach(id: added.coachId, schoolId: added.schoolId, firstName: added.firstName, lastName: added.lastName, role: added.role)
+        case .interactionLogged(let logged):
+            family.interactions[logged.interactionId] = InteractionRecord(
+                eventId: event.id, seq: event.seq, at: event.at, loggedBy: event.actor, logged: logged)
+            family.interactionOrder.append(logged.interactionId)
+            liveInteractionCount += 1
+        case .interactionDeleted(let deleted):
+            family.interactions[deleted.interactionId]?.deletion = Deletion(eventId: event.id, at: event.at, by: event.actor)
+            liveInteractionCount -= 1
+        case .schoolStatusChanged(let changed):
+            family.schools[changed.schoolId]?.status = changed.newStatus
+            family.statusChanges.append(StatusChangeRecord(eventId: event.id, at: event.at, actor: event.actor, change: changed))
+        case .documentUploaded(let uploaded):
+            family.documents[uploaded.documentId] = DocumentRecord(eventId: event.id, at: event.at, actor: event.actor, document: uploaded)
+            family.documentOrder.append(uploaded.documentId)
+        }
+        families[event.family] = family
+    }
+}
+
+/// A member of a family.
+public struct Member: Equatable, Sendable {
+    public var userId: String
+    public var family: String
+    public var fullName: String
+    public var role: MemberRole
+}
+
+/// One family: the access boundary. Ids of schools, coaches, interactions and documents
+/// are unique within it.
+public struct Family: Equatable, Sendable {
+    public var id: String
+    /// Member user ids in the order they joined.
+    public internal(set) var memberIds: [String] = []
+    public internal(set) var schools: [String: School] = [:]
+    public internal(set) var coaches: [String: Coach] = [:]
+    /// Every interaction ever logged, deleted ones included (their ids stay used).
+    public internal(set) var interactions: [String: InteractionRecord] = [:]
+    /// Interaction ids in the order they were logged.
+    public internal(set) var interactionOrder: [String] = []
+    public internal(set) var statusChanges: [StatusChangeRecord] = []
+    public internal(set) var documents: [String: DocumentRecord] = [:]
+    /// Document ids in the order they were uploaded.
+    public internal(set) var documentOrder: [String] = []
+
+    /// An empty family.
+    public init(id: String) { self.id = id }
+
+    /// The interaction if it is logged and not deleted.
+    public func liveInteraction(_ id: String) -> InteractionRecord? {
+        guard let record = interactions[id], record.deletion == nil else { return nil }
+        return record
+    }
+}
+
+/// A school on the family's list.
+public struct School: Equatable, Sendable {
+    public var id: String
+    public var name: String
+    public var status: String?
+}
+
+/// A coach at one of the family's schools.
+public struct Coach: Equatable, Sendable {
+    public var id: String
+    public var schoolId: String
+    public var firstName: String
+    public var lastName: String
+    public var role: CoachRole
+
+    /// `First Last`.
+    public var fullName: String { firstName + " " + lastName }
+}
+
+/// A logged interaction with who logged it and whether it was deleted.
+public struct InteractionRecord: Equatable, Sendable {
+    public var eventId: String
+    public var seq: Int64
+    /// When it was recorded (`createdAt`).
+    public var at: Timestamp
+    public var loggedBy: String
+    public var logged: InteractionLogged
+    public var deletion: Deletion?
+
+    /// `occurredAt`, else `at`.
+    public var displayDate: Timestamp { logged.occurredAt ?? at }
+}
+
+/// When and by whom an interaction was deleted.
+public struct Deletion: Equatable, Sendable {
+    public var eventId: String
+    public var at: Timestamp
+    public var by: String
+}
+
+/// A school status change as the timeline shows it.
+public struct StatusChangeRecord: Equatable, Sendable {
+    public var eventId: String
+    public var at: Timestamp
+    public var actor: String
+    public var change: SchoolStatusChanged
+}
+
+/// An uploaded document as the timeline shows it.
+public struct DocumentRecord: Equatable, Sendable {
+    public var eventId: String
+    public var at: Timestamp
+    public var actor: String
+    public var document: DocumentUploaded
+}

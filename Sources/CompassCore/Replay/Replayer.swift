@@ -1,0 +1,169 @@
+/// One problem found in a log: its 1-based line and the SPEC's message.
+public struct Problem: Equatable, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var message: String
+
+    public init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    /// `LINE: message`.
+    public var description: String { "\(line): \(message)" }
+}
+
+/// Where to end a replay: before the first line whose readable `seq` is greater than
+/// `atSeq`, or whose readable `at` is later than `asOf` (SPEC §4).
+public struct ReplayCut: Equatable, Sendable {
+    public var atSeq: Int64?
+    public var asOf: Timestamp?
+
+    public init(atSeq: Int64? = nil, asOf: Timestamp? = nil) {
+        self.atSeq = atSeq
+        self.asOf = asOf
+    }
+
+    func ends(seq: Int64?, at: Timestamp?) -> Bool {
+        if let atSeq, let seq, seq > atSeq { return true }
+        if let asOf, let at, at > asOf { return true }
+        return false
+    }
+}
+
+/// What happened to one line during replay.
+public enum LineOutcome {
+    case applied(line: Int, event: Event)
+    /// Not applied: the draft when its envelope could be read, and the reason.
+    case rejected(line: Int, draft: EventDraft?, message: String)
+}
+
+/// Replays a log line by line (SPEC §2.2): parse, check the envelope, decide, fold.
+///
+/// Feed it lines with ``consume(line:terminated:)``; every line that fails a step is recorded
+/// as a ``Problem`` and the rest of the log is still replayed.
+///
+/// ```swift
+/// var replayer = Replayer()
+/// replayer.consume(bytes: logBytes)
+/// print(replayer.state.liveInteractionCount, replayer.problems)
+/// ```
+public struct Replayer {
+    /// The folded state of every applied event.
+    public private(set) var state = CompassState()
+    /// Every problem, in line order.
+    public private(set) var problems: [Problem] = []
+    /// Lines read, a torn last line included.
+    public private(set) var linesRead = 0
+    /// The last readable `seq` (0 before any).
+    public private(set) var lastSeq: Int64 = 0
+    /// SHA-256 of the last complete line's bytes: the `prev` the next line must carry.
+    public private(set) var headHash = SHA256.emptyHex
+    /// Complete lines that carry a `prev` field.
+    public private(set) var sealedLines = 0
+    /// Bytes of complete lines consumed (the offset where the next line starts).
+    public private(set) var consumedBytes = 0
+    /// Whether a cut point ended the replay.
+    public private(set) var reachedCut = false
+    /// Whether hashing of lines (for `prev` checks and the head) is on.
+    public let checksChain: Bool
+
+    private let cut: ReplayCut
+    private let observer: ((LineOutcome) -> Void)?
+
+    /// - Parameters:
+    ///   - cut: where to stop (time travel); nil replays everything.
+    ///   - checksChain: hash every line to check `prev` links.
+    ///   - observer: told the outcome of every line (the audit uses it).
+    public init(cut: ReplayCut = ReplayCut(), checksChain: Bool = true, observer: ((LineOutcome) -> Void)? = nil) {
+        self.cut = cut
+        self.checksChain = checksChain
+        self.observer = observer
+    }
+
+    /// Replays a whole log held in memory; a last line without `\n` is a torn write.
+    public mutating func consume(bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while start < buffer.count, !reachedCut {
+                guard let newline = buffer[start...].firstIndex(of: 0x0A) else {
+                    consume(line: UnsafeBufferPointer(rebasing: buffer[start...]), terminated: false)
+                    return
+                }
+                consume(line: UnsafeBufferPointer(rebasing: buffer[start..<newline]), terminated: true)
+                start = newline + 1
+            }
+        }
+    }
+
+    /// Replays one line (without its `\n`). Returns false once a cut point is reached.
+    @discardableResult
+    public mutating func consume(line: UnsafeBufferPointer<UInt8>, terminated: Bool) -> Bool {
+        guard !reachedCut else { return false }
+        let number = linesRead + 1
+        guard terminated else {
+            linesRead = number
+            reject(number, nil, "torn last line")
+            return true
+        }
+        if isBlank(line) {
+            linesRead = number
+            advance(over: line)
+            reject(number, nil, "blank line")
+            return true
+        }
+        guard case .object(let object)? = JSONParser.parse(line) else {
+            linesRead = number
+            advance(over: line)
+            reject(number, nil, "invalid JSON")
+            return true
+        }
+        let position = EnvelopeDecoder.readablePosition(object)
+        if cut.ends(seq: position.seq, at: position.at) {
+            reachedCut = true
+            return false
+        }
+        linesRead = number
+        let previousHash = headHash
+        advance(over: line)
+
+        if let seq = position.seq {
+            if seq != lastSeq + 1 { problems.append(Problem(line: number, message: "seq \(seq), expected \(lastSeq + 1)")) }
+            lastSeq = seq
+        }
+        if case .string(let prev)? = object["prev"] {
+            sealedLines += 1
+            if checksChain, prev != previousHash {
+                problems.append(Problem(line: number, message: "prev does not match line \(number - 1)"))
+            }
+        }
+        let draft: EventDraft
+        do {
+            draft = try EnvelopeDecoder.decode(object)
+        } catch {
+            reject(number, nil, error.message)
+            return true
+        }
+        do {
+            let event = try Rules.decide(draft, in: state)
+            state.apply(event)
+            observer?(.applied(line: number, event: event))
+        } catch {
+            reject(number, draft, error.message)
+        }
+        return true
+    }
+
+    private mutating func advance(over line: UnsafeBufferPointer<UInt8>) {
+        consumedBytes += line.count + 1
+        if checksChain { headHash = SHA256.hex(line) }
+    }
+
+    private mutating func reject(_ line: Int, _ draft: EventDraft?, _ message: String) {
+        problems.append(Problem(line: line, message: message))
+        observer?(.rejected(line: line, draft: draft, message: message))
+    }
+
+    private func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+}

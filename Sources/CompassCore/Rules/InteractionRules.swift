@@ -1,0 +1,90 @@
+extension RuleContext {
+    /// The rules of SPEC §2.1, in the order written there.
+    func interactionLogged(sanitizing: Bool) throws(EventError) -> InteractionLogged {
+        let member = try actorMember()
+        // Shape of the fields that have no message of their own.
+        let interactionId = try reader.requiredId("interactionId")
+        let eventId = try reader.optionalId("eventId")
+        let otherCoachName = try reader.optionalText("otherCoachName")
+
+        if let member, member.role != .player { throw EventError("Only players can create interactions") }
+        try require({ _, family in family?.interactions[interactionId] == nil }, "Interaction \(interactionId) already exists")
+        let schoolId = try reader.reference("schoolId", else: "Please select a school")
+        let coachId = try reader.reference("coachId", else: "Invalid coach selection")
+        guard schoolId != nil || coachId != nil else { throw EventError("Please select a school") }
+        if let schoolId {
+            try require({ _, family in family?.schools[schoolId] != nil }, "Please select a school")
+        }
+        if let coachId {
+            try require({ _, family in
+                guard let coach = family?.coaches[coachId] else { return false }
+                return schoolId == nil || coach.schoolId == schoolId
+            }, "Invalid coach selection")
+        }
+        let type = try reader.choice("type", InteractionType.self, else: "Please select an interaction type")
+        let direction = try reader.choice("direction", Direction.self, else: "Please select a direction")
+        var occurredAt: Timestamp?
+        if let text = try reader.optionalText("occurredAt", else: "Please select a date and time") {
+            guard let time = Timestamp(rfc3339: text) else { throw EventError("Please select a date and time") }
+            occurredAt = time
+        }
+        let subject = try sanitizedText("subject", sanitizing: sanitizing, limit: 500,
+                                        message: "Subject must be 500 characters or less")
+        let content = try sanitizedText("content", sanitizing: sanitizing, limit: 10_000,
+                                        message: "Content must be 10,000 characters or less")
+        let sentiment = try reader.optionalChoice("sentiment", Sentiment.self, else: "Invalid sentiment value")
+        let interestAnswers = try self.interestAnswers(direction: direction, sentiment: sentiment)
+        let attachments = try self.attachments()
+        return InteractionLogged(
+            interactionId: interactionId, schoolId: schoolId, coachId: coachId, eventId: eventId,
+            otherCoachName: otherCoachName, type: type, direction: direction, occurredAt: occurredAt,
+            subject: subject, content: content, sentiment: sentiment, interestAnswers: interestAnswers,
+            attachments: attachments)
+    }
+
+    private func sanitizedText(_ key: String, sanitizing: Bool, limit: Int, message: String) throws(EventError) -> String? {
+        guard var text = try reader.optionalText(key, else: message) else { return nil }
+        if sanitizing { text = Sanitizer.sanitize(text) }
+        if text.isEmpty { return nil }
+        guard TextRules.length(text) <= limit else { throw EventError(message) }
+        return text
+    }
+
+    private func interestAnswers(direction: Direction, sentiment: Sentiment?) throws(EventError) -> [Bool]? {
+        let message = "Interest calibration applies only to inbound interactions with positive sentiment"
+        guard let value = reader.data["interestAnswers"], value != .null else { return nil }
+        guard case .array(let elements) = value, elements.count == 6 else { throw EventError(message) }
+        var answers: [Bool] = []
+        for element in elements {
+            guard case .bool(let answer) = element else { throw EventError(message) }
+            answers.append(answer)
+        }
+        guard direction == .inbound, sentiment == .positive || sentiment == .veryPositive else { throw EventError(message) }
+        return answers
+    }
+
+    private func attachments() throws(EventError) -> [Attachment]? {
+        guard let value = reader.data["attachments"], value != .null else { return nil }
+        guard case .array(let elements) = value else { throw .mustBe("data.attachments", "an array") }
+        var attachments: [Attachment] = []
+        for (index, element) in elements.enumerated() {
+            let path = "data.attachments[\(index)]"
+            guard case .object(let object) = element else { throw .mustBe(path, "an object") }
+            guard case .string(let name)? = object["name"], !name.isEmpty else { throw .mustBe("\(path).name", "a non-empty string") }
+            guard case .int(let size)? = object["sizeBytes"], size >= 0 else { throw .mustBe("\(path).sizeBytes", "an integer ≥ 0") }
+            guard size <= AttachmentRules.maxSizeBytes else { throw EventError("File exceeds 10MB limit") }
+            guard case .string(let mime)? = object["mimeType"], AttachmentRules.allowedMimeTypes.contains(mime) else {
+                throw EventError("Unsupported file type")
+            }
+            var sha: String?
+            if let hash = object["sha256"], hash != .null, hash != .string("") {
+                guard case .string(let text) = hash, EnvelopeDecoder.isSHA256Hex(text) else {
+                    throw .mustBe("\(path).sha256", "a SHA-256 hex string")
+                }
+                sha = text
+            }
+            attachments.append(Attachment(name: name, sizeBytes: size, mimeType: mime, sha256: sha))
+        }
+        return attachments.isEmpty ? nil : attachments
+    }
+}

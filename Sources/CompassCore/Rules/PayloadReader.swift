@@ -1,0 +1,71 @@
+/// Reads payload fields with the SPEC's rule: a missing, wrong-typed or invalid value of a
+/// field that has a message gets that message; `null` (and `""` for optional text) is absent.
+struct PayloadReader {
+    let data: JSONObject
+
+    /// A field whose only rule is its shape (`missing field data.F` / `field data.F must be an id`).
+    func requiredId(_ key: String) throws(EventError) -> String {
+        try EnvelopeDecoder.identifier(data, key, path: "data.\(key)")
+    }
+
+    /// An optional id with no message of its own.
+    func optionalId(_ key: String) throws(EventError) -> String? {
+        guard let value = data[key], value != .null, value != .string("") else { return nil }
+        guard case .string(let text) = value, Identifier.isValid(text) else { throw .mustBe("data.\(key)", "an id") }
+        return text
+    }
+
+    /// Optional text with no message of its own.
+    func optionalText(_ key: String) throws(EventError) -> String? {
+        guard let value = data[key], value != .null else { return nil }
+        guard case .string(let text) = value else { throw .mustBe("data.\(key)", "a string") }
+        return text.isEmpty ? nil : text
+    }
+
+    /// Optional non-negative integer with no message of its own.
+    func optionalCount(_ key: String) throws(EventError) -> Int64? {
+        guard let value = data[key], value != .null else { return nil }
+        guard case .int(let number) = value, number >= 0 else { throw .mustBe("data.\(key)", "an integer ≥ 0") }
+        return number
+    }
+
+    /// Required text, or `message`.
+    func text(_ key: String, else message: @autoclosure () -> String) throws(EventError) -> String {
+        guard case .string(let text)? = data[key] else { throw EventError(message()) }
+        return text
+    }
+
+    /// Optional text that has a message when wrong-typed.
+    func optionalText(_ key: String, else message: @autoclosure () -> String) throws(EventError) -> String? {
+        guard let value = data[key], value != .null else { return nil }
+        guard case .string(let text) = value else { throw EventError(message()) }
+        return text.isEmpty ? nil : text
+    }
+
+    /// Required text that is not blank, or `message`.
+    func nonBlank(_ key: String, else message: String) throws(EventError) -> String {
+        let value = try text(key, else: message)
+        guard !TextRules.isBlank(value) else { throw EventError(message) }
+        return value
+    }
+
+    /// A required value from a fixed set, or `message`.
+    func choice<E: RawRepresentable>(_ key: String, _: E.Type, else message: String) throws(EventError) -> E where E.RawValue == String {
+        guard case .string(let text)? = data[key], let value = E(rawValue: text) else { throw EventError(message) }
+        return value
+    }
+
+    /// An optional value from a fixed set, or `message`.
+    func optionalChoice<E: RawRepresentable>(_ key: String, _: E.Type, else message: String) throws(EventError) -> E? where E.RawValue == String {
+        guard let value = data[key], value != .null, value != .string("") else { return nil }
+        guard case .string(let text) = value, let choice = E(rawValue: text) else { throw EventError(message) }
+        return choice
+    }
+
+    /// An id field that has a message for every failure.
+    func reference(_ key: String, else message: String) throws(EventError) -> String? {
+        guard let value = data[key], value != .null, value != .string("") else { return nil }
+        guard case .string(let text) = value, Identifier.isValid(text) else { throw EventError(message) }
+        return text
+    }
+}

@@ -1,0 +1,140 @@
+/// The one rule set of SPEC §2: it decides every append and every replayed line.
+///
+/// `decide` checks, in order: duplicate event id, known type, supported version, then for
+/// every type but `MemberJoined` that the actor is a member of the event's family, then the
+/// payload's shape, then the type's rules in the order the SPEC writes them. The first
+/// failure wins and carries the SPEC's message.
+public enum Rules {
+    /// Accepts a draft as an event, or throws the first rule it breaks.
+    ///
+    /// - Parameter sanitizing: strip markup from subject and content first (appends only).
+    /// - Complexity: O(size of the payload); every state lookup is a hash lookup.
+    public static func decide(_ draft: EventDraft, in state: CompassState, sanitizing: Bool = false) throws(EventError) -> Event {
+        guard !state.eventIds.contains(draft.id) else { throw EventError("duplicate event id \(draft.id)") }
+        return try build(draft, state: state, sanitizing: sanitizing)
+    }
+
+    /// The payload a draft would produce if the state allowed it: its shape and field
+    /// messages only. Idempotent retries compare this with the event already in the log.
+    public static func payloadIgnoringState(_ draft: EventDraft, sanitizing: Bool) throws(EventError) -> Payload {
+        try build(draft, state: nil, sanitizing: sanitizing).payload
+    }
+
+    private static func build(_ draft: EventDraft, state: CompassState?, sanitizing: Bool) throws(EventError) -> Event {
+        guard let type = EventType(rawValue: draft.type) else { throw EventError("unknown event type \(draft.type)") }
+        guard draft.version == 1 else { throw EventError("unsupported version \(draft.version)") }
+        let context = RuleContext(draft: draft, state: state, reader: PayloadReader(data: draft.data))
+        let payload: Payload
+        switch type {
+        case .memberJoined: payload = .memberJoined(try context.memberJoined())
+        case .schoolAdded: payload = .schoolAdded(try context.schoolAdded())
+        case .coachAdded: payload = .coachAdded(try context.coachAdded())
+        case .interactionLogged: payload = .interactionLogged(try context.interactionLogged(sanitizing: sanitizing))
+        case .interactionDeleted: payload = .interactionDeleted(try context.interactionDeleted())
+        case .schoolStatusChanged: payload = .schoolStatusChanged(try context.schoolStatusChanged())
+        case .documentUploaded: payload = .documentUploaded(try context.documentUploaded())
+        }
+        return Event(seq: draft.seq, id: draft.id, at: draft.at, actor: draft.actor, family: draft.family,
+                     payload: payload, prev: draft.prev)
+    }
+}
+
+/// The state a draft is decided against. With no state, only shape and field rules run.
+struct RuleContext {
+    let draft: EventDraft
+    let state: CompassState?
+    let reader: PayloadReader
+
+    var family: Family? { state?.families[draft.family] }
+
+    /// `Unknown user U` unless the actor is a member of the event's family.
+    func actorMember() throws(EventError) -> Member? {
+        guard let state else { return nil }
+        guard let member = state.members[draft.actor], member.family == draft.family else {
+            throw EventError("Unknown user \(draft.actor)")
+        }
+        return member
+    }
+
+    /// Runs a state rule only when there is a state.
+    func require(_ condition: (CompassState, Family?) -> Bool, _ message: @autoclosure () -> String) throws(EventError) {
+        guard let state else { return }
+        guard condition(state, state.families[draft.family]) else { throw EventError(message()) }
+    }
+
+    func memberJoined() throws(EventError) -> MemberJoined {
+        let userId = try reader.requiredId("userId")
+        try require({ state, _ in state.members[userId] == nil }, "User \(userId) is already a member")
+        let fullName = try reader.nonBlank("fullName", else: "Name is required")
+        let role = try reader.choice("role", MemberRole.self, else: "Invalid role")
+        try require({ state, family in
+            guard let family, !family.memberIds.isEmpty else { return draft.actor == userId }
+            return state.members[draft.actor]?.family == draft.family
+        }, "Only family members can add members")
+        return MemberJoined(userId: userId, fullName: fullName, role: role)
+    }
+
+    func schoolAdded() throws(EventError) -> SchoolAdded {
+        _ = try actorMember()
+        let schoolId = try reader.requiredId("schoolId")
+        try require({ _, family in family?.schools[schoolId] == nil }, "School \(schoolId) already exists")
+        let name = try reader.nonBlank("name", else: "School name is required")
+        guard TextRules.length(name) <= 200 else { throw EventError("School name must be 200 characters or less") }
+        let status = try reader.optionalText("status", else: "Invalid status")
+        if let status, !TextRules.isSlug(status) { throw EventError("Invalid status") }
+        return SchoolAdded(schoolId: schoolId, name: name, status: status)
+    }
+
+    func coachAdded() throws(EventError) -> CoachAdded {
+        _ = try actorMember()
+        let coachId = try reader.requiredId("coachId")
+        try require({ _, family in family?.coaches[coachId] == nil }, "Coach \(coachId) already exists")
+        guard let schoolId = try reader.reference("schoolId", else: "Please select a school") else {
+            throw EventError("Please select a school")
+        }
+        try require({ _, family in family?.schools[schoolId] != nil }, "Please select a school")
+        let firstName = try reader.nonBlank("firstName", else: "First name is required")
+        let lastName = try reader.nonBlank("lastName", else: "Last name is required")
+        let role = try reader.choice("role", CoachRole.self, else: "Invalid coach role")
+        return CoachAdded(coachId: coachId, schoolId: schoolId, firstName: firstName, lastName: lastName, role: role)
+    }
+
+    func interactionDeleted() throws(EventError) -> InteractionDeleted {
+        let member = try actorMember()
+        if let member, member.role == .parent {
+            throw EventError("Only the player who logged this interaction can delete it")
+        }
+        guard let interactionId = try reader.reference("interactionId", else: "Interaction not found") else {
+            throw EventError("Interaction not found")
+        }
+        try require({ _, family in family?.liveInteraction(interactionId)?.loggedBy == draft.actor }, "Interaction not found")
+        return InteractionDeleted(interactionId: interactionId)
+    }
+
+    func schoolStatusChanged() throws(EventError) -> SchoolStatusChanged {
+        _ = try actorMember()
+        let notes = try reader.optionalText("notes")
+        guard let schoolId = try reader.reference("schoolId", else: "Please select a school") else {
+            throw EventError("Please select a school")
+        }
+        try require({ _, family in family?.schools[schoolId] != nil }, "Please select a school")
+        guard case .string(let status)? = reader.data["newStatus"], TextRules.isSlug(status) else {
+            throw EventError("Invalid status")
+        }
+        return SchoolStatusChanged(schoolId: schoolId, newStatus: status, notes: notes)
+    }
+
+    func documentUploaded() throws(EventError) -> DocumentUploaded {
+        _ = try actorMember()
+        let documentId = try reader.requiredId("documentId")
+        let fileName = try reader.optionalText("fileName")
+        let sizeBytes = try reader.optionalCount("sizeBytes")
+        try require({ _, family in family?.documents[documentId] == nil }, "Document \(documentId) already exists")
+        let title = try reader.nonBlank("title", else: "Title is required")
+        guard TextRules.length(title) <= 200 else { throw EventError("Title must be 200 characters or less") }
+        guard case .string(let docType)? = reader.data["docType"], TextRules.isSlug(docType) else {
+            throw EventError("Invalid document type")
+        }
+        return DocumentUploaded(documentId: documentId, title: title, docType: docType, fileName: fileName, sizeBytes: sizeBytes)
+    }
+}
