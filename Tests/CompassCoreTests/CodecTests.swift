@@ -1,0 +1,59 @@
+import Testing
+@testable import CompassCore
+
+@Suite struct CodecTests {
+    @Test func encodeDecodeEncodeGivesIdenticalBytesForEveryGeneratedEvent() throws {
+        let log = HistoryGenerator(families: 3, events: 600, seed: 11).bytes()
+        var lines = 0
+        var replayer = Replayer(observer: { outcome in
+            guard case .applied(_, let event) = outcome else { return }
+            let first = EventEncoder.line(for: event)
+            guard case .object(let object)? = JSONParser.parse(first),
+                  let draft = try? EnvelopeDecoder.decode(object),
+                  let payload = try? Rules.payloadIgnoringState(draft, sanitizing: false) else {
+                Issue.record("re-decoding failed for seq \(event.seq)")
+                return
+            }
+            var again = event
+            again.payload = payload
+            #expect(EventEncoder.line(for: again) == first)
+            lines += 1
+        })
+        replayer.consume(bytes: log)
+        #expect(lines == 600)
+        #expect(replayer.problems.isEmpty)
+    }
+
+    @Test func writesKeysInSpecOrderWithOptionalFieldsLeftOut() {
+        let event = Event(seq: 7, id: "e-7", at: Timestamp(rfc3339: "2026-02-03T14:15:00Z")!, actor: "u-maya", family: "fam",
+                          payload: .interactionLogged(InteractionLogged(interactionId: "i-1", schoolId: "s-ucla", type: .phoneCall,
+                                                                        direction: .outbound, subject: "Hi \"coach\"")),
+                          prev: SHA256.emptyHex)
+        let line = String(decoding: EventEncoder.line(for: event), as: UTF8.self)
+        #expect(line == #"{"seq":7,"id":"e-7","type":"InteractionLogged","at":"2026-02-03T14:15:00.000Z","actor":"u-maya","family":"fam","data":{"interactionId":"i-1","schoolId":"s-ucla","type":"phone_call","direction":"outbound","subject":"Hi \"coach\""},"prev":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}"#)
+    }
+
+    @Test(arguments: [
+        (#"{"id":"e","type":"X","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{}}"#, "missing field seq"),
+        (#"{"seq":1.0,"id":"e","type":"X","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{}}"#, "field seq must be a positive integer"),
+        (#"{"seq":0,"id":"e","type":"X","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{}}"#, "field seq must be a positive integer"),
+        (#"{"seq":1,"id":"has space","type":"X","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{}}"#, "field id must be an id"),
+        (#"{"seq":1,"id":"e","type":3,"at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{}}"#, "field type must be a string"),
+        (#"{"seq":1,"id":"e","type":"X","at":"2026-02-30T00:00:00Z","actor":"u","family":"f","data":{}}"#, "field at must be an RFC 3339 time"),
+        (#"{"seq":1,"id":"e","type":"X","at":"2026-01-01T00:00:00Z","family":"f","data":{}}"#, "missing field actor"),
+        (#"{"seq":1,"id":"e","type":"X","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":[]}"#, "field data must be an object"),
+        (#"{"seq":1,"id":"e","type":"X","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{},"v":"2"}"#, "field v must be an integer"),
+        (#"{"seq":1,"id":"e","type":"X","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{},"prev":"XYZ"}"#, "field prev must be a SHA-256 hex string"),
+    ])
+    func envelopeProblemsNameTheField(line: String, message: String) throws {
+        guard case .object(let object)? = JSONParser.parse(line) else { Issue.record("fixture"); return }
+        #expect(throws: EventError(message)) { try EnvelopeDecoder.decode(object) }
+    }
+
+    @Test func unknownFieldsAreIgnored() throws {
+        guard case .object(let object)? = JSONParser.parse(#"{"seq":1,"id":"e","type":"MemberJoined","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{"userId":"u","fullName":"U","role":"player","nickname":"x"},"extra":true}"#) else { return }
+        let draft = try EnvelopeDecoder.decode(object)
+        let event = try Rules.decide(draft, in: CompassState())
+        #expect(event.payload == .memberJoined(MemberJoined(userId: "u", fullName: "U", role: .player)))
+    }
+}

@@ -1,0 +1,171 @@
+import Testing
+import Foundation
+@testable import CompassCore
+
+/// SPEC §2.2: every problem with its line, and the rest of the log still applied.
+@Suite struct ReplayTests {
+    /// A small valid sealed log from the generator, as lines without `\n`.
+    static func lines(_ count: Int = 40, seed: UInt64 = 5) -> [String] {
+        String(decoding: HistoryGenerator(families: 1, events: count, seed: seed).bytes(), as: UTF8.self)
+            .split(separator: "\n").map(String.init)
+    }
+
+    static func replay(_ lines: [String], tornTail: String? = nil, cut: ReplayCut = ReplayCut()) -> Replayer {
+        var bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+        if let tornTail { bytes += Array(tornTail.utf8) }
+        var replayer = Replayer(cut: cut)
+        replayer.consume(bytes: bytes)
+        return replayer
+    }
+
+    @Test func aValidGeneratedLogReplaysWithoutProblems() {
+        let replayer = Self.replay(Self.lines(300))
+        #expect(replayer.problems.isEmpty)
+        #expect(replayer.state.appliedCount == 300)
+        #expect(replayer.lastSeq == 300)
+        #expect(replayer.sealedLines == 300)
+    }
+
+    @Test func malformedLineIsReportedAndTheRestStillReplays() {
+        var lines = Self.lines()
+        lines.insert("{not json", at: 10)
+        let replayer = Self.replay(lines)
+        #expect(replayer.problems.first == Problem(line: 11, message: "invalid JSON"))
+        #expect(replayer.state.appliedCount == 40)
+        #expect(replayer.linesRead == 41)
+    }
+
+    @Test func blankLineIsAProblem() {
+        var lines = Self.lines()
+        lines.insert("", at: 5)
+        let replayer = Self.replay(lines)
+        #expect(replayer.problems.contains(Problem(line: 6, message: "blank line")))
+        #expect(replayer.state.appliedCount == 40)
+    }
+
+    @Test func tornLastLineIsReportedAndNotApplied() {
+        let lines = Self.lines()
+        let replayer = Self.replay(Array(lines.dropLast()), tornTail: String(lines.last!.prefix(30)))
+        #expect(replayer.problems == [Problem(line: 40, message: "torn last line")])
+        #expect(replayer.state.appliedCount == 39)
+        #expect(replayer.linesRead == 40)
+    }
+
+    @Test func aWholeLastLineWithoutNewlineIsStillTorn() {
+        let lines = Self.lines()
+        let replayer = Self.replay(Array(lines.dropLast()), tornTail: lines.last!)
+        #expect(replayer.problems == [Problem(line: 40, message: "torn last line")])
+    }
+
+    @Test func duplicateEventIdIsSkipped() {
+        var lines = Self.lines()
+        lines.append(lines[3])
+        let replayer = Self.replay(lines)
+        let id = Self.field(lines[3], "id")
+        #expect(replayer.problems.contains(Problem(line: 41, message: "duplicate event id \(id)")))
+        #expect(replayer.state.appliedCount == 40)
+    }
+
+    @Test func seqGapIsAProblemButTheEventIsApplied() {
+        var lines = Self.lines()
+        lines[20] = lines[20].replacingOccurrences(of: #"{"seq":21,"#, with: #"{"seq":25,"#)
+        let replayer = Self.replay(lines)
+        #expect(replayer.problems.contains(Problem(line: 21, message: "seq 25, expected 21")))
+        #expect(replayer.problems.contains(Problem(line: 22, message: "seq 22, expected 26")))
+        #expect(replayer.state.appliedCount == 40)
+    }
+
+    @Test func brokenPrevLinkNamesThePreviousLineAndStillApplies() {
+        var lines = Self.lines()
+        lines[9] = lines[9].replacingOccurrences(of: #""fam-1""#, with: #""fam-1" "#)  // edits bytes, same JSON
+        let replayer = Self.replay(lines)
+        #expect(replayer.problems == [Problem(line: 11, message: "prev does not match line 10")])
+        #expect(replayer.state.appliedCount == 40)
+    }
+
+    @Test func unknownTypeAndVersionAreSkippedWithAProblem() {
+        var lines = Self.lines(10)
+        lines.append(#"{"seq":11,"id":"e-new","type":"TeamFormed","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{}}"#)
+        lines.append(#"{"seq":12,"id":"e-v2","type":"SchoolAdded","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{},"v":2}"#)
+        let replayer = Self.replay(lines)
+        #expect(replayer.problems == [
+            Problem(line: 11, message: "unknown event type TeamFormed"),
+            Problem(line: 12, message: "unsupported version 2"),
+        ])
+    }
+
+    @Test func ruleViolationsOnReplayGetTheRuleMessage() {
+        var lines = Self.lines(10)
+        lines.append(#"{"seq":11,"id":"e-x","type":"SchoolAdded","at":"2026-01-01T00:00:00Z","actor":"u-ghost","family":"fam-1","data":{"schoolId":"s-x","name":"X"}}"#)
+        let replayer = Self.replay(lines)
+        #expect(replayer.problems == [Problem(line: 11, message: "Unknown user u-ghost")])
+    }
+
+    @Test func atSeqStopsBeforeTheFirstLaterLineButNotAtUnreadableOnes() {
+        var lines = Self.lines()
+        lines.insert("garbage", at: 5)
+        let replayer = Self.replay(lines, cut: ReplayCut(atSeq: 10))
+        #expect(replayer.lastSeq == 10)
+        #expect(replayer.linesRead == 11)  // 10 events and the garbage line
+        #expect(replayer.state.appliedCount == 10)
+        #expect(replayer.reachedCut)
+    }
+
+    @Test func asOfStopsBeforeTheFirstLineRecordedLater() throws {
+        let lines = Self.lines()
+        let at = try #require(Timestamp(rfc3339: Self.field(lines[14], "at")))
+        let replayer = Self.replay(lines, cut: ReplayCut(asOf: at))
+        #expect(replayer.lastSeq == 15)
+    }
+
+    @Test func atSeqEqualsTheTruncatedLog() {
+        let lines = Self.lines(120, seed: 9)
+        for n in [0, 1, 7, 60, 119, 120] {
+            let cut = Self.replay(lines, cut: ReplayCut(atSeq: Int64(n)))
+            let truncated = Self.replay(Array(lines.prefix(n)))
+            #expect(cut.state.appliedCount == truncated.state.appliedCount)
+            #expect(cut.state.families == truncated.state.families)
+            #expect(cut.headHash == truncated.headHash)
+        }
+    }
+
+    static func field(_ line: String, _ key: String) -> String {
+        guard case .object(let object)? = JSONParser.parse(line), case .string(let value)? = object[key] else { return "" }
+        return value
+    }
+}
+
+@Suite struct GeneratorTests {
+    @Test func sameSeedSameBytesOtherSeedOtherBytes() {
+        let a = HistoryGenerator(families: 2, events: 200, seed: 42).bytes()
+        #expect(a == HistoryGenerator(families: 2, events: 200, seed: 42).bytes())
+        #expect(a != HistoryGenerator(families: 2, events: 200, seed: 43).bytes())
+    }
+
+    @Test func coversEveryEventTypeAndOptionalField() {
+        var replayer = Replayer()
+        replayer.consume(bytes: HistoryGenerator(families: 3, events: 3000, seed: 1).bytes())
+        #expect(replayer.problems.isEmpty)
+        for type in EventType.allCases { #expect((replayer.state.countsByType[type] ?? 0) > 0, "\(type)") }
+        let logged = replayer.state.families.values.flatMap { $0.interactions.values.map(\.logged) }
+        #expect(Set(logged.map(\.type)) == Set(InteractionType.allCases))
+        #expect(Set(logged.compactMap(\.sentiment)) == Set(Sentiment.allCases))
+        #expect(logged.contains { $0.interestAnswers != nil })
+        #expect(logged.contains { $0.attachments != nil })
+        #expect(logged.contains { $0.schoolId == nil })
+        #expect(logged.contains { $0.otherCoachName != nil })
+        #expect(logged.contains { $0.occurredAt == nil })
+        #expect(logged.contains { $0.eventId != nil })
+    }
+
+    @Test func splitMixBelowStaysInBoundsAndIsRepeatable() {
+        var a = SplitMix64(seed: 7), b = SplitMix64(seed: 7)
+        for bound in [1, 2, 3, 10, 1000, Int(Int32.max)] {
+            for _ in 0..<200 {
+                let x = a.below(bound)
+                #expect(x >= 0 && x < bound)
+                #expect(x == b.below(bound))
+            }
+        }
+    }
+}

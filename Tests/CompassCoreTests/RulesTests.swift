@@ -1,0 +1,268 @@
+import Testing
+@testable import CompassCore
+
+/// Every rule of SPEC §2, accepted and rejected, with its message.
+@Suite struct MemberAndSchoolRulesTests {
+    @Test func firstMemberMustBeTheJoiningUser() {
+        var f = Fixture()
+        #expect(f.apply("MemberJoined", "u-x", #"{"userId":"u-pat","fullName":"Pat","role":"parent"}"#)
+                == "Only family members can add members")
+        #expect(f.apply("MemberJoined", "u-pat", #"{"userId":"u-pat","fullName":"Pat","role":"parent"}"#) == nil)
+    }
+
+    @Test(arguments: [
+        (#"{"userId":"u-pat","fullName":"Again","role":"parent"}"#, "User u-pat is already a member"),
+        (#"{"userId":"u-new","fullName":"   ","role":"parent"}"#, "Name is required"),
+        (#"{"userId":"u-new","role":"parent"}"#, "Name is required"),
+        (#"{"userId":"u-new","fullName":7,"role":"parent"}"#, "Name is required"),
+        (#"{"userId":"u-new","fullName":"New","role":"coach"}"#, "Invalid role"),
+        (#"{"userId":"u-new","fullName":"New"}"#, "Invalid role"),
+        (#"{"fullName":"New","role":"player"}"#, "missing field data.userId"),
+        (#"{"userId":"bad id","fullName":"New","role":"player"}"#, "field data.userId must be an id"),
+    ])
+    func memberJoinedRejections(data: String, message: String) {
+        var f = Fixture.family()
+        #expect(f.apply("MemberJoined", "u-pat", data) == message)
+    }
+
+    @Test func onlyFamilyMembersCanAddMembers() {
+        var f = Fixture.family()
+        f.must("MemberJoined", "u-zed", #"{"userId":"u-zed","fullName":"Zed","role":"parent"}"#, family: "other")
+        #expect(f.apply("MemberJoined", "u-zed", #"{"userId":"u-new","fullName":"New","role":"player"}"#)
+                == "Only family members can add members")
+        #expect(f.apply("MemberJoined", "u-maya", #"{"userId":"u-new","fullName":"New","role":"player"}"#) == nil)
+    }
+
+    @Test func aUserBelongsToOneFamilyOnly() {
+        var f = Fixture.family()
+        #expect(f.apply("MemberJoined", "u-maya", #"{"userId":"u-maya","fullName":"Maya","role":"player"}"#, family: "other")
+                == "User u-maya is already a member")
+    }
+
+    @Test(arguments: [
+        (#"{"schoolId":"s-ucla","name":"UCLA again"}"#, "School s-ucla already exists"),
+        (#"{"schoolId":"s-new","name":" "}"#, "School name is required"),
+        (#"{"schoolId":"s-new","name":"\#(String(repeating: "x", count: 201))"}"#, "School name must be 200 characters or less"),
+        (#"{"schoolId":"s-new","name":"New","status":"Offer Received"}"#, "Invalid status"),
+        (#"{"schoolId":"s-new","name":"New","status":5}"#, "Invalid status"),
+    ])
+    func schoolAddedRejections(data: String, message: String) {
+        var f = Fixture.family()
+        #expect(f.apply("SchoolAdded", "u-pat", data) == message)
+    }
+
+    @Test func schoolNameOfExactly200IsAcceptedAndAnotherFamilyMayReuseTheId() {
+        var f = Fixture.family()
+        #expect(f.apply("SchoolAdded", "u-pat", #"{"schoolId":"s-new","name":"\#(String(repeating: "x", count: 200))","status":"offer_received"}"#) == nil)
+        f.must("MemberJoined", "u-zed", #"{"userId":"u-zed","fullName":"Zed","role":"parent"}"#, family: "other")
+        #expect(f.apply("SchoolAdded", "u-zed", #"{"schoolId":"s-ucla","name":"UCLA"}"#, family: "other") == nil)
+    }
+
+    @Test func nonMembersAreUnknownBeforeAnythingElse() {
+        var f = Fixture.family()
+        f.must("MemberJoined", "u-zed", #"{"userId":"u-zed","fullName":"Zed","role":"parent"}"#, family: "other")
+        #expect(f.apply("SchoolAdded", "u-ghost", #"{}"#) == "Unknown user u-ghost")
+        // A member of another family is unknown here too, never "forbidden".
+        #expect(f.apply("SchoolAdded", "u-zed", #"{"schoolId":"s-x","name":"X"}"#) == "Unknown user u-zed")
+        #expect(f.apply("DocumentUploaded", "u-zed", #"{}"#) == "Unknown user u-zed")
+    }
+
+    @Test(arguments: [
+        (#"{"coachId":"c-ucla","schoolId":"s-ucla","firstName":"A","lastName":"B","role":"head"}"#, "Coach c-ucla already exists"),
+        (#"{"coachId":"c-new","schoolId":"s-nope","firstName":"A","lastName":"B","role":"head"}"#, "Please select a school"),
+        (#"{"coachId":"c-new","firstName":"A","lastName":"B","role":"head"}"#, "Please select a school"),
+        (#"{"coachId":"c-new","schoolId":"s-ucla","firstName":"","lastName":"B","role":"head"}"#, "First name is required"),
+        (#"{"coachId":"c-new","schoolId":"s-ucla","firstName":"A","lastName":"\t","role":"head"}"#, "Last name is required"),
+        (#"{"coachId":"c-new","schoolId":"s-ucla","firstName":"A","lastName":"B","role":"boss"}"#, "Invalid coach role"),
+    ])
+    func coachAddedRejections(data: String, message: String) {
+        var f = Fixture.family()
+        #expect(f.apply("CoachAdded", "u-pat", data) == message)
+    }
+
+    @Test func schoolsOfAnotherFamilyAreNotFound() {
+        var f = Fixture.family()
+        f.must("MemberJoined", "u-zed", #"{"userId":"u-zed","fullName":"Zed","role":"parent"}"#, family: "other")
+        #expect(f.apply("CoachAdded", "u-zed", #"{"coachId":"c-1","schoolId":"s-ucla","firstName":"A","lastName":"B","role":"head"}"#, family: "other")
+                == "Please select a school")
+    }
+
+    @Test(arguments: [
+        (#"{"schoolId":"s-nope","newStatus":"committed"}"#, "Please select a school"),
+        (#"{"schoolId":"s-ucla","newStatus":"Committed!"}"#, "Invalid status"),
+        (#"{"schoolId":"s-ucla","newStatus":"\#(String(repeating: "a", count: 41))"}"#, "Invalid status"),
+        (#"{"schoolId":"s-ucla"}"#, "Invalid status"),
+    ])
+    func statusChangeRejections(data: String, message: String) {
+        var f = Fixture.family()
+        #expect(f.apply("SchoolStatusChanged", "u-pat", data) == message)
+    }
+
+    @Test func statusChangeUpdatesTheSchool() {
+        var f = Fixture.family()
+        #expect(f.apply("SchoolStatusChanged", "u-maya", #"{"schoolId":"s-ucla","newStatus":"offer_received","notes":"Full ride"}"#) == nil)
+        #expect(f.state.families["fam"]?.schools["s-ucla"]?.status == "offer_received")
+        #expect(f.state.families["fam"]?.statusChanges.first?.change.notes == "Full ride")
+    }
+
+    @Test(arguments: [
+        (#"{"documentId":"d-1","title":"","docType":"transcript"}"#, "Title is required"),
+        (#"{"documentId":"d-1","title":"\#(String(repeating: "é", count: 201))","docType":"transcript"}"#, "Title must be 200 characters or less"),
+        (#"{"documentId":"d-1","title":"T","docType":"PDF"}"#, "Invalid document type"),
+        (#"{"documentId":"d-1","title":"T","docType":"transcript","sizeBytes":-1}"#, "field data.sizeBytes must be an integer ≥ 0"),
+        (#"{"documentId":"d-1","title":"T","docType":"transcript","sizeBytes":1.5}"#, "field data.sizeBytes must be an integer ≥ 0"),
+    ])
+    func documentRejections(data: String, message: String) {
+        var f = Fixture.family()
+        #expect(f.apply("DocumentUploaded", "u-pat", data) == message)
+    }
+
+    @Test func documentIdsAreUniqueInTheFamily() {
+        var f = Fixture.family()
+        #expect(f.apply("DocumentUploaded", "u-maya", #"{"documentId":"d-1","title":"Transcript","docType":"transcript","fileName":"t.pdf","sizeBytes":0}"#) == nil)
+        #expect(f.apply("DocumentUploaded", "u-pat", #"{"documentId":"d-1","title":"Again","docType":"transcript"}"#) == "Document d-1 already exists")
+    }
+
+    @Test func unknownTypesVersionsAndDuplicateIdsAreRejectedFirst() {
+        var f = Fixture.family()
+        var d = f.draft("SchoolAdded", "u-pat", #"{"schoolId":"s-v2","name":"V2"}"#)
+        d.version = 2
+        #expect(throws: EventError("unsupported version 2")) { try Rules.decide(d, in: f.state) }
+        d = f.draft("TeamFormed", "u-pat", #"{}"#)
+        #expect(throws: EventError("unknown event type TeamFormed")) { try Rules.decide(d, in: f.state) }
+        d = f.draft("SchoolAdded", "u-pat", #"{"schoolId":"s-dup","name":"Dup"}"#)
+        d.id = "e-1"
+        #expect(throws: EventError("duplicate event id e-1")) { try Rules.decide(d, in: f.state) }
+    }
+}
+
+/// SPEC §2.1: InteractionLogged and InteractionDeleted.
+@Suite struct InteractionRulesTests {
+    static let base = #""interactionId":"i-9","schoolId":"s-ucla","type":"email","direction":"inbound""#
+
+    @Test func aPlayerLogsAnInteractionWithEveryField() throws {
+        var f = Fixture.family()
+        let data = #"{"interactionId":"i-1","schoolId":"s-ucla","coachId":"c-ucla","eventId":"ev-1","otherCoachName":"Al","type":"in_person_visit","direction":"inbound","occurredAt":"2026-01-31T09:00:00-08:00","subject":"Visit","content":"Great","sentiment":"very_positive","interestAnswers":[true,true,true,true,false,false],"attachments":[{"name":"a.pdf","sizeBytes":10485760,"mimeType":"application/pdf","sha256":null}]}"#
+        #expect(f.apply("InteractionLogged", "u-maya", data) == nil)
+        let record = try #require(f.state.families["fam"]?.interactions["i-1"])
+        #expect(record.loggedBy == "u-maya")
+        #expect(record.logged.occurredAt?.rfc3339 == "2026-01-31T17:00:00.000Z")
+        #expect(record.logged.interestLevel == .high)
+        #expect(record.logged.shownContent == "Great\n\n[Coach Interest Level: HIGH]")
+        #expect(record.logged.attachments?.first?.sha256 == nil)
+    }
+
+    @Test(arguments: [
+        ("u-pat", #"{\#(base)}"#, "Only players can create interactions"),
+        ("u-maya", #"{"interactionId":"i-1","type":"email","direction":"inbound"}"#, "Please select a school"),
+        ("u-maya", #"{"interactionId":"i-1","schoolId":"s-nope","type":"email","direction":"inbound"}"#, "Please select a school"),
+        ("u-maya", #"{"interactionId":"i-1","coachId":"c-nope","type":"email","direction":"inbound"}"#, "Invalid coach selection"),
+        ("u-maya", #"{"interactionId":"i-1","schoolId":"s-ucla","coachId":"c-asu","type":"email","direction":"inbound"}"#, "Invalid coach selection"),
+        ("u-maya", #"{"interactionId":"i-1","schoolId":"s-ucla","type":"letter","direction":"inbound"}"#, "Please select an interaction type"),
+        ("u-maya", #"{"interactionId":"i-1","schoolId":"s-ucla","type":"email","direction":"sideways"}"#, "Please select a direction"),
+        ("u-maya", #"{"interactionId":"i-1","schoolId":"s-ucla","type":"email","direction":"inbound","occurredAt":"2026-02-30T10:00:00Z"}"#, "Please select a date and time"),
+        ("u-maya", #"{"interactionId":"i-1","schoolId":"s-ucla","type":"email","direction":"inbound","sentiment":"ecstatic"}"#, "Invalid sentiment value"),
+        ("u-maya", #"{"interactionId":"i-1","schoolId":"s-ucla","type":"email","direction":"outbound","sentiment":"positive","interestAnswers":[true,false,false,false,false,false]}"#,
+         "Interest calibration applies only to inbound interactions with positive sentiment"),
+        ("u-maya", #"{"interactionId":"i-1","schoolId":"s-ucla","type":"email","direction":"inbound","sentiment":"neutral","interestAnswers":[true,false,false,false,false,false]}"#,
+         "Interest calibration applies only to inbound interactions with positive sentiment"),
+        ("u-maya", #"{"interactionId":"i-1","schoolId":"s-ucla","type":"email","direction":"inbound","sentiment":"positive","interestAnswers":[true,false]}"#,
+         "Interest calibration applies only to inbound interactions with positive sentiment"),
+        ("u-maya", #"{"interactionId":"i-1","schoolId":"s-ucla","type":"email","direction":"inbound","attachments":[{"name":"big.pdf","sizeBytes":10485761,"mimeType":"application/pdf"}]}"#, "File exceeds 10MB limit"),
+        ("u-maya", #"{"interactionId":"i-1","schoolId":"s-ucla","type":"email","direction":"inbound","attachments":[{"name":"x.exe","sizeBytes":1,"mimeType":"application/x-msdownload"}]}"#, "Unsupported file type"),
+    ])
+    func interactionRejections(actor: String, data: String, message: String) {
+        var f = Fixture.family()
+        #expect(f.apply("InteractionLogged", actor, data) == message)
+    }
+
+    @Test func allFalseCalibrationIsAllowedAndShowsNoNote() throws {
+        var f = Fixture.family()
+        #expect(f.apply("InteractionLogged", "u-maya", #"{\#(Self.base),"sentiment":"positive","interestAnswers":[false,false,false,false,false,false]}"#) == nil)
+        let logged = try #require(f.state.families["fam"]?.interactions["i-9"]?.logged)
+        #expect(logged.interestLevel == nil)
+        #expect(logged.shownContent == nil)
+    }
+
+    @Test(arguments: [(1, InterestLevel.low), (2, .medium), (3, .medium), (4, .high), (6, .high)])
+    func interestLevelFromYesCount(yes: Int, level: InterestLevel) {
+        #expect(InterestLevel.from(answers: (0..<6).map { $0 < yes }) == level)
+    }
+
+    @Test func subjectLimitCountsUTF16UnitsSoEmojiCountTwice() {
+        var f = Fixture.family()
+        let exactly500 = String(repeating: "🔥", count: 250)
+        let over = exactly500 + "a"
+        #expect(exactly500.utf16.count == 500)
+        #expect(f.apply("InteractionLogged", "u-maya", #"{\#(Self.base),"subject":\#(exactly500.jsonLiteral)}"#) == nil)
+        #expect(f.apply("InteractionLogged", "u-maya", #"{"interactionId":"i-10","schoolId":"s-ucla","type":"email","direction":"inbound","subject":\#(over.jsonLiteral)}"#)
+                == "Subject must be 500 characters or less")
+    }
+
+    @Test func contentLimitIsTenThousand() {
+        var f = Fixture.family()
+        let ok = String(repeating: "ab", count: 5000)
+        #expect(f.apply("InteractionLogged", "u-maya", #"{\#(Self.base),"content":\#(ok.jsonLiteral)}"#) == nil)
+        #expect(f.apply("InteractionLogged", "u-maya", #"{"interactionId":"i-10","schoolId":"s-ucla","type":"email","direction":"inbound","content":\#((ok + "c").jsonLiteral)}"#)
+                == "Content must be 10,000 characters or less")
+    }
+
+    @Test func sanitizingHappensOnAppendAndBeforeTheLimit() throws {
+        var f = Fixture.family()
+        let padded = "<b>" + String(repeating: "x", count: 500) + "</b>"
+        #expect(f.apply("InteractionLogged", "u-maya", #"{\#(Self.base),"subject":\#(padded.jsonLiteral),"content":"<script>alert(1)</script>"}"#, sanitizing: true) == nil)
+        let logged = try #require(f.state.families["fam"]?.interactions["i-9"]?.logged)
+        #expect(logged.subject == String(repeating: "x", count: 500))
+        #expect(logged.content == nil)  // empty after sanitizing means absent
+    }
+
+    @Test func replayDoesNotSanitize() throws {
+        var f = Fixture.family()
+        #expect(f.apply("InteractionLogged", "u-maya", #"{\#(Self.base),"subject":"<b>bold</b>"}"#) == nil)
+        #expect(f.state.families["fam"]?.interactions["i-9"]?.logged.subject == "<b>bold</b>")
+    }
+
+    @Test func emptyAndNullOptionalFieldsAreAbsent() throws {
+        var f = Fixture.family()
+        #expect(f.apply("InteractionLogged", "u-maya", #"{\#(Self.base),"coachId":null,"subject":"","content":null,"sentiment":null,"eventId":""}"#) == nil)
+        let logged = try #require(f.state.families["fam"]?.interactions["i-9"]?.logged)
+        #expect(logged.subject == nil && logged.content == nil && logged.sentiment == nil && logged.coachId == nil && logged.eventId == nil)
+    }
+
+    @Test func interactionIdsStayUsedAfterDeletion() {
+        var f = Fixture.family()
+        f.must("InteractionLogged", "u-maya", #"{\#(Self.base)}"#)
+        #expect(f.apply("InteractionDeleted", "u-maya", #"{"interactionId":"i-9"}"#) == nil)
+        #expect(f.apply("InteractionLogged", "u-maya", #"{\#(Self.base)}"#) == "Interaction i-9 already exists")
+        #expect(f.apply("InteractionDeleted", "u-maya", #"{"interactionId":"i-9"}"#) == "Interaction not found")
+    }
+
+    @Test func onlyTheLoggingPlayerDeletes() {
+        var f = Fixture.family()
+        f.must("InteractionLogged", "u-maya", #"{\#(Self.base)}"#)
+        #expect(f.apply("InteractionDeleted", "u-pat", #"{"interactionId":"i-9"}"#) == "Only the player who logged this interaction can delete it")
+        #expect(f.apply("InteractionDeleted", "u-leo", #"{"interactionId":"i-9"}"#) == "Interaction not found")
+        #expect(f.apply("InteractionDeleted", "u-maya", #"{"interactionId":"i-404"}"#) == "Interaction not found")
+        #expect(f.apply("InteractionDeleted", "u-maya", #"{"interactionId":"i-9"}"#) == nil)
+        #expect(f.state.liveInteractionCount == 0)
+    }
+}
+
+@Suite struct SanitizerTests {
+    @Test(arguments: [
+        ("<b>Hi</b> there", "Hi there"),
+        ("a<script type=\"x\">alert(1)</script >b", "ab"),
+        ("a<SCRIPT>x\ny</Script>b", "ab"),
+        ("a<style>p{}</style>b<i>c</i>", "abc"),
+        ("a < b", "a < b"),                       // no later `>`: stays
+        ("1 < 2 and 3 > 2", "1  2"),              // `< 2 and 3 >` is a tag to the regex
+        ("&lt;b&gt; stays", "&lt;b&gt; stays"),    // entities left alone
+        ("  spaced  ", "  spaced  "),              // no trimming
+        ("<scripts>x</scripts>", "x"),             // \b: not a script tag, only tags removed
+        ("<script>never closed", "never closed"),
+        ("🔥<b>é</b>", "🔥é"),
+    ])
+    func sanitizes(input: String, output: String) {
+        #expect(Sanitizer.sanitize(input) == output)
+    }
+}
