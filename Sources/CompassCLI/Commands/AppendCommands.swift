@@ -18,21 +18,24 @@ enum AppendCommands {
         } else {
             actor = try inv.viewer()
         }
-        var attachments: [StagedAttachment] = []
+        // Everything read from files or parsed from words is checked before the log is locked.
+        var files = FileInputs()
         if args.command == "log-interaction" {
-            for path in args.all("attach") { attachments.append(try AttachmentStore.stage(inv.resolve(path))) }
+            for path in args.all("attach") { files.attachments.append(try AttachmentStore.stage(inv.resolve(path))) }
+            files.interest = try args.value("interest").map { text throws(CLIError) in try interestAnswers(text) }
         }
-        let documentFile = try args.value("file").map { path throws(CLIError) in
-            try AttachmentStore.describe(inv.resolve(path))
+        if args.command == "upload-document", let path = args.value("file") {
+            files.document = try AttachmentStore.describe(inv.resolve(path))
         }
+        let inputs = files
         let store = AttachmentStore(logPath: inv.logPath)
         let writer = LogWriter(path: inv.logPath)
         let outcome = try writer.append(
             eventId: eventId, expectSeq: expectSeq,
-            beforeWrite: { _ throws(CLIError) in try store.save(attachments) },
+            beforeWrite: { _ throws(CLIError) in try store.save(inputs.attachments) },
             build: { state, original throws(CLIError) in
                 let (type, family, data) = try payload(args, actor: actor, state: state, original: original,
-                                                       now: now, attachments: attachments, documentFile: documentFile)
+                                                       now: now, files: inputs)
                 return [EventDraft(seq: 1, id: newEventId, type: type.rawValue, at: now, actor: actor, family: family, data: data)]
             })
         let event: Event
@@ -55,8 +58,7 @@ enum AppendCommands {
 
     /// The event type, family and `data` object for one append command.
     static func payload(_ args: ParsedArguments, actor: String, state: CompassState, original: Event?,
-                        now: Timestamp, attachments: [StagedAttachment],
-                        documentFile: (name: String, size: Int64)?) throws(CLIError) -> (EventType, String, JSONObject) {
+                        now: Timestamp, files: FileInputs) throws(CLIError) -> (EventType, String, JSONObject) {
         var data = JSONObject()
         func put(_ key: String, _ option: String) {
             if let value = args.value(option) { data.append(key, .string(value)) }
@@ -104,9 +106,9 @@ enum AppendCommands {
             put("subject", "subject")
             put("content", "content")
             put("sentiment", "sentiment")
-            if let text = args.value("interest") { data.append("interestAnswers", .array(try interestAnswers(text))) }
-            if !attachments.isEmpty {
-                data.append("attachments", .array(attachments.map { $0.json }))
+            if let answers = files.interest { data.append("interestAnswers", .array(answers)) }
+            if !files.attachments.isEmpty {
+                data.append("attachments", .array(files.attachments.map { $0.json }))
             }
             return (.interactionLogged, member.family, data)
         case "delete-interaction":
@@ -123,7 +125,7 @@ enum AppendCommands {
             data.append("documentId", .string(id))
             put("title", "title")
             put("docType", "doc-type")
-            if let file = documentFile {
+            if let file = files.document {
                 data.append("fileName", .string(file.name))
                 data.append("sizeBytes", .int(file.size))
             }
@@ -143,6 +145,13 @@ enum AppendCommands {
         }
         return answers
     }
+}
+
+/// What an append read from files or parsed from words before taking the lock.
+struct FileInputs {
+    var attachments: [StagedAttachment] = []
+    var interest: [JSONValue]?
+    var document: (name: String, size: Int64)?
 }
 
 /// Readable default ids for new entities: `s-arizona-state`, `c-jane-doe`, `i-12`, `d-3`.

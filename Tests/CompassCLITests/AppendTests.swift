@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+@testable import CompassCLI
+@testable import CompassCore
+
+/// The write side of `compass`: durable, validated, idempotent appends.
+@Suite struct AppendTests {
+    @Test func appendThenReplayShowsTheEvents() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let logged = cli.run("log-interaction --as u-maya --school s-ucla --coach c-jane-doe --type email --direction inbound --subject 'Camp invite' --json")
+        #expect(logged.status == 0)
+        #expect(logged.stdout == #"{"seq":6,"eventId":"evt-6","id":"i-1"}"# + "\n")
+        let replay = cli.run("replay --json")
+        #expect(replay.status == 0)
+        #expect(replay.stdout == #"{"events":6,"applied":6,"byType":{"CoachAdded":1,"InteractionLogged":1,"MemberJoined":3,"SchoolAdded":1},"members":3,"liveInteractions":1,"problems":[]}"# + "\n")
+    }
+
+    @Test func everyLineIsSealedWithThePreviousLinesHash() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let lines = cli.logText.split(separator: "\n")
+        var previous = SHA256.emptyHex
+        for line in lines {
+            #expect(line.hasSuffix(#","prev":"\#(previous)"}"#))
+            previous = SHA256.hex(Array(line.utf8))
+        }
+        #expect(cli.run("verify").stdout.contains("head: \(previous)"))
+    }
+
+    @Test func rejectedAppendWritesNothingAndExitsOne() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let before = cli.logBytes
+        let result = cli.run("log-interaction --as u-pat --school s-ucla --type email --direction inbound")
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: Only players can create interactions\n")
+        let subject = String(repeating: "🔥", count: 250) + "!"
+        let tooLong = cli.run(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "email", "--direction", "inbound", "--subject", subject])
+        #expect(tooLong.stderr == "error: Subject must be 500 characters or less\n")
+        #expect(cli.logBytes == before)
+    }
+
+    @Test func usageErrorsExitTwo() {
+        let cli = CLIHarness()
+        #expect(cli.run("add-school --as u-pat --frobnicate").status == 2)
+        #expect(cli.run("add-school --as u-pat --name").stderr.hasPrefix("error: missing value for '--name'"))
+        #expect(cli.run("add-school --name X").stderr.hasPrefix("error: missing '--as USER'"))
+        #expect(cli.run("replay --tz Mars/Olympus").status == 2)
+        #expect(cli.run("nonsense").status == 2)
+        #expect(cli.run("log-interaction --as u --interest y,maybe").status == 2)
+    }
+
+    @Test func everyCommandHasHelp() {
+        let cli = CLIHarness()
+        for spec in CommandCatalog.all {
+            let result = cli.run([spec.name, "--help"])
+            #expect(result.status == 0)
+            #expect(result.stdout.hasPrefix("usage: compass \(spec.name)"))
+        }
+    }
+
+    @Test func idempotentRetryWritesNothingAndPrintsTheOriginal() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let first = cli.run("add-school --as u-pat --name Stanford --event-id retry-1 --json")
+        let before = cli.logBytes
+        cli.now = "2026-03-02T12:00:00Z"
+        let again = cli.run("add-school --as u-pat --name Stanford --event-id retry-1 --json")
+        #expect(again.status == 0)
+        #expect(again.stdout == first.stdout)
+        #expect(cli.logBytes == before)
+        let different = cli.run("add-school --as u-pat --name Stanford2 --event-id retry-1")
+        #expect(different.status == 1)
+        #expect(different.stderr.contains("Conflict"))
+        #expect(cli.logBytes == before)
+    }
+
+    @Test func idempotentRetryReusesTheGeneratedInteractionId() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let words = "log-interaction --as u-maya --school s-ucla --type dm --direction outbound --occurred-at 2026-02-01T10:00:00Z --subject '<b>Hi</b>' --event-id ev-dm"
+        let first = cli.run(words)
+        #expect(first.stdout == "i-1\n")
+        #expect(cli.run("log-interaction --as u-maya --school s-ucla --type dm --direction outbound").stdout == "i-2\n")
+        let retry = cli.run(words)
+        #expect(retry.status == 0)
+        #expect(retry.stdout == "i-1\n")
+    }
+
+    @Test func expectSeqIsOptimisticConcurrency() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let before = cli.logBytes
+        let stale = cli.run("add-school --as u-pat --name Rice --expect-seq 4")
+        #expect(stale.status == 1)
+        #expect(stale.stderr == "error: Conflict: expected last seq 4, but the log's last seq is 5\n")
+        #expect(cli.logBytes == before)
+        #expect(cli.run("add-school --as u-pat --name Rice --expect-seq 5").status == 0)
+    }
+
+    @Test func tornTailIsMovedAsideBeforeTheNextAppend() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let fragment = #"{"seq":6,"id":"half"#
+        let handle = try #require(FileHandle(forWritingAtPath: cli.logPath))
+        handle.seekToEndOfFile()
+        handle.write(Data(fragment.utf8))
+        handle.closeFile()
+        let replay = cli.run("replay")
+        #expect(replay.status == 1)
+        #expect(replay.stdout.contains("6: torn last line"))
+        #expect(cli.run("add-school --as u-pat --name Duke").status == 0)
+        let side = try #require(try POSIX.readFile(cli.logPath + ".torn"))
+        #expect(String(decoding: side, as: UTF8.self) == fragment + "\n")
+        let verify = cli.run("verify")
+        #expect(verify.status == 0, "\(verify.stdout)")
+        #expect(verify.stdout.contains("chain: intact"))
+    }
+
+    @Test func logAndFolderAreCreatedWhenAbsent() {
+        let cli = CLIHarness()
+        let nested = cli.directory + "/a/b/log.jsonl"
+        #expect(cli.run(["add-member", "--user", "u-1", "--name", "One", "--role", "player", "--log", nested]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: nested))
+    }
+
+    @Test func attachmentsAreCheckedHashedAndStoredByContent() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.write("notes.TXT", "hello coach")
+        cli.write("virus.exe", "x")
+        #expect(cli.run("log-interaction --as u-maya --school s-ucla --type email --direction inbound --attach virus.exe").stderr
+                == "error: Unsupported file type\n")
+        let result = cli.run("log-interaction --as u-maya --school s-ucla --type email --direction inbound --attach notes.TXT")
+        #expect(result.status == 0, "\(result.stderr)")
+        let sha = SHA256.hex(Array("hello coach".utf8))
+        #expect(cli.logText.contains(#""attachments":[{"name":"notes.TXT","sizeBytes":11,"mimeType":"text/plain","sha256":"\#(sha)"}]"#))
+        let stored = try #require(try POSIX.readFile(cli.logPath + ".attachments/" + sha))
+        #expect(stored == Array("hello coach".utf8))
+    }
+
+    @Test func attachmentOverTenMegabytesIsRefused() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        FileManager.default.createFile(atPath: cli.directory + "/big.pdf", contents: Data(count: 10_485_761))
+        #expect(cli.run("log-interaction --as u-maya --school s-ucla --type email --direction inbound --attach big.pdf").stderr
+                == "error: File exceeds 10MB limit\n")
+    }
+
+    @Test func defaultIdsAreReadableAndUnique() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        #expect(cli.run("add-school --as u-pat --name 'Arizona State'").stdout == "s-arizona-state\n")
+        #expect(cli.run("add-school --as u-pat --name 'Arizona  State!'").stdout == "s-arizona-state-2\n")
+        #expect(cli.run("upload-document --as u-maya --title Transcript --doc-type transcript").stdout == "d-1\n")
+        #expect(cli.run("change-status --as u-maya --school s-ucla --status offer_received --notes 'Full ride'").stdout == "s-ucla\n")
+    }
+
+    @Test func deleteInteractionFollowsTheRule() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        _ = cli.run("log-interaction --as u-maya --school s-ucla --type email --direction inbound")
+        #expect(cli.run("delete-interaction i-1 --as u-pat").stderr == "error: Only the player who logged this interaction can delete it\n")
+        #expect(cli.run("delete-interaction i-1 --as u-leo").stderr == "error: Interaction not found\n")
+        #expect(cli.run("delete-interaction i-1 --as u-maya").status == 0)
+        #expect(cli.run("delete-interaction i-1 --as u-maya").stderr == "error: Interaction not found\n")
+    }
+
+    @Test func generateIsDeterministic() {
+        let cli = CLIHarness()
+        let a = cli.run("generate --events 300 --families 2 --seed 9")
+        let b = cli.run("generate --events 300 --families 2 --seed 9")
+        #expect(a.stdout == b.stdout)
+        #expect(a.stdout.split(separator: "\n").count == 300)
+    }
+}

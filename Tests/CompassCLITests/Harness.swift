@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import CompassCLI
+@testable import CompassCore
+
+/// Runs `compass` in-process against a temporary folder, with a fixed clock and ids.
+final class CLIHarness {
+    let directory: String
+    var now = "2026-03-01T12:00:00Z"
+    private var counter = 0
+
+    init() {
+        directory = NSTemporaryDirectory() + "compass-test-" + UUID().uuidString.lowercased()
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    var logPath: String { directory + "/events.jsonl" }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs one command; `--log` and `--now` default to the harness's.
+    @discardableResult
+    func run(_ words: [String], environment: [String: String] = [:]) -> Result {
+        let console = Console(capturing: true)
+        var words = words
+        if !words.contains("--log") { words += ["--log", logPath] }
+        if !words.contains("--now"), !words.contains("--as-of") { words += ["--now", now] }
+        let status = Compass.run(words, environment: environment, console: console,
+                                 clock: { Timestamp(rfc3339: "2030-01-01T00:00:00Z")! },
+                                 makeId: { [unowned self] in self.counter += 1; return "evt-\(self.counter)" },
+                                 currentDirectory: directory)
+        return Result(status: status, stdout: String(decoding: console.capturedOut, as: UTF8.self),
+                      stderr: String(decoding: console.capturedErr, as: UTF8.self))
+    }
+
+    func run(_ line: String) -> Result { run(Self.words(line)) }
+
+    /// Splits a command line on spaces, honouring single quotes.
+    static func words(_ line: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quoted = false
+        var started = false
+        for ch in line {
+            if ch == "'" { quoted.toggle(); started = true; continue }
+            if ch == " " && !quoted {
+                if started { words.append(current); current = ""; started = false }
+                continue
+            }
+            current.append(ch)
+            started = true
+        }
+        if started { words.append(current) }
+        return words
+    }
+
+    /// A family: parent u-pat, athletes u-maya and u-leo, UCLA with a coach.
+    func seedFamily() {
+        for line in [
+            "add-member --user u-pat --name 'Pat Lopez' --role parent",
+            "add-member --as u-pat --user u-maya --name 'Maya Lopez' --role player",
+            "add-member --as u-pat --user u-leo --name 'Leo Lopez' --role player",
+            "add-school --as u-pat --name UCLA --school s-ucla --status interested",
+            "add-coach --as u-pat --school s-ucla --first Jane --last Doe --role head",
+        ] {
+            let result = run(line)
+            #expect(result.status == 0, "\(line): \(result.stderr)")
+        }
+    }
+
+    var logBytes: [UInt8] { (try? POSIX.readFile(logPath)) .flatMap { $0 } ?? [] }
+    var logText: String { String(decoding: logBytes, as: UTF8.self) }
+
+    func write(_ path: String, _ text: String) {
+        FileManager.default.createFile(atPath: directory + "/" + path, contents: Data(text.utf8))
+    }
+}
