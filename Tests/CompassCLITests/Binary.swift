@@ -1,0 +1,51 @@
+import Foundation
+
+/// Runs the built `compass` executable as a separate process (end-to-end tests).
+enum Binary {
+    /// The package's root folder.
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// The `compass` executable built beside the test bundle.
+    static let path: String = {
+        var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        candidates.append(Bundle.main.bundleURL)
+        for folder in candidates {
+            let binary = folder.appendingPathComponent("compass").path
+            if FileManager.default.isExecutableFile(atPath: binary) { return binary }
+        }
+        return packageRoot + "/.build/debug/compass"
+    }()
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `compass ARGS` and waits for it.
+    static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["COMPASS_LOG"] = nil
+        env["COMPASS_USER"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.currentDirectoryURL = URL(fileURLWithPath: directory ?? packageRoot)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
