@@ -34,6 +34,12 @@ enum CommandCatalog {
 
     static let all: [CommandSpec] = [
         spec("replay", "Replay the log: counts by type, members, live interactions and every problem.", timeTravel),
+        spec("interactions", "The interactions list with analytics, for one viewer.", listFilters + timeTravel),
+        spec("analytics", "Total, outbound, inbound and this week's interactions, with the list's filters.", listFilters + timeTravel),
+        spec("show", "One interaction's detail page.", positionals: ["ID"], [
+            OptionSpec(name: "csv", value: nil, help: "the CSV export (athletes only)"),
+        ] + timeTravel),
+        spec("export", "The filtered list as CSV (or --json).", listFilters + timeTravel),
         spec("verify", "Check seq, ids, the prev chain, the tail and every rule; print the head hash.", [
             OptionSpec(name: "expect-head", value: "HEX", help: "fail unless the head hash is HEX"),
         ]),

@@ -52,6 +52,10 @@ public enum Compass {
         case "replay": try ReplayCommand.run(inv)
         case "verify": try VerifyCommand.run(inv)
         case "generate": try GenerateCommand.run(inv)
+        case "interactions": try InteractionsCommand.runList(inv)
+        case "analytics": try InteractionsCommand.runAnalytics(inv)
+        case "export": try InteractionsCommand.runExport(inv)
+        case "show": try ShowCommand.run(inv)
         default: try AppendCommands.run(inv)
         }
     }

@@ -1,0 +1,79 @@
+import CompassCore
+
+/// `interactions`, `analytics` and `export`: the list of SPEC §3.1 for one viewer.
+enum InteractionsCommand {
+    static func query(_ inv: Invocation) throws(CLIError) -> InteractionQuery {
+        var query = InteractionQuery()
+        query.search = inv.arguments.value("search")
+        query.type = try inv.choice("type", in: InteractionType.allCases.map(\.rawValue)).flatMap(InteractionType.init)
+        query.direction = try inv.choice("direction", in: Direction.allCases.map(\.rawValue)).flatMap(Direction.init)
+        query.sentiment = try inv.choice("sentiment", in: Sentiment.allCases.map(\.rawValue)).flatMap(Sentiment.init)
+        query.periodDays = try inv.choice("period", in: ["7", "14", "30", "90"]).flatMap { Int($0) }
+        if let loggedBy = inv.arguments.value("logged-by") {
+            guard loggedBy == "me" || Identifier.isValid(loggedBy) else {
+                throw .usage("invalid value '\(loggedBy)' for '--logged-by' (expected a user id or me)")
+            }
+            query.loggedBy = loggedBy
+        }
+        return query
+    }
+
+    static func list(_ inv: Invocation) throws(CLIError) -> (ReadContext, InteractionQuery, InteractionList) {
+        let query = try query(inv)
+        let context = try ReadContext(inv)
+        do {
+            return (context, query, try InteractionViews.list(context.state, viewer: context.viewer, query: query, now: context.now))
+        } catch {
+            throw .domain(error.message)
+        }
+    }
+
+    static func runList(_ inv: Invocation) throws(CLIError) {
+        let (context, query, list) = try list(inv)
+        if inv.json {
+            inv.console.out(bytes: InteractionJSON.list(list))
+        } else {
+            inv.console.out(InteractionsRendering.page(list, query: query, context: context))
+        }
+    }
+
+    static func runAnalytics(_ inv: Invocation) throws(CLIError) {
+        let (context, _, list) = try list(inv)
+        if inv.json {
+            inv.console.out(bytes: InteractionJSON.analytics(list.analytics))
+        } else {
+            inv.console.out(InteractionsRendering.analytics(list.analytics, style: context.style))
+        }
+    }
+
+    static func runExport(_ inv: Invocation) throws(CLIError) {
+        let (_, _, list) = try list(inv)
+        if inv.json {
+            inv.console.out(bytes: InteractionJSON.list(list))
+        } else {
+            inv.console.out(InteractionCSV.list(list.items))
+        }
+    }
+}
+
+/// `show ID`: the detail page of SPEC §3.2, or its CSV export.
+enum ShowCommand {
+    static func run(_ inv: Invocation) throws(CLIError) {
+        let context = try ReadContext(inv)
+        let detail: InteractionDetail
+        do {
+            detail = try InteractionViews.detail(context.state, viewer: context.viewer, interactionId: inv.arguments.positionals[0])
+        } catch {
+            throw .domain(error.message)
+        }
+        if inv.arguments.has("csv") {
+            guard detail.canExport else { throw .domain("Export is available to players only") }
+            inv.console.out(InteractionCSV.detail(detail, zone: context.zone))
+        } else if inv.json {
+            inv.console.out(bytes: InteractionJSON.detail(detail))
+        } else {
+            let store = AttachmentStore(logPath: inv.logPath)
+            inv.console.out(InteractionsRendering.detail(detail, context: context, store: store))
+        }
+    }
+}

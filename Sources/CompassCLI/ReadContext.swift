@@ -1,0 +1,103 @@
+import CompassCore
+import Foundation
+
+/// What every read command starts from: the replayed log (up to `--as-of`/`--at-seq`),
+/// the viewer, the clock and the time zone.
+struct ReadContext {
+    var state: CompassState
+    var viewer: Viewer
+    var now: Timestamp
+    var zone: TimeZone
+    var style: TextStyle
+
+    /// Replays the log and resolves the viewer; a log with problems gets one warning line.
+    init(_ inv: Invocation) throws(CLIError) {
+        let viewerId = try inv.viewer()
+        now = try inv.now()
+        zone = try inv.timeZone()
+        let replayer = try LogReader.replay(path: inv.logPath, cut: try inv.cut())
+        ProblemRendering.warn(replayer.problems, log: inv.logPathForDisplay, console: inv.console)
+        state = replayer.state
+        do { viewer = try Viewer(viewerId, in: state) } catch { throw .domain(error.message) }
+        style = TextStyle(inv)
+    }
+}
+
+/// ANSI styling and the terminal width: colour only on a terminal with `NO_COLOR` unset.
+struct TextStyle {
+    var colour: Bool
+    var width: Int
+
+    init(colour: Bool, width: Int) {
+        self.colour = colour
+        self.width = width
+    }
+
+    init(_ inv: Invocation) {
+        colour = inv.console.isTerminal && inv.environment["NO_COLOR"] == nil
+        width = Int(inv.environment["COLUMNS"] ?? "").flatMap { $0 >= 40 ? $0 : nil } ?? (inv.console.isTerminal ? Terminal.width() : 80)
+    }
+
+    func bold(_ text: String) -> String { wrap(text, "1") }
+    func dim(_ text: String) -> String { wrap(text, "2") }
+    func blue(_ text: String) -> String { wrap(text, "34") }
+    func green(_ text: String) -> String { wrap(text, "32") }
+    func purple(_ text: String) -> String { wrap(text, "35") }
+    func red(_ text: String) -> String { wrap(text, "31") }
+    func yellow(_ text: String) -> String { wrap(text, "33") }
+
+    private func wrap(_ text: String, _ code: String) -> String {
+        colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// Text cut to `limit` characters with `…`.
+    static func truncate(_ text: String, to limit: Int) -> String {
+        let flat = text.map { $0.isNewline ? " " : $0 }
+        guard flat.count > limit else { return String(flat) }
+        return String(flat.prefix(max(1, limit - 1))) + "…"
+    }
+
+    /// Text wrapped to `width` columns, at most `lines` lines, the last ending in `…` if cut.
+    static func clamp(_ text: String, width: Int, lines: Int) -> [String] {
+        var out: [String] = []
+        var current = ""
+        for ch in text {
+            if ch.isNewline {
+                out.append(current)
+                current = ""
+            } else {
+                current.append(ch)
+                if current.count >= width {
+                    out.append(current)
+                    current = ""
+                }
+            }
+            if out.count > lines { break }
+        }
+        if !current.isEmpty { out.append(current) }
+        guard out.count > lines else { return out }
+        var kept = Array(out.prefix(lines))
+        kept[lines - 1] = String(kept[lines - 1].prefix(max(1, width - 1))) + "…"
+        return kept
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+enum Terminal {
+    /// The width of the terminal on stdout, or 80.
+    static func width() -> Int {
+        var size = winsize()
+        #if canImport(Glibc)
+        let request = UInt(TIOCGWINSZ)
+        #else
+        let request = TIOCGWINSZ
+        #endif
+        if ioctl(1, request, &size) == 0, size.ws_col >= 40 { return Int(size.ws_col) }
+        return 80
+    }
+}

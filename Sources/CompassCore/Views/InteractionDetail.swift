@@ -1,0 +1,20 @@
+/// The interaction detail page (SPEC §3.2): the list item plus its links and files.
+public struct InteractionDetail: Equatable, Sendable {
+    public var item: InteractionItem
+    public var eventId: String?
+    public var attachments: [Attachment]
+    /// Players may export; parents see a read-only page.
+    public var canExport: Bool
+}
+
+extension InteractionViews {
+    /// The detail of one interaction, or `Interaction not found` when it is deleted, in
+    /// another family or not visible to the viewer (its existence is never revealed).
+    public static func detail(_ state: CompassState, viewer: Viewer, interactionId: String) throws(EventError) -> InteractionDetail {
+        guard let family = state.families[viewer.family], let record = family.liveInteraction(interactionId),
+              viewer.sees(actor: record.loggedBy) else { throw EventError("Interaction not found") }
+        let item = item(record, shownContent: record.logged.shownContent, family: family, state: state, viewer: viewer)
+        return InteractionDetail(item: item, eventId: record.logged.eventId, attachments: record.logged.attachments ?? [],
+                                 canExport: viewer.role == .player)
+    }
+}

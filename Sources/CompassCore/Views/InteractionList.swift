@@ -1,0 +1,152 @@
+/// The filters of the interactions list (SPEC §3.1), combined with AND.
+public struct InteractionQuery: Equatable, Sendable {
+    public var search: String?
+    public var type: InteractionType?
+    public var direction: Direction?
+    public var sentiment: Sentiment?
+    /// 7, 14, 30 or 90: only interactions whose display date is within the last N days.
+    public var periodDays: Int?
+    /// A user id, or `me`. Parents only.
+    public var loggedBy: String?
+
+    public init(search: String? = nil, type: InteractionType? = nil, direction: Direction? = nil,
+                sentiment: Sentiment? = nil, periodDays: Int? = nil, loggedBy: String? = nil) {
+        self.search = search
+        self.type = type
+        self.direction = direction
+        self.sentiment = sentiment
+        self.periodDays = periodDays
+        self.loggedBy = loggedBy
+    }
+
+    /// Whether any filter is set (an empty search is no filter).
+    public var isFiltering: Bool {
+        (search.map { !$0.isEmpty } ?? false) || type != nil || direction != nil || sentiment != nil
+            || periodDays != nil || loggedBy != nil
+    }
+}
+
+/// One row of the interactions list, every field of SPEC §3.1.
+public struct InteractionItem: Equatable, Sendable {
+    public var id: String
+    public var type: InteractionType
+    public var direction: Direction
+    public var subject: String?
+    public var displaySubject: String
+    public var content: String?
+    public var sentiment: Sentiment?
+    public var interestLevel: InterestLevel?
+    /// The display date: `occurredAt`, else `at`.
+    public var occurredAt: Timestamp
+    public var createdAt: Timestamp
+    public var loggedBy: String
+    public var loggedByName: String
+    public var schoolId: String?
+    public var schoolName: String?
+    public var coachId: String?
+    public var coachName: String?
+    public var otherCoachName: String?
+    public var attachmentCount: Int
+    public var canDelete: Bool
+}
+
+/// `total`, `outbound`, `inbound`, `thisWeek` over the filtered list.
+public struct InteractionAnalytics: Equatable, Sendable {
+    public var total = 0
+    public var outbound = 0
+    public var inbound = 0
+    public var thisWeek = 0
+}
+
+/// A `loggedByOptions` entry: the viewer as `Me`, then each athlete.
+public struct LoggedByOption: Equatable, Sendable {
+    public var userId: String
+    public var label: String
+}
+
+/// The interactions page for one viewer (SPEC §3.1).
+public struct InteractionList: Equatable, Sendable {
+    public var viewer: Viewer
+    public var privacyNotice: Bool
+    /// Parents only; nil for athletes.
+    public var loggedByOptions: [LoggedByOption]?
+    public var analytics: InteractionAnalytics
+    public var items: [InteractionItem]
+}
+
+/// The interactions list, its analytics and the detail page, as pure functions of the state.
+public enum InteractionViews {
+    /// The privacy notice athletes see.
+    public static let privacyNotice = "Your recruiting interactions are visible to your linked parent(s)"
+
+    /// The list for `viewer`, filtered by `query`, newest first (ties by id).
+    ///
+    /// - Throws: `--logged-by is available to parents only` when an athlete filters by logger.
+    /// - Complexity: O(n log n) in the viewer's visible interactions.
+    public static func list(_ state: CompassState, viewer: Viewer, query: InteractionQuery, now: Timestamp) throws(EventError) -> InteractionList {
+        if query.loggedBy != nil, viewer.role != .parent {
+            throw EventError("--logged-by is available to parents only")
+        }
+        let family = state.families[viewer.family] ?? Family(id: viewer.family)
+        let loggedBy = query.loggedBy == "me" ? viewer.userId : query.loggedBy
+        let loweredSearch = query.search?.lowercased() ?? ""
+        let periodStart = query.periodDays.map { now.adding(seconds: -Int64($0) * 86_400) }
+        var items: [InteractionItem] = []
+        for record in family.visibleInteractions(to: viewer) {
+            let logged = record.logged
+            if let type = query.type, logged.type != type { continue }
+            if let direction = query.direction, logged.direction != direction { continue }
+            if let sentiment = query.sentiment, logged.sentiment != sentiment { continue }
+            if let loggedBy, record.loggedBy != loggedBy { continue }
+            if let periodStart, record.displayDate < periodStart { continue }
+            let shown = logged.shownContent
+            if !loweredSearch.isEmpty,
+               !TextMatch.contains(logged.subject, loweredSearch), !TextMatch.contains(shown, loweredSearch) { continue }
+            items.append(item(record, shownContent: shown, family: family, state: state, viewer: viewer))
+        }
+        items.sort(by: newestFirst)
+        return InteractionList(
+            viewer: viewer, privacyNotice: viewer.role == .player,
+            loggedByOptions: viewer.role == .parent ? loggedByOptions(family, state: state, viewer: viewer) : nil,
+            analytics: analytics(items, now: now), items: items)
+    }
+
+    /// Display date descending, ties by interaction id ascending.
+    static func newestFirst(_ a: InteractionItem, _ b: InteractionItem) -> Bool {
+        a.occurredAt != b.occurredAt ? a.occurredAt > b.occurredAt : a.id < b.id
+    }
+
+    /// Analytics over a (filtered) list.
+    public static func analytics(_ items: [InteractionItem], now: Timestamp) -> InteractionAnalytics {
+        let weekStart = now.adding(seconds: -7 * 86_400)
+        var result = InteractionAnalytics()
+        for item in items {
+            result.total += 1
+            if item.direction == .outbound { result.outbound += 1 } else { result.inbound += 1 }
+            if item.occurredAt >= weekStart { result.thisWeek += 1 }
+        }
+        return result
+    }
+
+    static func loggedByOptions(_ family: Family, state: CompassState, viewer: Viewer) -> [LoggedByOption] {
+        let players = family.memberIds.compactMap { state.members[$0] }.filter { $0.role == .player }
+            .sorted { a, b in
+                a.fullName != b.fullName ? TextMatch.codePointsPrecede(a.fullName, b.fullName) : a.userId < b.userId
+            }
+        return [LoggedByOption(userId: viewer.userId, label: "Me")] + players.map { LoggedByOption(userId: $0.userId, label: $0.fullName) }
+    }
+
+    static func item(_ record: InteractionRecord, shownContent: String?, family: Family, state: CompassState, viewer: Viewer) -> InteractionItem {
+        let logged = record.logged
+        let loggedByName = record.loggedBy == viewer.userId ? "You" : (family.memberName(record.loggedBy, in: state) ?? "Unknown")
+        return InteractionItem(
+            id: logged.interactionId, type: logged.type, direction: logged.direction, subject: logged.subject,
+            displaySubject: logged.subject ?? logged.type.displayName, content: shownContent, sentiment: logged.sentiment,
+            interestLevel: logged.interestLevel, occurredAt: record.displayDate, createdAt: record.at,
+            loggedBy: record.loggedBy, loggedByName: loggedByName,
+            schoolId: logged.schoolId, schoolName: family.schoolName(logged.schoolId),
+            coachId: logged.coachId, coachName: family.coachName(logged.coachId), otherCoachName: logged.otherCoachName,
+            attachmentCount: logged.attachments?.count ?? 0,
+            canDelete: viewer.role == .player && record.loggedBy == viewer.userId)
+    }
+}

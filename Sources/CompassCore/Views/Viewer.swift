@@ -1,0 +1,63 @@
+/// Who is looking: a member of one family, with their role.
+public struct Viewer: Equatable, Sendable {
+    public var userId: String
+    public var role: MemberRole
+    public var name: String
+    public var family: String
+
+    /// The member `userId`, or `Unknown user USER` when they are not a member.
+    public init(_ userId: String, in state: CompassState) throws(EventError) {
+        guard let member = state.members[userId] else { throw EventError("Unknown user \(userId)") }
+        self.userId = userId
+        role = member.role
+        name = member.fullName
+        family = member.family
+    }
+
+    /// Whether the viewer may see something done by `actor`: a player sees only their own
+    /// actions, a parent the whole family.
+    public func sees(actor: String) -> Bool { role == .parent || actor == userId }
+}
+
+extension Family {
+    /// The live interactions a viewer may see (SPEC §3: players see what they logged).
+    public func visibleInteractions(to viewer: Viewer) -> [InteractionRecord] {
+        guard viewer.family == id else { return [] }
+        return interactionOrder.compactMap { id in
+            guard let record = liveInteraction(id), viewer.sees(actor: record.loggedBy) else { return nil }
+            return record
+        }
+    }
+
+    /// A school's name: nil when no id is given, `Unknown School` when it does not resolve.
+    public func schoolName(_ schoolId: String?) -> String? {
+        guard let schoolId else { return nil }
+        return schools[schoolId]?.name ?? "Unknown School"
+    }
+
+    /// A coach's `First Last`: nil when no id is given, `Unknown Coach` when it does not resolve.
+    public func coachName(_ coachId: String?) -> String? {
+        guard let coachId else { return nil }
+        return coaches[coachId]?.fullName ?? "Unknown Coach"
+    }
+
+    /// A member's full name, if they are in this family.
+    public func memberName(_ userId: String, in state: CompassState) -> String? {
+        guard let member = state.members[userId], member.family == id else { return nil }
+        return member.fullName
+    }
+}
+
+/// Text comparisons the SPEC names exactly.
+public enum TextMatch {
+    /// `field.lowercased()` contains `query.lowercased()`; an empty query matches everything.
+    public static func contains(_ field: String?, _ loweredQuery: String) -> Bool {
+        guard let field else { return false }
+        return field.lowercased().contains(loweredQuery)
+    }
+
+    /// Orders strings by their Unicode code points.
+    public static func codePointsPrecede(_ a: String, _ b: String) -> Bool {
+        a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value < $1.value }
+    }
+}
