@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import CompassCLI
+@testable import CompassCore
+
+/// `interactions`, `analytics`, `show`, `export` as people and scripts use them.
+@Suite struct ReadCommandsTests {
+    static func family() -> CLIHarness {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.run("log-interaction --as u-maya --school s-ucla --coach c-jane-doe --type email --direction inbound --sentiment positive --interest y,y,y,y,n,n --occurred-at 2026-02-27T15:00:00Z --subject 'Camp invite' --content 'Coach wants film'")
+        cli.run(["log-interaction", "--as", "u-leo", "--school", "s-ucla", "--type", "phone_call", "--direction", "outbound",
+                 "--occurred-at", "2026-02-20T15:00:00Z", "--subject", String(repeating: "Very long subject ", count: 20),
+                 "--content", String(repeating: "Long content line. ", count: 40)])
+        return cli
+    }
+
+    @Test func athleteSeesMyInteractionsWithThePrivacyNotice() {
+        let result = Self.family().run("interactions --as u-maya")
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("My Interactions\nℹ️  Your recruiting interactions are visible to your linked parent(s)\n"))
+        #expect(result.stdout.contains("1 interaction found"))
+        #expect(result.stdout.contains("Camp invite"))
+        #expect(!result.stdout.contains("Very long subject"))
+        #expect(!result.stdout.contains("\u{1B}["))  // no colour when not a terminal
+    }
+
+    @Test func parentSeesInteractionsWithLoggedByBadges() {
+        let result = Self.family().run("interactions --as u-pat")
+        #expect(result.stdout.hasPrefix("Interactions\n\n"))
+        #expect(result.stdout.contains("2 interactions found"))
+        #expect(result.stdout.contains("[Maya Lopez]") && result.stdout.contains("[Leo Lopez]"))
+        #expect(result.stdout.contains("UCLA • Jane Doe"))
+        #expect(result.stdout.contains("📅 Feb 27, 2026, 3:00 PM"))
+    }
+
+    @Test func longSubjectIsOneTruncatedLineAndContentIsClampedToTwo() {
+        let result = Self.family().run(["interactions", "--as", "u-pat", "--type", "phone_call"], environment: ["COLUMNS": "60"])
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let subject = lines.first { $0.contains("Very long subject") }!
+        #expect(subject.count <= 60 && subject.hasSuffix("…"))
+        #expect(lines.filter { $0.contains("Long content line") }.count == 2)
+    }
+
+    @Test func emptyStatesDifferWithAndWithoutFilters() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        #expect(cli.run("interactions --as u-maya").stdout.contains("No interactions yet\nStart logging your recruiting communications"))
+        let filtered = Self.family().run("interactions --as u-pat --type camp --search zzz")
+        #expect(filtered.stdout.contains("No interactions match your filters\nTry adjusting your search or filters"))
+        #expect(filtered.stdout.contains("[Search: \"zzz\" ×] [Type: Camp ×]"))
+    }
+
+    @Test func errorsExitOneWithTheSpecTexts() {
+        let cli = Self.family()
+        #expect(cli.run("interactions --as u-ghost").stderr == "error: Unknown user u-ghost\n")
+        let logged = cli.run("interactions --as u-maya --logged-by me")
+        #expect(logged.status == 1 && logged.stderr == "error: --logged-by is available to parents only\n")
+        #expect(cli.run("show i-2 --as u-maya").stderr == "error: Interaction not found\n")
+        #expect(cli.run("show i-1 --as u-pat --csv").stderr == "error: Export is available to players only\n")
+        #expect(cli.run("interactions --as u-pat --period 10").status == 2)
+        #expect(cli.run("interactions --as u-pat --type letter").status == 2)
+        #expect(cli.run("interactions").status == 2)
+    }
+
+    @Test func jsonOutputsAreTheSpecDocuments() {
+        let cli = Self.family()
+        let analytics = cli.run("analytics --as u-pat --json")
+        #expect(analytics.stdout == #"{"total":2,"outbound":1,"inbound":1,"thisWeek":1}"# + "\n")
+        let list = cli.run("interactions --as u-pat --json --direction inbound")
+        #expect(list.stdout.hasPrefix(#"{"viewer":{"userId":"u-pat","role":"parent","name":"Pat Lopez"},"privacyNotice":false,"loggedByOptions":[{"userId":"u-pat","label":"Me"},{"userId":"u-leo","label":"Leo Lopez"},{"userId":"u-maya","label":"Maya Lopez"}],"analytics":{"total":1,"outbound":0,"inbound":1,"thisWeek":1},"count":1,"items":[{"id":"i-1","#))
+        #expect(cli.run("export --as u-pat --json --direction inbound").stdout == list.stdout)
+        let show = cli.run("show i-1 --as u-maya --json")
+        #expect(show.stdout.contains(#""content":"Coach wants film\n\n[Coach Interest Level: HIGH]""#))
+        #expect(show.stdout.hasSuffix(#""eventId":null,"attachments":[],"canExport":true}"# + "\n"))
+    }
+
+    @Test func sameLogAndOptionsGiveIdenticalBytes() {
+        let cli = Self.family()
+        for words in ["interactions --as u-pat --json", "interactions --as u-maya", "export --as u-pat", "show i-1 --as u-maya --csv"] {
+            #expect(cli.run(words).stdout == cli.run(words).stdout, "\(words)")
+        }
+    }
+
+    @Test func timeTravelShowsTheListAsItWas() {
+        let cli = Self.family()
+        let before = cli.run("interactions --as u-pat --json --at-seq 5")
+        #expect(before.stdout.contains(#""count":0"#))
+        let atSix = cli.run("interactions --as u-pat --json --at-seq 6")
+        #expect(atSix.stdout.contains(#""count":1"#))
+        let asOf = cli.run(["interactions", "--as", "u-pat", "--json", "--as-of", "2026-03-01T12:00:00Z"])
+        #expect(asOf.stdout.contains(#""count":2"#))
+        // Before the family existed, its parent was not yet a member.
+        #expect(cli.run(["interactions", "--as", "u-pat", "--json", "--as-of", "2026-02-28T00:00:00Z"]).stderr == "error: Unknown user u-pat\n")
+    }
+
+    @Test func aLogWithProblemsStillReadsWithOneWarning() throws {
+        let cli = Self.family()
+        let handle = try #require(FileHandle(forWritingAtPath: cli.logPath))
+        handle.seekToEndOfFile()
+        handle.write(Data("not json\n".utf8))
+        handle.closeFile()
+        let result = cli.run("interactions --as u-pat --json")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(#""count":2"#))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.hasPrefix("warning: "))
+        #expect(result.stderr.contains(":8: invalid JSON"))
+    }
+
+    @Test func exportQuotesCommasQuotesNewlinesAndEmoji() {
+        let cli = Self.family()
+        cli.run(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "dm", "--direction", "outbound",
+                 "--occurred-at", "2026-02-28T15:00:00Z", "--subject", "Hi, \"Coach\" 🔥", "--content", "a\nb"])
+        let csv = cli.run("export --as u-maya --type dm").stdout
+        #expect(csv.contains(#""i-3","dm","Direct Message","outbound","Hi, ""Coach"" 🔥","Hi, ""Coach"" 🔥","a"# + "\n" + #"b","""#))
+    }
+}
