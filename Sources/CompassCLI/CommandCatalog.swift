@@ -40,6 +40,16 @@ enum CommandCatalog {
             OptionSpec(name: "csv", value: nil, help: "the CSV export (athletes only)"),
         ] + timeTravel),
         spec("export", "The filtered list as CSV (or --json).", listFilters + timeTravel),
+        spec("activity", "The activity timeline: interactions, status changes and documents.", [
+            OptionSpec(name: "type", value: "T", help: "interaction|school_status_change|document_upload"),
+            OptionSpec(name: "range", value: "R", help: "all|week|month|quarter (default all)"),
+            OptionSpec(name: "search", value: "Q", help: "title or description contains Q (case-insensitive)"),
+            OptionSpec(name: "page", value: "N", help: "page number (default 1)"),
+            OptionSpec(name: "page-size", value: "N", help: "items per page (default 20)"),
+        ] + timeTravel),
+        spec("follow", "Print the 10 most recent activity items, then new ones as they are appended.", [
+            OptionSpec(name: "interval", value: "MS", help: "how often to look for new bytes (default 100)"),
+        ]),
         spec("verify", "Check seq, ids, the prev chain, the tail and every rule; print the head hash.", [
             OptionSpec(name: "expect-head", value: "HEX", help: "fail unless the head hash is HEX"),
         ]),

@@ -56,6 +56,8 @@ public enum Compass {
         case "analytics": try InteractionsCommand.runAnalytics(inv)
         case "export": try InteractionsCommand.runExport(inv)
         case "show": try ShowCommand.run(inv)
+        case "activity": try ActivityCommand.run(inv)
+        case "follow": try FollowCommand.run(inv)
         default: try AppendCommands.run(inv)
         }
     }

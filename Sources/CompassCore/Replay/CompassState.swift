@@ -47,9 +47,9 @@ public struct CompassState: Sendable {
             liveInteractionCount -= 1
         case .schoolStatusChanged(let changed):
             family.schools[changed.schoolId]?.status = changed.newStatus
-            family.statusChanges.append(StatusChangeRecord(eventId: event.id, at: event.at, actor: event.actor, change: changed))
+            family.statusChanges.append(StatusChangeRecord(eventId: event.id, seq: event.seq, at: event.at, actor: event.actor, change: changed))
         case .documentUploaded(let uploaded):
-            family.documents[uploaded.documentId] = DocumentRecord(eventId: event.id, at: event.at, actor: event.actor, document: uploaded)
+            family.documents[uploaded.documentId] = DocumentRecord(eventId: event.id, seq: event.seq, at: event.at, actor: event.actor, document: uploaded)
             family.documentOrder.append(uploaded.documentId)
         }
         families[event.family] = family
@@ -134,6 +134,7 @@ public struct Deletion: Equatable, Sendable {
 /// A school status change as the timeline shows it.
 public struct StatusChangeRecord: Equatable, Sendable {
     public var eventId: String
+    public var seq: Int64
     public var at: Timestamp
     public var actor: String
     public var change: SchoolStatusChanged
@@ -142,6 +143,7 @@ public struct StatusChangeRecord: Equatable, Sendable {
 /// An uploaded document as the timeline shows it.
 public struct DocumentRecord: Equatable, Sendable {
     public var eventId: String
+    public var seq: Int64
     public var at: Timestamp
     public var actor: String
     public var document: DocumentUploaded

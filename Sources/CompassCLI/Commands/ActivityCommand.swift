@@ -1,0 +1,66 @@
+import CompassCore
+
+/// `compass activity`: the timeline of SPEC §3.3, a page at a time.
+enum ActivityCommand {
+    static func query(_ inv: Invocation) throws(CLIError) -> ActivityQuery {
+        var query = ActivityQuery()
+        query.type = try inv.choice("type", in: ActivityType.allCases.map(\.rawValue)).flatMap(ActivityType.init)
+        query.range = try inv.choice("range", in: ActivityRange.allCases.map(\.rawValue)).flatMap(ActivityRange.init) ?? .all
+        query.search = inv.arguments.value("search")
+        if let page = inv.arguments.value("page") { query.page = Int(try inv.integer(page, option: "--page", minimum: 1)) }
+        if let size = inv.arguments.value("page-size") { query.pageSize = Int(try inv.integer(size, option: "--page-size", minimum: 1)) }
+        return query
+    }
+
+    static func run(_ inv: Invocation) throws(CLIError) {
+        let query = try query(inv)
+        let context = try ReadContext(inv)
+        let page = ActivityViews.page(context.state, viewer: context.viewer, query: query, now: context.now, zone: context.zone)
+        if inv.json {
+            inv.console.out(bytes: ActivityJSON.page(page))
+        } else {
+            inv.console.out(ActivityRendering.page(page, query: query, style: context.style))
+        }
+    }
+}
+
+/// The timeline for a person at a terminal (seed 002 §6).
+enum ActivityRendering {
+    static func page(_ page: ActivityPage, query: ActivityQuery, style s: TextStyle) -> String {
+        var out = s.bold("Recent Activity") + "\n"
+        var filters: [String] = []
+        if let type = query.type { filters.append("type: \(type.rawValue)") }
+        if query.range != .all { filters.append("range: \(query.range.rawValue)") }
+        if let search = query.search, !search.isEmpty { filters.append("search: \"\(search)\"") }
+        if !filters.isEmpty { out += s.dim("Filters: " + filters.joined(separator: ", ")) + "\n" }
+        guard !page.items.isEmpty else {
+            out += "\n" + s.bold("No activities found") + "\n" + s.dim("Try adjusting your filters or search query") + "\n"
+            if page.totalCount > 0 { out += s.dim("(page \(page.page) is past the last page, \(page.totalPages))") + "\n" }
+            return out
+        }
+        out += "\n"
+        for item in page.items { out += row(item, style: s) }
+        out += "\nPage \(page.page) of \(page.totalPages) · \(page.totalCount) item\(page.totalCount == 1 ? "" : "s")\n"
+        var hints: [String] = []
+        if page.page > 1 { hints.append("previous: --page \(page.page - 1)") }
+        if page.page < page.totalPages { hints.append("next: --page \(page.page + 1)") }
+        if !hints.isEmpty { out += s.dim(hints.joined(separator: " · ")) + "\n" }
+        return out
+    }
+
+    /// One item: icon and title with the relative time at the right, the description on up
+    /// to two lines, and `›` with the target for clickable items.
+    static func row(_ item: ActivityItem, style s: TextStyle) -> String {
+        let width = s.width
+        let time = item.relativeTime
+        let titleRoom = max(10, width - 4 - time.count - 2)
+        let title = TextStyle.truncate(item.title, to: titleRoom)
+        let gap = max(2, width - 4 - title.count - time.count)
+        var out = item.icon + "  " + s.bold(title) + String(repeating: " ", count: gap) + s.dim(time) + "\n"
+        if !item.description.isEmpty {
+            for line in TextStyle.clamp(item.description, width: width - 4, lines: 2) { out += "    " + line + "\n" }
+        }
+        if item.isClickable, let url = item.clickUrl { out += "    " + s.blue("› " + url) + "\n" }
+        return out
+    }
+}
