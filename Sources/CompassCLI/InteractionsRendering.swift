@@ -7,7 +7,7 @@ enum InteractionsRendering {
         var out = s.bold(list.viewer.role == .player ? "My Interactions" : "Interactions") + "\n"
         if list.privacyNotice { out += s.blue("ℹ️  " + InteractionViews.privacyNotice) + "\n" }
         out += "\n" + analytics(list.analytics, style: s)
-        let chips = filterChips(query)
+        let chips = filterChips(query, names: { id in context.state.members[id]?.fullName ?? id })
         if !chips.isEmpty {
             out += "\nFilters: " + chips.map { s.blue("[\($0.label) ×]") }.joined(separator: " ") + "\n"
             out += s.dim("  clear one by dropping its option (" + chips.map(\.option).joined(separator: ", ") + "); clear all by dropping them all") + "\n"
@@ -40,14 +40,14 @@ enum InteractionsRendering {
         var option: String
     }
 
-    static func filterChips(_ q: InteractionQuery) -> [Chip] {
+    static func filterChips(_ q: InteractionQuery, names: (String) -> String) -> [Chip] {
         var chips: [Chip] = []
         if let search = q.search, !search.isEmpty { chips.append(Chip(label: "Search: \"\(search)\"", option: "--search")) }
         if let type = q.type { chips.append(Chip(label: "Type: \(type.displayName)", option: "--type")) }
         if let direction = q.direction { chips.append(Chip(label: "Direction: \(direction.displayName)", option: "--direction")) }
         if let sentiment = q.sentiment { chips.append(Chip(label: "Sentiment: \(sentiment.displayName)", option: "--sentiment")) }
         if let days = q.periodDays { chips.append(Chip(label: "Last \(days) days", option: "--period")) }
-        if let by = q.loggedBy { chips.append(Chip(label: "Logged by: \(by)", option: "--logged-by")) }
+        if let by = q.loggedBy { chips.append(Chip(label: "Logged by: \(by == "me" ? "Me" : names(by))", option: "--logged-by")) }
         return chips
     }
 

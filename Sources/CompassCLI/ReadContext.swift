@@ -58,12 +58,13 @@ struct TextStyle {
     }
 
     /// Text wrapped to `width` columns, at most `lines` lines, the last ending in `…` if cut.
+    /// Blank lines are dropped so a preview shows text, not gaps.
     static func clamp(_ text: String, width: Int, lines: Int) -> [String] {
         var out: [String] = []
         var current = ""
         for ch in text {
             if ch.isNewline {
-                out.append(current)
+                if !current.isEmpty { out.append(current) }
                 current = ""
             } else {
                 current.append(ch)

@@ -266,3 +266,19 @@ import Testing
         #expect(Sanitizer.sanitize(input) == output)
     }
 }
+
+@Suite struct IdentifierTests {
+    @Test(arguments: [
+        ("Arizona State", "arizona-state"), ("Sofía Ramírez", "sofia-ramirez"), ("Texas A&M", "texas-a-m"),
+        ("  UCLA!! ", "ucla"), ("🔥", ""), ("Université Laval", "universite-laval"),
+    ])
+    func slugsFoldAccentsAndJoinWordsWithDashes(name: String, slug: String) {
+        #expect(Identifier.slug(name) == slug)
+    }
+
+    @Test(arguments: [("s-ucla", true), ("A.b:c_d-9", true), (String(repeating: "x", count: 64), true),
+                      (String(repeating: "x", count: 65), false), ("", false), ("has space", false), ("é", false), ("a/b", false)])
+    func idsAreOneToSixtyFourSafeCharacters(id: String, valid: Bool) {
+        #expect(Identifier.isValid(id) == valid)
+    }
+}

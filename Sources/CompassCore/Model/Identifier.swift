@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rule for ids of users, families, schools, coaches, interactions, documents and events:
 /// 1–64 characters of `A-Z a-z 0-9 _ . : -`, compared by their bytes.
 public enum Identifier {
@@ -21,11 +23,13 @@ public enum Identifier {
 
     /// Turns a display name into an id fragment: lowercase ASCII letters and digits joined by `-`.
     ///
+    /// Accents are folded first (`"Sofía Ramírez"` → `"sofia-ramirez"`).
     /// `"Arizona State"` → `"arizona-state"`. Returns `""` when nothing usable is left.
     public static func slug(_ name: String, maxLength: Int = 40) -> String {
         var out = ""
         var pendingDash = false
-        for scalar in name.unicodeScalars {
+        for scalar in name.decomposedStringWithCanonicalMapping.unicodeScalars {
+            if scalar.properties.generalCategory == .nonspacingMark { continue }
             let value = scalar.value
             if (0x30...0x39).contains(value) || (0x61...0x7A).contains(value) || (0x41...0x5A).contains(value) {
                 if pendingDash && !out.isEmpty { out.append("-") }
