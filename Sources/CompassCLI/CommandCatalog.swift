@@ -50,6 +50,12 @@ enum CommandCatalog {
         spec("follow", "Print the 10 most recent activity items, then new ones as they are appended.", [
             OptionSpec(name: "interval", value: "MS", help: "how often to look for new bytes (default 100)"),
         ]),
+        spec("audit", "The recruiting history: every event and every rejected line.", [
+            OptionSpec(name: "entity", value: "ID", help: "only what touches this member, school, coach, interaction or document"),
+            OptionSpec(name: "actor", value: "USER", help: "only what this user did"),
+            OptionSpec(name: "since", value: "RFC3339", help: "only events recorded at or after this time"),
+            OptionSpec(name: "until", value: "RFC3339", help: "only events recorded at or before this time"),
+        ] + timeTravel),
         spec("verify", "Check seq, ids, the prev chain, the tail and every rule; print the head hash.", [
             OptionSpec(name: "expect-head", value: "HEX", help: "fail unless the head hash is HEX"),
         ]),

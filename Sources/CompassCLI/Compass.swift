@@ -58,6 +58,7 @@ public enum Compass {
         case "show": try ShowCommand.run(inv)
         case "activity": try ActivityCommand.run(inv)
         case "follow": try FollowCommand.run(inv)
+        case "audit": try AuditCommand.run(inv)
         default: try AppendCommands.run(inv)
         }
     }

@@ -12,7 +12,7 @@ enum LogReader {
 
     /// Replays the log at `path`; a missing file is an empty log.
     static func replay(path: String, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
-                       observer: ((LineOutcome) -> Void)? = nil) throws(CLIError) -> Replayer {
+                       observer: ((LineOutcome, CompassState) -> Void)? = nil) throws(CLIError) -> Replayer {
         var replayer = Replayer(cut: cut, checksChain: checksChain, observer: observer)
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {

@@ -47,7 +47,7 @@ struct LogWriter {
         try moveTornTailAside(fd: fd, bytes: &bytes)
 
         var original: Event?
-        var replayer = Replayer(observer: { outcome in
+        var replayer = Replayer(observer: { outcome, _ in
             if case .applied(_, let event) = outcome, event.id == eventId { original = event }
         })
         replayer.consume(bytes: bytes)

@@ -5,7 +5,7 @@ import Testing
     @Test func encodeDecodeEncodeGivesIdenticalBytesForEveryGeneratedEvent() throws {
         let log = HistoryGenerator(families: 3, events: 600, seed: 11).bytes()
         var lines = 0
-        var replayer = Replayer(observer: { outcome in
+        var replayer = Replayer(observer: { outcome, _ in
             guard case .applied(_, let event) = outcome else { return }
             let first = EventEncoder.line(for: event)
             guard case .object(let object)? = JSONParser.parse(first),

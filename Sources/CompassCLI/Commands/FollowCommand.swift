@@ -30,7 +30,7 @@ enum FollowCommand {
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 
         let sink = AppliedEvents()
-        var replayer = Replayer(observer: { outcome in
+        var replayer = Replayer(observer: { outcome, _ in
             if case .applied(_, let event) = outcome { sink.events.append(event) }
         })
         var tail = LogTail(path: inv.logPath)

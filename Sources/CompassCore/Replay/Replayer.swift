@@ -68,13 +68,14 @@ public struct Replayer {
     public let checksChain: Bool
 
     private let cut: ReplayCut
-    private let observer: ((LineOutcome) -> Void)?
+    private let observer: ((LineOutcome, CompassState) -> Void)?
 
     /// - Parameters:
     ///   - cut: where to stop (time travel); nil replays everything.
     ///   - checksChain: hash every line to check `prev` links.
-    ///   - observer: told the outcome of every line (the audit uses it).
-    public init(cut: ReplayCut = ReplayCut(), checksChain: Bool = true, observer: ((LineOutcome) -> Void)? = nil) {
+    ///   - observer: told the outcome of every line with the state right after it (the audit
+    ///     and `follow` use it).
+    public init(cut: ReplayCut = ReplayCut(), checksChain: Bool = true, observer: ((LineOutcome, CompassState) -> Void)? = nil) {
         self.cut = cut
         self.checksChain = checksChain
         self.observer = observer
@@ -146,7 +147,7 @@ public struct Replayer {
         do {
             let event = try Rules.decide(draft, in: state)
             state.apply(event)
-            observer?(.applied(line: number, event: event))
+            observer?(.applied(line: number, event: event), state)
         } catch {
             reject(number, draft, error.message)
         }
@@ -160,7 +161,7 @@ public struct Replayer {
 
     private mutating func reject(_ line: Int, _ draft: EventDraft?, _ message: String) {
         problems.append(Problem(line: line, message: message))
-        observer?(.rejected(line: line, draft: draft, message: message))
+        observer?(.rejected(line: line, draft: draft, message: message), state)
     }
 
     private func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
