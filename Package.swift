@@ -16,8 +16,10 @@ let package = Package(
         .target(name: "CompassCLI", dependencies: ["CompassCore"]),
         // The thin executable: hands the process to CompassCLI.
         .executableTarget(name: "compass", dependencies: ["CompassCLI"]),
-        .testTarget(name: "CompassCoreTests", dependencies: ["CompassCore"]),
-        .testTarget(name: "CompassCLITests", dependencies: ["CompassCLI", "CompassCore"]),
+        // The in-house property-testing harness and log generators, shared by the test targets.
+        .target(name: "CompassTestSupport", dependencies: ["CompassCore"], path: "Tests/CompassTestSupport"),
+        .testTarget(name: "CompassCoreTests", dependencies: ["CompassCore", "CompassTestSupport"]),
+        .testTarget(name: "CompassCLITests", dependencies: ["CompassCLI", "CompassCore", "CompassTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 /// Everything the read models need, folded from the applied events of a log.
 ///
 /// Build it with ``apply(_:)`` only after ``Rules/decide(_:in:sanitizing:)`` accepted the event.
-public struct CompassState: Sendable {
+public struct CompassState: Equatable, Sendable {
     /// Members of every family, by user id (user ids are global).
     public internal(set) var members: [String: Member] = [:]
     /// Families by family id.

@@ -1,0 +1,164 @@
+import CompassCore
+import Foundation
+
+/// A naive reference for the read models, computed by scanning a plain array of applied
+/// events for every question, with no indexes and no shared code with the views beyond the
+/// value types. Model-based properties compare the real views against it.
+public enum ReferenceModel {
+    public struct Row: Equatable, CustomStringConvertible {
+        public var id: String
+        public var displaySubject: String
+        public var content: String?
+        public var schoolName: String?
+        public var coachName: String?
+        public var loggedByName: String
+        public var occurredAt: Timestamp
+
+        public var description: String { "\(id) \(occurredAt) \(displaySubject)" }
+
+        public init(id: String, displaySubject: String, content: String?, schoolName: String?, coachName: String?,
+                    loggedByName: String, occurredAt: Timestamp) {
+            self.id = id
+            self.displaySubject = displaySubject
+            self.content = content
+            self.schoolName = schoolName
+            self.coachName = coachName
+            self.loggedByName = loggedByName
+            self.occurredAt = occurredAt
+        }
+    }
+
+    static func member(_ events: [Event], _ user: String) -> (family: String, name: String, role: MemberRole)? {
+        for e in events { if case .memberJoined(let m) = e.payload, m.userId == user { return (e.family, m.fullName, m.role) } }
+        return nil
+    }
+
+    static func schoolName(_ events: [Event], family: String, _ id: String?) -> String? {
+        guard let id else { return nil }
+        for e in events where e.family == family { if case .schoolAdded(let s) = e.payload, s.schoolId == id { return s.name } }
+        return "Unknown School"
+    }
+
+    static func coachName(_ events: [Event], family: String, _ id: String?) -> String? {
+        guard let id else { return nil }
+        for e in events where e.family == family { if case .coachAdded(let c) = e.payload, c.coachId == id { return c.firstName + " " + c.lastName } }
+        return "Unknown Coach"
+    }
+
+    static func shown(_ i: InteractionLogged) -> String? {
+        let yes = (i.interestAnswers ?? []).filter { $0 }.count
+        let note: String? = yes == 0 ? nil : "[Coach Interest Level: \(yes == 1 ? "LOW" : yes <= 3 ? "MEDIUM" : "HIGH")]"
+        switch (i.content, note) {
+        case (nil, nil): return nil
+        case (let c?, nil): return c
+        case (nil, let n?): return n
+        case (let c?, let n?): return c + "\n\n" + n
+        }
+    }
+
+    /// Live interactions visible to `viewer` in the family, with who logged each.
+    static func visible(_ events: [Event], viewer: String) -> [(InteractionLogged, Event)] {
+        guard let me = member(events, viewer) else { return [] }
+        var out: [(InteractionLogged, Event)] = []
+        for e in events where e.family == me.family {
+            guard case .interactionLogged(let i) = e.payload else { continue }
+            let deleted = events.contains { d in
+                if case .interactionDeleted(let x) = d.payload { return d.family == e.family && x.interactionId == i.interactionId }
+                return false
+            }
+            if deleted { continue }
+            if me.role == .player && e.actor != viewer { continue }
+            out.append((i, e))
+        }
+        return out
+    }
+
+    /// The interactions list rows and analytics (total, outbound, inbound, thisWeek).
+    public static func list(_ events: [Event], viewer: String, query: InteractionQuery, now: Timestamp) -> ([Row], [Int]) {
+        guard let me = member(events, viewer) else { return ([], [0, 0, 0, 0]) }
+        let loggedBy = query.loggedBy == "me" ? viewer : query.loggedBy
+        let q = (query.search ?? "").lowercased()
+        var rows: [Row] = []
+        var directions: [Direction] = []
+        for (i, e) in visible(events, viewer: viewer) {
+            let date = i.occurredAt ?? e.at
+            if let t = query.type, t != i.type { continue }
+            if let d = query.direction, d != i.direction { continue }
+            if let s = query.sentiment, s != i.sentiment { continue }
+            if let l = loggedBy, l != e.actor { continue }
+            if let p = query.periodDays, date.millisecondsSinceEpoch < now.millisecondsSinceEpoch - Int64(p) * 86_400_000 { continue }
+            if !q.isEmpty {
+                let inSubject = i.subject.map { $0.lowercased().contains(q) } ?? false
+                let inContent = shown(i).map { $0.lowercased().contains(q) } ?? false
+                if !inSubject && !inContent { continue }
+            }
+            let name = e.actor == viewer ? "You" : (member(events, e.actor)?.name ?? "Unknown")
+            rows.append(Row(id: i.interactionId, displaySubject: i.subject ?? i.type.displayName, content: shown(i),
+                            schoolName: schoolName(events, family: me.family, i.schoolId),
+                            coachName: coachName(events, family: me.family, i.coachId), loggedByName: name, occurredAt: date))
+            directions.append(i.direction)
+        }
+        let order = rows.indices.sorted { a, b in
+            rows[a].occurredAt == rows[b].occurredAt ? rows[a].id < rows[b].id : rows[a].occurredAt > rows[b].occurredAt
+        }
+        let sorted = order.map { rows[$0] }
+        let week = now.millisecondsSinceEpoch - 7 * 86_400_000
+        let analytics = [rows.count, directions.filter { $0 == .outbound }.count, directions.filter { $0 == .inbound }.count,
+                         rows.filter { $0.occurredAt.millisecondsSinceEpoch >= week }.count]
+        return (sorted, analytics)
+    }
+
+    /// Timeline ids and titles, newest first, ties by id.
+    public static func timeline(_ events: [Event], viewer: String) -> [String] {
+        guard let me = member(events, viewer) else { return [] }
+        var items: [(String, Timestamp, String)] = []
+        for (i, e) in visible(events, viewer: viewer) {
+            let school = schoolName(events, family: me.family, i.schoolId) ?? "Unknown School"
+            items.append(("interaction-\(i.interactionId)", i.occurredAt ?? e.at, "\(i.type.displayName) with \(school)"))
+        }
+        for e in events where e.family == me.family && (me.role == .parent || e.actor == viewer) {
+            switch e.payload {
+            case .schoolStatusChanged(let c):
+                let school = schoolName(events, family: me.family, c.schoolId) ?? "Unknown School"
+                items.append(("status-\(e.id)", e.at, "\(school) → \(TextRules.humanize(c.newStatus))"))
+            case .documentUploaded(let d):
+                items.append(("doc-\(d.documentId)", e.at, d.title))
+            default:
+                break
+            }
+        }
+        items.sort { $0.1 == $1.1 ? $0.0 < $1.0 : $0.1 > $1.1 }
+        return items.map { "\($0.0) \($0.2)" }
+    }
+
+    /// Every member of every family in the log.
+    public static func members(_ events: [Event]) -> [String] {
+        events.compactMap { if case .memberJoined(let m) = $0.payload { m.userId } else { nil } }
+    }
+}
+
+/// Every view of a state, for every member, as the bytes `compass … --json` prints.
+public enum AllViews {
+    public static let now = Timestamp(rfc3339: "2026-02-15T12:00:00Z")!
+    public static let utc = TimeZone(identifier: "UTC")!
+
+    /// List, analytics, each detail and the activity timeline for `viewer`.
+    public static func json(_ state: CompassState, viewer id: String, includeAudit trail: AuditTrail? = nil) -> [UInt8] {
+        guard let viewer = try? Viewer(id, in: state) else { return Array("unknown \(id)\n".utf8) }
+        var out: [UInt8] = []
+        if let list = try? InteractionViews.list(state, viewer: viewer, query: InteractionQuery(), now: now) {
+            out += InteractionJSON.list(list)
+            for item in list.items {
+                if let detail = try? InteractionViews.detail(state, viewer: viewer, interactionId: item.id) { out += InteractionJSON.detail(detail) }
+            }
+        }
+        out += ActivityJSON.page(ActivityViews.page(state, viewer: viewer, query: ActivityQuery(pageSize: 1000), now: now, zone: utc))
+        if let trail { for entry in trail.entries(for: viewer, query: AuditQuery()) { out += AuditJSON.line(entry) } }
+        return out
+    }
+
+    /// Every member's views, in user-id order.
+    public static func json(_ state: CompassState) -> [UInt8] {
+        state.members.keys.sorted().flatMap { json(state, viewer: $0) }
+    }
+}
