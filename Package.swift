@@ -11,7 +11,9 @@ let package = Package(
     dependencies: [],
     targets: [
         // The pure domain core: events, codec, rules, replay, views. No files, no clock, no printing.
-        .target(name: "CompassCore"),
+        .target(name: "CompassCore", dependencies: ["CompassSHA"]),
+        // SHA-256 block compression with the x86 SHA extensions (a portable Swift fallback runs elsewhere).
+        .target(name: "CompassSHA"),
         // The command-line layer: argument parsing, log files, rendering. Testable in-process.
         .target(name: "CompassCLI", dependencies: ["CompassCore"]),
         // The thin executable: hands the process to CompassCLI.

@@ -34,3 +34,14 @@ import Testing
         #expect(SHA256.emptyHex == SHA256.hex([UInt8]()))
     }
 }
+
+@Suite struct SHA256PathsTests {
+    @Test func portableAndAcceleratedPathsAgree() {
+        var rng = SplitMix64(seed: 180)
+        for length in [0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 1000, 4096, 10_007] {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            #expect(SHA256.portableHex(bytes) == SHA256.hex(bytes), "length \(length)")
+        }
+        #expect(SHA256.portableHex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+}

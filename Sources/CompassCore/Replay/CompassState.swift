@@ -25,34 +25,43 @@ public struct CompassState: Equatable, Sendable {
     public var appliedCount: Int { countsByType.values.reduce(0, +) }
 
     /// Folds one accepted event into the state.
+    ///
+    /// - Complexity: O(1) amortized: the family is mutated in place, never copied.
     public mutating func apply(_ event: Event) {
         eventIds.insert(event.id)
         countsByType[event.type, default: 0] += 1
-        var family = families[event.family] ?? Family(id: event.family)
+        if case .memberJoined(let joined) = event.payload {
+            members[joined.userId] = Member(userId: joined.userId, family: event.family, fullName: joined.fullName, role: joined.role)
+        }
+        if case .interactionLogged = event.payload { liveInteractionCount += 1 }
+        if case .interactionDeleted = event.payload { liveInteractionCount -= 1 }
+        families[event.family, default: Family(id: event.family)].apply(event)
+    }
+}
+
+extension Family {
+    /// Folds one accepted event of this family.
+    mutating func apply(_ event: Event) {
         switch event.payload {
         case .memberJoined(let joined):
-            members[joined.userId] = Member(userId: joined.userId, family: event.family, fullName: joined.fullName, role: joined.role)
-            family.memberIds.append(joined.userId)
+            memberIds.append(joined.userId)
         case .schoolAdded(let added):
-            family.schools[added.schoolId] = School(id: added.schoolId, name: added.name, status: added.status)
+            schools[added.schoolId] = School(id: added.schoolId, name: added.name, status: added.status)
         case .coachAdded(let added):
-            family.coaches[added.coachId] = Coach(id: added.coachId, schoolId: added.schoolId, firstName: added.firstName, lastName: added.lastName, role: added.role)
+            coaches[added.coachId] = Coach(id: added.coachId, schoolId: added.schoolId, firstName: added.firstName, lastName: added.lastName, role: added.role)
         case .interactionLogged(let logged):
-            family.interactions[logged.interactionId] = InteractionRecord(
+            interactions[logged.interactionId] = InteractionRecord(
                 eventId: event.id, seq: event.seq, at: event.at, loggedBy: event.actor, logged: logged)
-            family.interactionOrder.append(logged.interactionId)
-            liveInteractionCount += 1
+            interactionOrder.append(logged.interactionId)
         case .interactionDeleted(let deleted):
-            family.interactions[deleted.interactionId]?.deletion = Deletion(eventId: event.id, at: event.at, by: event.actor)
-            liveInteractionCount -= 1
+            interactions[deleted.interactionId]?.deletion = Deletion(eventId: event.id, at: event.at, by: event.actor)
         case .schoolStatusChanged(let changed):
-            family.schools[changed.schoolId]?.status = changed.newStatus
-            family.statusChanges.append(StatusChangeRecord(eventId: event.id, seq: event.seq, at: event.at, actor: event.actor, change: changed))
+            schools[changed.schoolId]?.status = changed.newStatus
+            statusChanges.append(StatusChangeRecord(eventId: event.id, seq: event.seq, at: event.at, actor: event.actor, change: changed))
         case .documentUploaded(let uploaded):
-            family.documents[uploaded.documentId] = DocumentRecord(eventId: event.id, seq: event.seq, at: event.at, actor: event.actor, document: uploaded)
-            family.documentOrder.append(uploaded.documentId)
+            documents[uploaded.documentId] = DocumentRecord(eventId: event.id, seq: event.seq, at: event.at, actor: event.actor, document: uploaded)
+            documentOrder.append(uploaded.documentId)
         }
-        families[event.family] = family
     }
 }
 

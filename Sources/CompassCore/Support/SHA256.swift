@@ -1,4 +1,10 @@
+import CompassSHA
+
 /// SHA-256 (FIPS 180-4), written in-house so the core needs no crypto package.
+///
+/// Blocks are compressed with the CPU's SHA instructions when it has them (x86-64 SHA-NI,
+/// a few lines of C in `CompassSHA`), else by the portable Swift code below; both are
+/// checked against the FIPS vectors.
 ///
 /// Use ``hash(_:)`` for one buffer, or feed bytes with ``update(_:)`` and call ``finalize()``.
 public struct SHA256: Sendable {
@@ -12,6 +18,9 @@ public struct SHA256: Sendable {
         0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
+
+    /// Whether the SHA-NI path is used on this machine.
+    public static let isAccelerated = compass_sha256_accelerated() == 1
 
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
@@ -52,13 +61,14 @@ public struct SHA256: Sendable {
             pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<take]))
             offset = take
             if pending.count == 64 {
-                pending.withUnsafeBufferPointer { compress($0, at: 0) }
+                pending.withUnsafeBufferPointer { compressBlocks($0, at: 0, count: 1) }
                 pending.removeAll(keepingCapacity: true)
             }
         }
-        while bytes.count - offset >= 64 {
-            compress(bytes, at: offset)
-            offset += 64
+        let blocks = (bytes.count - offset) / 64
+        if blocks > 0 {
+            compressBlocks(bytes, at: offset, count: blocks)
+            offset += blocks * 64
         }
         if offset < bytes.count {
             pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset...]))
@@ -72,10 +82,7 @@ public struct SHA256: Sendable {
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        tail.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            while offset < buffer.count { compress(buffer, at: offset); offset += 64 }
-        }
+        tail.withUnsafeBufferPointer { buffer in compressBlocks(buffer, at: 0, count: buffer.count / 64) }
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
         for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
@@ -95,6 +102,26 @@ public struct SHA256: Sendable {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    private mutating func compressBlocks(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, count: Int) {
+        if Self.isAccelerated, !forcePortable {
+            withUnsafeMutableBytes(of: &state) { raw in
+                compass_sha256_blocks(raw.baseAddress!.assumingMemoryBound(to: UInt32.self), bytes.baseAddress! + offset, count)
+            }
+            return
+        }
+        for block in 0..<count { compress(bytes, at: offset + block * 64) }
+    }
+
+    /// Whether to force the portable path (tests compare both).
+    static func portableHex(_ bytes: [UInt8]) -> String {
+        var hasher = SHA256()
+        hasher.forcePortable = true
+        hasher.update(bytes)
+        return hasher.finalizeHex()
+    }
+
+    private var forcePortable = false
 
     private mutating func compress(_ block: UnsafeBufferPointer<UInt8>, at offset: Int) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in

@@ -1,0 +1,14 @@
+#ifndef COMPASS_SHA_H
+#define COMPASS_SHA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Whether this CPU has the SHA extensions the accelerated path needs (x86-64 SHA-NI).
+int compass_sha256_accelerated(void);
+
+/// Compresses `blocks` 64-byte blocks into `state` (8 words, FIPS 180-4 order) with the
+/// SHA-NI instructions. Call only when `compass_sha256_accelerated()` returned 1.
+void compass_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blocks);
+
+#endif
