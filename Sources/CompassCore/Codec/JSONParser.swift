@@ -121,7 +121,7 @@ public struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                return String(validating: slice, as: UTF8.self)
+                return Self.string(slice)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { return nil }
@@ -135,7 +135,7 @@ public struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return String(validating: buffer, as: UTF8.self)
+                return buffer.withUnsafeBufferPointer { Self.string($0) }
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else { return nil }
@@ -162,6 +162,16 @@ public struct JSONParser {
             }
         }
         return nil
+    }
+
+    /// The string of UTF-8 bytes, or nil when they are not valid UTF-8. ASCII (most of a log)
+    /// takes a fast path with no validation pass beyond the scan.
+    @inline(__always)
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var ascii = true
+        for byte in bytes where byte >= 0x80 { ascii = false; break }
+        if ascii { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// Parses the hex digits after `\u` (and a following low surrogate when needed).

@@ -54,6 +54,12 @@ public enum TextRules {
     /// The length the web schema counts: UTF-16 code units.
     public static func length(_ text: String) -> Int { text.utf16.count }
 
+    /// Whether the text is at most `limit` UTF-16 code units. Never more UTF-16 units than
+    /// UTF-8 bytes, so short texts skip the count.
+    public static func fits(_ text: String, _ limit: Int) -> Bool {
+        text.utf8.count <= limit || text.utf16.count <= limit
+    }
+
     /// Whether `text` matches the status pattern `[a-z][a-z0-9_]{0,39}`.
     public static func isSlug(_ text: String) -> Bool {
         let utf8 = text.utf8

@@ -46,7 +46,7 @@ extension RuleContext {
         guard var text = try reader.optionalText(key, else: message) else { return nil }
         if sanitizing { text = Sanitizer.sanitize(text) }
         if text.isEmpty { return nil }
-        guard TextRules.length(text) <= limit else { throw EventError(message) }
+        guard TextRules.fits(text, limit) else { throw EventError(message) }
         return text
     }
 

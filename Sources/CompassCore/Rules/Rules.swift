@@ -79,7 +79,7 @@ struct RuleContext {
         let schoolId = try reader.requiredId("schoolId")
         try require({ _, family in family?.schools[schoolId] == nil }, "School \(schoolId) already exists")
         let name = try reader.nonBlank("name", else: "School name is required")
-        guard TextRules.length(name) <= 200 else { throw EventError("School name must be 200 characters or less") }
+        guard TextRules.fits(name, 200) else { throw EventError("School name must be 200 characters or less") }
         let status = try reader.optionalText("status", else: "Invalid status")
         if let status, !TextRules.isSlug(status) { throw EventError("Invalid status") }
         return SchoolAdded(schoolId: schoolId, name: name, status: status)
@@ -131,7 +131,7 @@ struct RuleContext {
         let sizeBytes = try reader.optionalCount("sizeBytes")
         try require({ _, family in family?.documents[documentId] == nil }, "Document \(documentId) already exists")
         let title = try reader.nonBlank("title", else: "Title is required")
-        guard TextRules.length(title) <= 200 else { throw EventError("Title must be 200 characters or less") }
+        guard TextRules.fits(title, 200) else { throw EventError("Title must be 200 characters or less") }
         guard case .string(let docType)? = reader.data["docType"], TextRules.isSlug(docType) else {
             throw EventError("Invalid document type")
         }
