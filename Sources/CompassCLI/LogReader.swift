@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CompassCore
+import Dispatch
 
 /// Streams a log file into a ``Replayer`` in large `read(2)` blocks, splitting lines with
 /// `memchr`; memory follows the replayed state, not the file size.
@@ -25,29 +26,32 @@ enum LogReader {
     }
 
     /// Feeds every line of an open file to the replayer.
+    ///
+    /// Each block's complete lines are parsed and hashed on both cores
+    /// (``PreparedLine`` is pure), then folded in order on this thread.
     static func stream(fd: Int32, path: String, into replayer: inout Replayer) throws(CLIError) {
         var buffer = [UInt8](repeating: 0, count: blockSize)
         var filled = 0  // bytes in buffer[0..<filled]; a partial line sits at the front
+        var ranges: [Range<Int>] = []
         while true {
             if filled == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if n < 0 { if errno == EINTR { continue }; throw .io("cannot read \(path): \(POSIX.lastError)") }
             if n == 0 { break }
             filled += n
-            var keepGoing = true
+            ranges.removeAll(keepingCapacity: true)
             let consumed = buffer.withUnsafeBufferPointer { all -> Int in
                 var start = 0
                 let base = all.baseAddress!
-                while start < filled {
-                    guard let found = memchr(base + start, 0x0A, filled - start) else { break }
+                while start < filled, let found = memchr(base + start, 0x0A, filled - start) {
                     let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                    if !replayer.consume(line: UnsafeBufferPointer(rebasing: all[start..<end]), terminated: true) {
-                        keepGoing = false
-                        return start
-                    }
+                    ranges.append(start..<end)
                     start = end + 1
                 }
                 return start
+            }
+            let keepGoing = buffer.withUnsafeBufferPointer { all in
+                feed(ranges, of: all, into: &replayer)
             }
             if !keepGoing { return }
             if consumed > 0 {
@@ -63,4 +67,37 @@ enum LogReader {
             }
         }
     }
+
+    /// Prepares the lines in parallel, then folds them in order. False once a cut is reached.
+    static func feed(_ ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, into replayer: inout Replayer) -> Bool {
+        let hashing = replayer.checksChain
+        guard ranges.count >= 64 else {
+            for range in ranges where !replayer.consume(prepared: PreparedLine(UnsafeBufferPointer(rebasing: bytes[range]), hashing: hashing)) {
+                return false
+            }
+            return true
+        }
+        let prepared = [PreparedLine](unsafeUninitializedCapacity: ranges.count) { out, count in
+            let workers = 2
+            // Each worker writes a disjoint range of the output; the pointers outlive the call.
+            let shared = SharedPointers(out: out.baseAddress!, bytes: bytes)
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                let lower = ranges.count * worker / workers
+                let upper = ranges.count * (worker + 1) / workers
+                for index in lower..<upper {
+                    let line = UnsafeBufferPointer(rebasing: shared.bytes[ranges[index]])
+                    (shared.out + index).initialize(to: PreparedLine(line, hashing: hashing))
+                }
+            }
+            count = ranges.count
+        }
+        for line in prepared where !replayer.consume(prepared: line) { return false }
+        return true
+    }
+}
+
+/// The buffers two workers share while preparing disjoint ranges of lines.
+private struct SharedPointers: @unchecked Sendable {
+    let out: UnsafeMutablePointer<PreparedLine>
+    let bytes: UnsafeBufferPointer<UInt8>
 }

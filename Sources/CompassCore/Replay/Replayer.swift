@@ -100,23 +100,34 @@ public struct Replayer {
     @discardableResult
     public mutating func consume(line: UnsafeBufferPointer<UInt8>, terminated: Bool) -> Bool {
         guard !reachedCut else { return false }
-        let number = linesRead + 1
         guard terminated else {
-            linesRead = number
-            reject(number, nil, "torn last line")
+            linesRead += 1
+            reject(linesRead, nil, "torn last line")
             return true
         }
-        if isBlank(line) {
+        return consume(prepared: PreparedLine(line, hashing: checksChain))
+    }
+
+    /// Replays one complete line that was parsed and hashed ahead (possibly on another
+    /// thread). Returns false once a cut point is reached.
+    @discardableResult
+    public mutating func consume(prepared line: PreparedLine) -> Bool {
+        guard !reachedCut else { return false }
+        let number = linesRead + 1
+        let object: JSONObject
+        switch line.content {
+        case .blank:
             linesRead = number
             advance(over: line)
             reject(number, nil, "blank line")
             return true
-        }
-        guard case .object(let object)? = JSONParser.parse(line) else {
+        case .invalid:
             linesRead = number
             advance(over: line)
             reject(number, nil, "invalid JSON")
             return true
+        case .object(let parsed):
+            object = parsed
         }
         let position = EnvelopeDecoder.readablePosition(object)
         if cut.ends(seq: position.seq, at: position.at) {
@@ -154,17 +165,42 @@ public struct Replayer {
         return true
     }
 
-    private mutating func advance(over line: UnsafeBufferPointer<UInt8>) {
-        consumedBytes += line.count + 1
-        if checksChain { headHash = SHA256.hex(line) }
+    private mutating func advance(over line: PreparedLine) {
+        consumedBytes += line.byteCount + 1
+        if checksChain { headHash = line.hash }
     }
 
     private mutating func reject(_ line: Int, _ draft: EventDraft?, _ message: String) {
         problems.append(Problem(line: line, message: message))
         observer?(.rejected(line: line, draft: draft, message: message), state)
     }
+}
 
-    private func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+/// A complete log line parsed and hashed ahead of the fold. Preparing is pure and
+/// independent per line, so a reader may prepare lines on several threads and feed them to
+/// ``Replayer/consume(prepared:)`` in order.
+public struct PreparedLine: Sendable {
+    public enum Content: Sendable {
+        case blank
+        case invalid
+        case object(JSONObject)
+    }
+
+    public var byteCount: Int
+    /// SHA-256 of the line's bytes (empty when not hashing).
+    public var hash: String
+    public var content: Content
+
+    /// Parses (and hashes) one line without its `\n`.
+    public init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true) {
+        byteCount = line.count
+        hash = hashing ? SHA256.hex(line) : ""
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+            content = .blank
+        } else if case .object(let object)? = JSONParser.parse(line) {
+            content = .object(object)
+        } else {
+            content = .invalid
+        }
     }
 }
