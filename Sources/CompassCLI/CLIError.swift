@@ -10,11 +10,13 @@ enum CLIError: Error, Equatable {
     case io(String)
     /// The output was already printed; just exit 1 (a log with problems).
     case silentFailure
+    /// A batch with rejected lines: each is reported, nothing was written (exit 1).
+    case rejectedLines([Problem])
 
     var exitStatus: Int32 {
         switch self {
         case .usage: 2
-        case .domain, .io, .silentFailure: 1
+        case .domain, .io, .silentFailure, .rejectedLines: 1
         }
     }
 
@@ -22,6 +24,9 @@ enum CLIError: Error, Equatable {
         switch self {
         case .domain(let text), .usage(let text), .io(let text): text
         case .silentFailure: nil
+        case .rejectedLines(let problems):
+            "\(problems.count) line\(problems.count == 1 ? "" : "s") rejected; nothing was imported\n"
+                + problems.map { "  line \($0.line): \($0.message)" }.joined(separator: "\n")
         }
     }
 }

@@ -104,6 +104,9 @@ enum CommandCatalog {
             OptionSpec(name: "file", value: "PATH", help: "the file (its name and size are recorded)"),
             OptionSpec(name: "document", value: "ID", help: "document id (default: next d-N)"),
         ] + append),
+        spec("import", "Validate a JSON-lines file of events and append them all, or nothing.", positionals: ["FILE"], [
+            OptionSpec(name: "expect-seq", value: "N", help: "fail with a conflict unless the log's last seq is N"),
+        ]),
         spec("generate", "Write a valid synthetic log to stdout.", [
             OptionSpec(name: "families", value: "N", help: "number of families (default 3)"),
             OptionSpec(name: "events", value: "N", help: "number of events (default 1000)"),

@@ -59,6 +59,7 @@ public enum Compass {
         case "activity": try ActivityCommand.run(inv)
         case "follow": try FollowCommand.run(inv)
         case "audit": try AuditCommand.run(inv)
+        case "import": try ImportCommand.run(inv)
         default: try AppendCommands.run(inv)
         }
     }

@@ -30,10 +30,12 @@ struct LogWriter {
     ///   - eventId: the id of the (single) event, for idempotent retries.
     ///   - expectSeq: fail unless the log's last `seq` is this.
     ///   - sanitizing: strip markup from subject and content.
+    ///   - lineNumbers: for a batch (`import`), each draft's line in its file: every rejected
+    ///     draft is reported and nothing is written.
     ///   - beforeWrite: runs after every draft is accepted and before the log is written
     ///     (stores attachment bytes, so an acknowledged event never points at missing bytes).
     ///   - build: makes the drafts from the current state.
-    func append(eventId: String?, expectSeq: Int64?, sanitizing: Bool = true,
+    func append(eventId: String?, expectSeq: Int64?, sanitizing: Bool = true, lineNumbers: [Int]? = nil,
                 beforeWrite: ([Event]) throws(CLIError) -> Void = { _ throws(CLIError) in },
                 build: Builder) throws(CLIError) -> AppendOutcome {
         try POSIX.makeDirectories(POSIX.directory(of: path))
@@ -69,12 +71,20 @@ struct LogWriter {
         var prev = replayer.headHash
         var events: [Event] = []
         var output: [UInt8] = []
-        for var draft in drafts {
-            seq += 1
-            draft.seq = seq
+        var rejected: [Problem] = []
+        for (index, var draft) in drafts.enumerated() {
+            draft.seq = seq + 1
             draft.prev = prev
             let event: Event
-            do { event = try Rules.decide(draft, in: state, sanitizing: sanitizing) } catch { throw .domain(error.message) }
+            do {
+                event = try Rules.decide(draft, in: state, sanitizing: sanitizing)
+            } catch {
+                // A batch reports every rejected draft (by its line in the input); nothing is written.
+                guard let lineNumbers else { throw .domain(error.message) }
+                rejected.append(Problem(line: lineNumbers[index], message: error.message))
+                continue
+            }
+            seq += 1
             state.apply(event)
             let line = EventEncoder.line(for: event)
             prev = SHA256.hex(line)
@@ -82,6 +92,7 @@ struct LogWriter {
             output.append(0x0A)
             events.append(event)
         }
+        if !rejected.isEmpty { throw .rejectedLines(rejected) }
         try beforeWrite(events)
         try POSIX.writeAll(fd, output, path: path)
         try POSIX.sync(fd, path: path)

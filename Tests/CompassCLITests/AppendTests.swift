@@ -175,3 +175,65 @@ import Testing
         #expect(a.stdout.split(separator: "\n").count == 300)
     }
 }
+
+/// `compass import`: all or nothing, every rejected line reported.
+@Suite struct ImportTests {
+    static func sample(_ lines: ClosedRange<Int>) -> String {
+        let text = try! String(contentsOfFile: Binary.packageRoot + "/events-samples/family.jsonl", encoding: .utf8)
+        return text.split(separator: "\n")[(lines.lowerBound - 1)...(lines.upperBound - 1)].joined(separator: "\n") + "\n"
+    }
+
+    @Test func importingAnExportedHistoryRebuildsTheSameBytes() throws {
+        let cli = CLIHarness()
+        cli.write("first.jsonl", Self.sample(1...30))
+        cli.write("rest.jsonl", Self.sample(31...75))
+        #expect(cli.run("import first.jsonl").stdout == "imported 30 events (seq 1–30)\n")
+        #expect(cli.run("import rest.jsonl --json").stdout == #"{"imported":45,"firstSeq":31,"lastSeq":75}"# + "\n")
+        let original = try String(contentsOfFile: Binary.packageRoot + "/events-samples/family.jsonl", encoding: .utf8)
+        #expect(cli.logText == original)
+    }
+
+    @Test func aBatchWithRejectedLinesWritesNothingAndReportsEveryOne() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let before = cli.logBytes
+        cli.write("batch.jsonl", """
+        {"type":"SchoolAdded","actor":"u-pat","data":{"schoolId":"s-rice","name":"Rice"}}
+        {oops
+        {"type":"InteractionLogged","actor":"u-pat","data":{"interactionId":"i-1","schoolId":"s-rice","type":"email","direction":"inbound"}}
+        {"type":"InteractionLogged","actor":"u-maya","data":{"interactionId":"i-1","schoolId":"s-rice","type":"email","direction":"inbound","subject":"<b>ok</b>"}}
+        {"actor":"u-maya","data":{}}
+        {"type":"SchoolAdded","actor":"u-pat","data":{"schoolId":"s-rice","name":"Rice again"}}
+
+        """)
+        let result = cli.run("import batch.jsonl")
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+        error: 4 lines rejected; nothing was imported
+          line 2: invalid JSON
+          line 3: Only players can create interactions
+          line 5: missing field type
+          line 6: School s-rice already exists
+
+        """)
+        #expect(cli.logBytes == before)
+    }
+
+    @Test func importedTextIsSanitizedLikeAnyAppend() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.write("one.jsonl", #"{"id":"web-1","type":"InteractionLogged","actor":"u-maya","at":"2026-02-01T10:00:00Z","data":{"interactionId":"i-7","schoolId":"s-ucla","type":"email","direction":"inbound","subject":"<b>Hi</b>"}}"# + "\n")
+        #expect(cli.run("import one.jsonl").status == 0)
+        #expect(cli.logText.contains(#""id":"web-1","type":"InteractionLogged","at":"2026-02-01T10:00:00.000Z""#))
+        #expect(cli.logText.contains(#""subject":"Hi""#))
+        #expect(cli.run("import one.jsonl").stderr.contains("line 1: duplicate event id web-1"))
+    }
+
+    @Test func importHonoursExpectSeq() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.write("one.jsonl", #"{"type":"SchoolAdded","actor":"u-pat","data":{"schoolId":"s-rice","name":"Rice"}}"# + "\n")
+        #expect(cli.run("import one.jsonl --expect-seq 4").status == 1)
+        #expect(cli.run("import one.jsonl --expect-seq 5").status == 0)
+    }
+}
