@@ -20,6 +20,8 @@ let package = Package(
         .executableTarget(name: "compass", dependencies: ["CompassCLI"]),
         // The in-house property-testing harness and log generators, shared by the test targets.
         .target(name: "CompassTestSupport", dependencies: ["CompassCore"], path: "Tests/CompassTestSupport"),
+        // Baselines for bench/run.sh (JSONDecoder, raw write+fsync). Not part of the product.
+        .executableTarget(name: "compass-bench", dependencies: ["CompassCLI", "CompassCore"]),
         .testTarget(name: "CompassCoreTests", dependencies: ["CompassCore", "CompassTestSupport"]),
         .testTarget(name: "CompassCLITests", dependencies: ["CompassCLI", "CompassCore", "CompassTestSupport"]),
     ],

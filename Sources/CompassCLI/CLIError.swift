@@ -1,7 +1,7 @@
 import CompassCore
 
 /// Why a command failed, and so its exit status.
-enum CLIError: Error, Equatable {
+package enum CLIError: Error, Equatable {
     /// Validation, not found, forbidden or conflict: exit 1.
     case domain(String)
     /// Bad words typed: exit 2.
@@ -13,14 +13,14 @@ enum CLIError: Error, Equatable {
     /// A batch with rejected lines: each is reported, nothing was written (exit 1).
     case rejectedLines([Problem])
 
-    var exitStatus: Int32 {
+    package var exitStatus: Int32 {
         switch self {
         case .usage: 2
         case .domain, .io, .silentFailure, .rejectedLines: 1
         }
     }
 
-    var message: String? {
+    package var message: String? {
         switch self {
         case .domain(let text), .usage(let text), .io(let text): text
         case .silentFailure: nil

@@ -6,7 +6,7 @@ import Darwin
 import CompassCore
 
 /// The outcome of an append.
-enum AppendOutcome {
+package enum AppendOutcome {
     /// The events were written, durable (fsynced) before this returns.
     case written([Event])
     /// An idempotent retry: the event was already in the log; nothing was written.
@@ -19,12 +19,22 @@ enum AppendOutcome {
 /// tail aside into `LOG.torn`, replays the log, checks `--event-id` and `--expect-seq`,
 /// decides every draft with the one rule set, assigns `seq` and `prev`, writes all lines
 /// in one `write` call and fsyncs before reporting success. A rejected append writes nothing.
-struct LogWriter {
-    let path: String
+package final class LogWriter {
+    package let path: String
+
+    /// The replayed state of the log's first `cachedSize` bytes, kept between appends made
+    /// through this writer so an in-process caller does not replay the log again each time.
+    /// It is used only while the file still ends with the line it last saw; bytes other
+    /// processes appended since are folded in first.
+    private var cached: Replayer?
+    private var cachedSize = 0
+    private var cachedLastLine: [UInt8] = []
+
+    package init(path: String) { self.path = path }
 
     /// What the drafts are built from: the state of the log as it is under the lock.
     /// `original` is the event already logged under `--event-id`, if any (a retry reuses its ids).
-    typealias Builder = (_ state: CompassState, _ original: Event?) throws(CLIError) -> [EventDraft]
+    package typealias Builder = (_ state: CompassState, _ original: Event?) throws(CLIError) -> [EventDraft]
 
     /// - Parameters:
     ///   - eventId: the id of the (single) event, for idempotent retries.
@@ -35,24 +45,36 @@ struct LogWriter {
     ///   - beforeWrite: runs after every draft is accepted and before the log is written
     ///     (stores attachment bytes, so an acknowledged event never points at missing bytes).
     ///   - build: makes the drafts from the current state.
-    func append(eventId: String?, expectSeq: Int64?, sanitizing: Bool = true, lineNumbers: [Int]? = nil,
+    package func append(eventId: String?, expectSeq: Int64?, sanitizing: Bool = true, lineNumbers: [Int]? = nil,
                 beforeWrite: ([Event]) throws(CLIError) -> Void = { _ throws(CLIError) in },
                 build: Builder) throws(CLIError) -> AppendOutcome {
-        try POSIX.makeDirectories(POSIX.directory(of: path))
-        let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        var fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        if fd < 0, errno == ENOENT {  // the folder is missing: create it, then the log
+            try POSIX.makeDirectories(POSIX.directory(of: path))
+            fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        }
         guard fd >= 0 else { throw .io("cannot open \(path): \(POSIX.lastError)") }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else { throw .io("cannot lock \(path): \(POSIX.lastError)") }
         }
-        var bytes = try POSIX.readAll(fd, path: path)
-        try moveTornTailAside(fd: fd, bytes: &bytes)
-
         var original: Event?
-        var replayer = Replayer(observer: { outcome, _ in
-            if case .applied(_, let event) = outcome, event.id == eventId { original = event }
-        })
-        replayer.consume(bytes: bytes)
+        var replayer: Replayer
+        let size = try POSIX.size(fd, path: path)
+        let logWasEmpty = size == 0
+        if eventId == nil, let cached, size >= cachedSize, try endsWithCachedLine(fd) {
+            replayer = cached
+            var fresh = try POSIX.read(fd, from: cachedSize, to: size, path: path)
+            try moveTornTailAside(fd: fd, base: cachedSize, bytes: &fresh)
+            replayer.consume(bytes: fresh)
+        } else {
+            var bytes = try POSIX.readAll(fd, path: path)
+            try moveTornTailAside(fd: fd, base: 0, bytes: &bytes)
+            replayer = Replayer(observer: eventId == nil ? nil : { outcome, _ in
+                if case .applied(_, let event) = outcome, event.id == eventId { original = event }
+            })
+            replayer.consume(bytes: bytes)
+        }
 
         let drafts = try build(replayer.state, original)
         if let eventId, let original {
@@ -71,6 +93,7 @@ struct LogWriter {
         var prev = replayer.headHash
         var events: [Event] = []
         var output: [UInt8] = []
+        var lines: [[UInt8]] = []
         var rejected: [Problem] = []
         for (index, var draft) in drafts.enumerated() {
             draft.seq = seq + 1
@@ -88,6 +111,7 @@ struct LogWriter {
             state.apply(event)
             let line = EventEncoder.line(for: event)
             prev = SHA256.hex(line)
+            lines.append(line)
             output += line
             output.append(0x0A)
             events.append(event)
@@ -96,13 +120,28 @@ struct LogWriter {
         try beforeWrite(events)
         try POSIX.writeAll(fd, output, path: path)
         try POSIX.sync(fd, path: path)
-        if bytes.isEmpty { POSIX.syncDirectory(POSIX.directory(of: path)) }
+        if logWasEmpty { POSIX.syncDirectory(POSIX.directory(of: path)) }
+        // Keep the state for the next append through this writer.
+        if eventId == nil {
+            for line in lines { line.withUnsafeBufferPointer { _ = replayer.consume(line: $0, terminated: true) } }
+            cached = replayer
+            cachedSize = replayer.consumedBytes
+            cachedLastLine = lines.last ?? cachedLastLine
+        }
         return .written(events)
+    }
+
+    /// Whether the file still holds, just before `cachedSize`, the last line this writer saw.
+    private func endsWithCachedLine(_ fd: Int32) throws(CLIError) -> Bool {
+        guard !cachedLastLine.isEmpty else { return cachedSize == 0 }
+        let start = cachedSize - cachedLastLine.count - 1
+        guard start >= 0 else { return false }
+        return try POSIX.read(fd, from: start, to: cachedSize, path: path) == cachedLastLine + [0x0A]
     }
 
     /// A last line without `\n` is a torn write: copy it to `LOG.torn` (fsynced), then cut it
     /// from the log, so nothing is silently dropped and the next line starts clean.
-    private func moveTornTailAside(fd: Int32, bytes: inout [UInt8]) throws(CLIError) {
+    private func moveTornTailAside(fd: Int32, base: Int, bytes: inout [UInt8]) throws(CLIError) {
         guard let last = bytes.last, last != 0x0A else { return }
         let keep = (bytes.lastIndex(of: 0x0A) ?? -1) + 1
         let sidePath = path + ".torn"
@@ -111,7 +150,7 @@ struct LogWriter {
         defer { close(side) }
         try POSIX.writeAll(side, Array(bytes[keep...]) + [0x0A], path: sidePath)
         try POSIX.sync(side, path: sidePath)
-        guard ftruncate(fd, off_t(keep)) == 0 else { throw .io("cannot truncate \(path): \(POSIX.lastError)") }
+        guard ftruncate(fd, off_t(base + keep)) == 0 else { throw .io("cannot truncate \(path): \(POSIX.lastError)") }
         try POSIX.sync(fd, path: path)
         bytes.removeSubrange(keep...)
     }

@@ -41,6 +41,26 @@ enum POSIX {
         return bytes
     }
 
+    /// The size of an open file.
+    static func size(_ fd: Int32, path: String) throws(CLIError) -> Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .io("cannot read \(path): \(lastError)") }
+        return Int(info.st_size)
+    }
+
+    /// Reads the bytes `from..<to` of an open file.
+    static func read(_ fd: Int32, from: Int, to: Int, path: String) throws(CLIError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(0, to - from))
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + offset, $0.count - offset, off_t(from + offset)) }
+            if n < 0 { if errno == EINTR { continue }; throw .io("cannot read \(path): \(lastError)") }
+            if n == 0 { bytes.removeSubrange(offset...); break }
+            offset += n
+        }
+        return bytes
+    }
+
     /// Writes all bytes at the end of an open file (one `write` call unless the kernel splits it).
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(CLIError) {
         var offset = 0

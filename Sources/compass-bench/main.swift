@@ -1,0 +1,86 @@
+// compass-bench: the baselines `bench/run.sh` compares `compass` against.
+//
+//   compass-bench decode FILE        Foundation JSONDecoder, live interactions by direction and type
+//   compass-bench appends N FOLDER   in-process LogWriter appends (fsync each) vs a raw write+fsync loop
+import CompassCLI
+import CompassCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Line: Decodable {
+    struct Data: Decodable {
+        var interactionId: String?
+        var direction: String?
+        var type: String?
+    }
+    var type: String
+    var family: String
+    var data: Data
+}
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+let args = CommandLine.arguments
+switch args.count > 1 ? args[1] : "" {
+case "decode":
+    let data = try Data(contentsOf: URL(fileURLWithPath: args[2]))
+    let decoder = JSONDecoder()
+    var logged: [String: (String, String)] = [:]
+    var deleted: Set<String> = []
+    for line in data.split(separator: 0x0A) {
+        guard let event = try? decoder.decode(Line.self, from: line), let id = event.data.interactionId else { continue }
+        if event.type == "InteractionLogged" { logged[event.family + "/" + id] = (event.data.direction ?? "", event.data.type ?? "") }
+        if event.type == "InteractionDeleted" { deleted.insert(event.family + "/" + id) }
+    }
+    var counts: [String: Int] = [:]
+    for (key, value) in logged where !deleted.contains(key) { counts["\(value.0) \(value.1)", default: 0] += 1 }
+    for key in counts.keys.sorted() { print(key, counts[key]!) }
+
+case "appends":
+    let count = Int(args[2]) ?? 200
+    let folder = args[3]
+    try? FileManager.default.removeItem(atPath: folder)
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let writer = LogWriter(path: folder + "/appends.jsonl")
+    let start = Timestamp(rfc3339: "2026-01-01T00:00:00Z")!
+    func draft(_ type: EventType, _ actor: String, _ n: Int, _ data: [(String, String)]) -> EventDraft {
+        EventDraft(seq: 1, id: "bench-\(n)", type: type.rawValue, at: start.adding(seconds: Int64(n)), actor: actor, family: "fam",
+                   data: JSONObject(data.map { JSONObject.Member($0.0, .string($0.1)) }))
+    }
+    _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(CLIError) -> [EventDraft] in
+        [draft(.memberJoined, "u-p", 0, [("userId", "u-p"), ("fullName", "Pat"), ("role", "parent")]),
+         draft(.schoolAdded, "u-p", 1, [("schoolId", "s-1"), ("name", "UCLA")])]
+    }
+    var lineBytes = 0
+    let appendTime = try seconds {
+        for n in 0..<count {
+            let outcome = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(CLIError) -> [EventDraft] in
+                [draft(.schoolStatusChanged, "u-p", n + 2, [("schoolId", "s-1"), ("newStatus", "contacted"), ("notes", "Bench note \(n)")])]
+            }
+            if case .written(let events) = outcome { lineBytes = EventEncoder.line(for: events[0]).count + 1 }
+        }
+    }
+    // The raw loop: the same number of lines of the same size, write(2) + fsync each.
+    let fd = open(folder + "/raw.jsonl", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    let line = [UInt8](repeating: UInt8(ascii: "x"), count: lineBytes - 1) + [0x0A]
+    let rawTime = seconds {
+        for _ in 0..<count {
+            line.withUnsafeBytes { _ = write(fd, $0.baseAddress!, $0.count) }
+            fsync(fd)
+        }
+    }
+    close(fd)
+    print(String(format: "appends %d: compass %.0f/s, raw write+fsync %.0f/s, ratio %.2f",
+                 count, Double(count) / appendTime, Double(count) / rawTime, rawTime / appendTime))
+
+default:
+    FileHandle.standardError.write(Data("usage: compass-bench decode FILE | appends N FOLDER\n".utf8))
+    exit(2)
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The benchmark: one command, from a fresh clone.
+#
+#   bash bench/run.sh            # 1,000,000 events (about 617 MB), 3 runs each, medians
+#   bash bench/run.sh --smoke    # 3,000 events, 1 run, no DuckDB install (CI runs this)
+#
+# It builds release binaries, generates the logs with `compass generate`, then times on the
+# same files: `compass replay` (every projection), `compass interactions` (cold), a query on a
+# family-sized log (5,000 events, process start included), Foundation's JSONDecoder doing the
+# aggregate (live interactions by direction and type), DuckDB (from PyPI into a local venv,
+# when it can be installed) and jq (when installed) doing the same aggregate; peak RSS; and
+# append throughput (in-process appends vs a raw write+fsync loop, `import` of a batch).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+EVENTS=1000000
+RUNS=3
+SMOKE=0
+if [ "${1:-}" = "--smoke" ]; then EVENTS=3000; RUNS=1; SMOKE=1; fi
+WORK=.build/bench
+mkdir -p "$WORK"
+swift build -c release --product compass >&2
+swift build -c release --product compass-bench >&2
+BIN=$(swift build -c release --show-bin-path)
+C="$BIN/compass"
+LOG="$WORK/log-$EVENTS.jsonl"
+FAMILY="$WORK/family-5000.jsonl"
+[ -f "$LOG" ] || "$C" generate --events "$EVENTS" --families 200 --seed 1 > "$LOG"
+[ -f "$FAMILY" ] || "$C" generate --events 5000 --families 1 --seed 2 > "$FAMILY"
+echo "log: $LOG ($(wc -c < "$LOG") bytes, $EVENTS events); machine: $(nproc) cores"
+
+# median SECONDS and max RSS (KB) of RUNS runs of a command.
+measure() {
+  local label=$1; shift
+  local times=() rss=0
+  for _ in $(seq "$RUNS"); do
+    /usr/bin/time -f "%e %M" -o "$WORK/time.txt" "$@" > /dev/null 2>> "$WORK/stderr.txt" || true
+    read -r t m < "$WORK/time.txt"
+    times+=("$t"); [ "$m" -gt "$rss" ] && rss=$m
+  done
+  local median
+  median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  printf '%-46s %8.3f s   peak RSS %7d KB\n' "$label" "$median" "$rss"
+  echo "$median" > "$WORK/last.txt"
+}
+
+measure "compass replay (all projections)" "$C" replay --log "$LOG"; REPLAY=$(cat "$WORK/last.txt")
+measure "compass interactions --json (cold)" "$C" interactions --log "$LOG" --as u-1-1 --json --now 2026-01-01T00:00:00Z
+measure "compass interactions, 5,000-event log" "$C" interactions --log "$FAMILY" --as u-1-1 --json --now 2026-01-01T00:00:00Z
+measure "JSONDecoder aggregate (baseline)" "$BIN/compass-bench" decode "$LOG"; DECODER=$(cat "$WORK/last.txt")
+awk -v r="$REPLAY" -v d="$DECODER" 'BEGIN { if (r > 0) printf "  replay is %.1fx faster than JSONDecoder\n", d / r }'
+
+SQL="WITH e AS (SELECT * FROM read_json('$LOG', format='newline_delimited', columns={type:'VARCHAR', family:'VARCHAR', data:'JSON'}))
+SELECT data->>'direction' AS d, data->>'type' AS t, count(*) FROM e WHERE type = 'InteractionLogged'
+AND (family || '/' || (data->>'interactionId')) NOT IN (SELECT family || '/' || (data->>'interactionId') FROM e WHERE type = 'InteractionDeleted')
+GROUP BY 1, 2"
+VENV="$WORK/venv"
+if [ "$SMOKE" = 0 ] && [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV" >&2 && "$VENV/bin/pip" install -q duckdb >&2 || echo "  (DuckDB could not be installed: skipped)"
+fi
+if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import duckdb" 2>/dev/null; then
+  for threads in 2 1; do
+    measure "DuckDB read_json aggregate, $threads thread(s)" "$VENV/bin/python" -c "import duckdb,sys; c=duckdb.connect(); c.execute('SET threads=$threads'); c.execute(sys.argv[1]).fetchall()" "$SQL"
+    [ "$threads" = 2 ] && DUCK=$(cat "$WORK/last.txt")
+  done
+  awk -v r="$REPLAY" -v d="$DUCK" 'BEGIN { if (d > 0) printf "  replay / DuckDB-2-threads = %.2f (target <= 1.0)\n", r / d }'
+else
+  echo "DuckDB: not available (run without --smoke to install it into $VENV)"
+fi
+if command -v jq > /dev/null; then
+  measure "jq aggregate" jq -s '[.[] | select(.type=="InteractionLogged")] | group_by(.data.direction + " " + .data.type) | map({k: .[0].data.direction, n: length})' "$LOG"
+else
+  echo "jq: not installed (skipped)"
+fi
+
+"$BIN/compass-bench" appends $([ "$SMOKE" = 1 ] && echo 100 || echo 2000) "$WORK/appends"
+head -n $([ "$SMOKE" = 1 ] && echo 2000 || echo 200000) "$LOG" > "$WORK/import.jsonl"
+rm -f "$WORK/imported.jsonl"
+START=$(date +%s.%N)
+"$C" import "$WORK/import.jsonl" --log "$WORK/imported.jsonl" > /dev/null
+END=$(date +%s.%N)
+awk -v s="$START" -v e="$END" -v n="$(wc -l < "$WORK/import.jsonl")" 'BEGIN { printf "import: %d events in %.2f s = %.0f events/s (target >= 100,000)\n", n, e - s, n / (e - s) }'
+cmp -s "$WORK/import.jsonl" "$WORK/imported.jsonl" && echo "import rebuilt the same bytes"
