@@ -33,15 +33,31 @@ enum LogReader {
         var buffer = [UInt8](repeating: 0, count: blockSize)
         var filled = 0  // bytes in buffer[0..<filled]; a partial line sits at the front
         var ranges: [Range<Int>] = []
+        // A line longer than the limit is hashed as it streams past, never held whole.
+        var oversized: (hasher: SHA256, count: Int)?
         while true {
-            if filled == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if n < 0 { if errno == EINTR { continue }; throw .io("cannot read \(path): \(POSIX.lastError)") }
             if n == 0 { break }
             filled += n
+            var start = 0
+            if var skipping = oversized {
+                let newline = buffer[0..<filled].firstIndex(of: 0x0A)
+                let end = newline ?? filled
+                buffer.withUnsafeBufferPointer { skipping.hasher.update(UnsafeBufferPointer(rebasing: $0[0..<end])) }
+                skipping.count += end
+                if newline == nil {
+                    oversized = skipping
+                    filled = 0
+                    continue
+                }
+                if !replayer.consumeOversizedLine(byteCount: skipping.count, hash: replayer.checksChain ? skipping.hasher.finalizeHex() : "") { return }
+                oversized = nil
+                start = end + 1
+            }
             ranges.removeAll(keepingCapacity: true)
             let consumed = buffer.withUnsafeBufferPointer { all -> Int in
-                var start = 0
+                var start = start
                 let base = all.baseAddress!
                 while start < filled, let found = memchr(base + start, 0x0A, filled - start) {
                     let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
@@ -60,6 +76,21 @@ enum LogReader {
                 }
                 filled -= consumed
             }
+            if filled > Replayer.maxLineBytes {
+                // The partial line is already too long: hash what we have and skip to its end.
+                var hasher = SHA256()
+                buffer.withUnsafeBufferPointer { hasher.update(UnsafeBufferPointer(rebasing: $0[0..<filled])) }
+                oversized = (hasher, filled)
+                filled = 0
+            } else if filled == buffer.count {
+                buffer.append(contentsOf: repeatElement(0, count: buffer.count))
+            }
+        }
+        if let skipping = oversized {
+            // An oversized last line without `\n` is a torn write like any other.
+            _ = skipping
+            _ = replayer.consume(line: UnsafeBufferPointer(start: nil, count: 0), terminated: false)
+            return
         }
         if filled > 0 {
             buffer.withUnsafeBufferPointer { all in

@@ -110,6 +110,9 @@ package final class LogWriter {
             seq += 1
             state.apply(event)
             let line = EventEncoder.line(for: event)
+            guard line.count <= Replayer.maxLineBytes else {
+                throw .domain("Event too large: \(line.count) bytes (a log line is at most \(Replayer.maxLineBytes) bytes)")
+            }
             prev = SHA256.hex(line)
             lines.append(line)
             output += line

@@ -2,6 +2,7 @@
 //
 //   compass-bench decode FILE        Foundation JSONDecoder, live interactions by direction and type
 //   compass-bench appends N FOLDER   in-process LogWriter appends (fsync each) vs a raw write+fsync loop
+//   compass-bench hammer LOG N W     N appends by worker W (one process of a concurrent-writers test)
 import CompassCLI
 import CompassCore
 import Foundation
@@ -80,7 +81,21 @@ case "appends":
     print(String(format: "appends %d: compass %.0f/s, raw write+fsync %.0f/s, ratio %.2f",
                  count, Double(count) / appendTime, Double(count) / rawTime, rawTime / appendTime))
 
+case "hammer":
+    // One of several processes appending to the same log at once; the family (parent u-pat,
+    // school s-1, family fam) must already exist.
+    let writer = LogWriter(path: args[2])
+    let count = Int(args[3]) ?? 500
+    let worker = args[4]
+    for n in 0..<count {
+        let data = JSONObject([.init("schoolId", .string("s-1")), .init("newStatus", .string("contacted")), .init("notes", .string("w\(worker)-\(n)"))])
+        _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(CLIError) -> [EventDraft] in
+            [EventDraft(seq: 1, id: "w\(worker)-\(n)", type: "SchoolStatusChanged", at: Timestamp(rfc3339: "2026-01-01T00:00:00Z")!,
+                        actor: "u-pat", family: "fam", data: data)]
+        }
+    }
+
 default:
-    FileHandle.standardError.write(Data("usage: compass-bench decode FILE | appends N FOLDER\n".utf8))
+    FileHandle.standardError.write(Data("usage: compass-bench decode FILE | appends N FOLDER | hammer LOG N WORKER\n".utf8))
     exit(2)
 }

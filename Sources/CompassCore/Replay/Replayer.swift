@@ -48,6 +48,11 @@ public enum LineOutcome {
 /// print(replayer.state.liveInteractionCount, replayer.problems)
 /// ```
 public struct Replayer {
+    /// Lines longer than this many bytes are reported as `line too long` and not parsed, so a
+    /// pathological line cannot make memory grow without limit. A valid event is far smaller
+    /// (content is at most 10,000 UTF-16 units); appends refuse to write a longer line.
+    public static let maxLineBytes = 1 << 20
+
     /// The folded state of every applied event.
     public private(set) var state = CompassState()
     /// Every problem, in line order.
@@ -105,7 +110,22 @@ public struct Replayer {
             reject(linesRead, nil, "torn last line")
             return true
         }
+        guard line.count <= Self.maxLineBytes else {
+            return consumeOversizedLine(byteCount: line.count, hash: checksChain ? SHA256.hex(line) : "")
+        }
         return consume(prepared: PreparedLine(line, hashing: checksChain))
+    }
+
+    /// Records a complete line longer than ``maxLineBytes`` that was not kept in memory:
+    /// only its length and hash (for the next line's `prev`) are known. It cannot end a cut.
+    @discardableResult
+    public mutating func consumeOversizedLine(byteCount: Int, hash: String) -> Bool {
+        guard !reachedCut else { return false }
+        linesRead += 1
+        consumedBytes += byteCount + 1
+        if checksChain { headHash = hash }
+        reject(linesRead, nil, "line too long")
+        return true
     }
 
     /// Replays one complete line that was parsed and hashed ahead (possibly on another
