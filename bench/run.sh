@@ -67,7 +67,7 @@ else
   echo "DuckDB: not available (run without --smoke to install it into $VENV)"
 fi
 if command -v jq > /dev/null; then
-  measure "jq aggregate" jq -s '[.[] | select(.type=="InteractionLogged")] | group_by(.data.direction + " " + .data.type) | map({k: .[0].data.direction, n: length})' "$LOG"
+  measure "jq aggregate (logged, by direction and type)" sh -c "jq -c 'select(.type==\"InteractionLogged\") | [.data.direction, .data.type]' '$LOG' | sort | uniq -c"
 else
   echo "jq: not installed (skipped)"
 fi

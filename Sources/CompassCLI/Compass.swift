@@ -36,6 +36,7 @@ public enum Compass {
                                         clock: clock, makeId: makeId, currentDirectory: currentDirectory)
             _ = try invocation.timeZone()
             try dispatch(invocation)
+            console.finish()
             return 0
         } catch let error as CLIError {
             if let message = error.message { console.err("error: \(message)\n") }

@@ -22,6 +22,18 @@ final class Console {
         Console(capturing: false, isTerminal: isatty(1) == 1)
     }
 
+    /// Work to run after the command's output is written (snapshots).
+    private(set) var deferred: [() -> Void] = []
+
+    func afterOutput(_ work: @escaping () -> Void) { deferred.append(work) }
+
+    /// Runs the deferred work once.
+    func finish() {
+        let work = deferred
+        deferred.removeAll()
+        for item in work { item() }
+    }
+
     func out(_ text: String) { emit(Array(text.utf8), fd: 1) }
     func out(bytes: [UInt8]) { emit(bytes, fd: 1) }
     func err(_ text: String) { emit(Array(text.utf8), fd: 2) }

@@ -29,6 +29,15 @@ struct Invocation {
 
     var json: Bool { arguments.has("json") }
 
+    /// Snapshots for whole-log reads: `$COMPASS_SNAPSHOT_MIN_BYTES` new bytes (default 1 MiB)
+    /// before one is written; `off` disables them.
+    var snapshots: SnapshotPolicy? {
+        let setting = environment["COMPASS_SNAPSHOT_MIN_BYTES"]
+        if setting == "off" { return nil }
+        let console = console
+        return SnapshotPolicy(minimumNewBytes: setting.flatMap(Int.init) ?? (1 << 20), afterOutput: { console.afterOutput($0) })
+    }
+
     /// `--as`, else `$COMPASS_USER`, else a usage error.
     func viewer() throws(CLIError) -> String {
         guard let user = arguments.value("as") ?? environment["COMPASS_USER"], !user.isEmpty else {

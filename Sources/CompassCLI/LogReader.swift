@@ -12,8 +12,14 @@ enum LogReader {
     static let blockSize = 4 << 20
 
     /// Replays the log at `path`; a missing file is an empty log.
+    ///
+    /// With `snapshots`, a whole-log replay (no cut, no observer) starts from `LOG.snapshot`
+    /// when that file matches the log (same format, the log still ends its prefix with the
+    /// line it recorded) and reads only the bytes after it; a new snapshot is written once
+    /// at least `snapshotMinBytes` more bytes were read, after the command's output.
     static func replay(path: String, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
-                       observer: ((LineOutcome, CompassState) -> Void)? = nil) throws(CLIError) -> Replayer {
+                       observer: ((LineOutcome, CompassState) -> Void)? = nil,
+                       snapshots: SnapshotPolicy? = nil) throws(CLIError) -> Replayer {
         var replayer = Replayer(cut: cut, checksChain: checksChain, observer: observer)
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
@@ -21,8 +27,34 @@ enum LogReader {
             throw .io("cannot open \(path): \(POSIX.lastError)")
         }
         defer { close(fd) }
+        let usesSnapshot = snapshots != nil && cut == ReplayCut() && observer == nil && checksChain
+        var start = 0
+        if usesSnapshot, let snapshot = matchingSnapshot(fd: fd, path: path) {
+            replayer = Replayer(resuming: snapshot)
+            start = snapshot.consumedBytes
+            guard lseek(fd, off_t(start), SEEK_SET) == off_t(start) else { throw .io("cannot read \(path): \(POSIX.lastError)") }
+        }
         try stream(fd: fd, path: path, into: &replayer)
+        if usesSnapshot, let snapshots, replayer.consumedBytes - start >= snapshots.minimumNewBytes {
+            let snapshot = replayer.snapshot
+            snapshots.afterOutput {
+                // Best effort: a snapshot that cannot be written is simply not there next time.
+                try? POSIX.writeFileAtomically(path + ".snapshot", SnapshotCodec.encode(snapshot))
+            }
+        }
         return replayer
+    }
+
+    /// The snapshot beside the log, if it decodes and the log still ends its prefix with the
+    /// line the snapshot recorded. Anything else (edited, truncated, other format) is ignored.
+    static func matchingSnapshot(fd: Int32, path: String) -> ReplaySnapshot? {
+        guard let bytes = try? POSIX.readFile(path + ".snapshot"), let snapshot = SnapshotCodec.decode(bytes),
+              let size = try? POSIX.size(fd, path: path), size >= snapshot.consumedBytes else { return nil }
+        if snapshot.consumedBytes == 0 { return snapshot }
+        let lineStart = snapshot.consumedBytes - snapshot.lastLineLength - 1
+        guard lineStart >= 0, let line = try? POSIX.read(fd, from: lineStart, to: snapshot.consumedBytes, path: path),
+              line.last == 0x0A, SHA256.hex(line.dropLast()) == snapshot.headHash else { return nil }
+        return snapshot
     }
 
     /// Feeds every line of an open file to the replayer.
@@ -125,6 +157,12 @@ enum LogReader {
         for line in prepared where !replayer.consume(prepared: line) { return false }
         return true
     }
+}
+
+/// When to write snapshots, and how to run work after the command's output.
+struct SnapshotPolicy {
+    var minimumNewBytes: Int
+    var afterOutput: (@escaping () -> Void) -> Void
 }
 
 /// The buffers two workers share while preparing disjoint ranges of lines.

@@ -15,7 +15,7 @@ struct ReadContext {
         let viewerId = try inv.viewer()
         now = try inv.now()
         zone = try inv.timeZone()
-        let replayer = try LogReader.replay(path: inv.logPath, cut: try inv.cut())
+        let replayer = try LogReader.replay(path: inv.logPath, cut: try inv.cut(), snapshots: inv.snapshots)
         ProblemRendering.warn(replayer.problems, log: inv.logPathForDisplay, console: inv.console)
         state = replayer.state
         do { viewer = try Viewer(viewerId, in: state) } catch { throw .domain(error.message) }

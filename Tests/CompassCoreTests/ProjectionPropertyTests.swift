@@ -54,6 +54,43 @@ import Testing
         })
     }
 
+    @Test func snapshotPlusTailEqualsFullReplay() {
+        let gen = Gen.zip(LogGen.adversarial(), Gen<Int> { rng, _ in rng.below(1000) })
+        let property = Property("snapshot plus tail equals full replay", seed: 14, maxSize: 30, gen, describe: { "split \($0.1) of\n\($0.0)" })
+        Self.expectHolds(property.check { log, splitChoice in
+            let bytes = log.bytes
+            let whole = Sealed.replay(bytes)
+            let boundaries = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
+            let split = boundaries[splitChoice % boundaries.count]
+            let prefix = Sealed.replay(Array(bytes[..<split]))
+            let encoded = SnapshotCodec.encode(prefix.snapshot)
+            guard let decoded = SnapshotCodec.decode(encoded) else { return "snapshot does not decode" }
+            if decoded != prefix.snapshot { return "snapshot round-trip changed it" }
+            if SnapshotCodec.encode(decoded) != encoded { return "snapshot bytes are not stable" }
+            var resumed = Replayer(resuming: decoded)
+            resumed.consume(bytes: Array(bytes[split...]))
+            if resumed.state != whole.state { return "state after snapshot + tail differs" }
+            if resumed.problems != whole.problems { return "problems differ: \(resumed.problems) vs \(whole.problems)" }
+            if resumed.headHash != whole.headHash || resumed.lastSeq != whole.lastSeq || resumed.linesRead != whole.linesRead {
+                return "replay position differs"
+            }
+            if AllViews.json(resumed.state) != AllViews.json(whole.state) { return "views differ" }
+            return nil
+        })
+    }
+
+    @Test func aTruncatedOrForeignSnapshotDoesNotDecode() {
+        let events = LogGen.history().sample(seed: 4, size: 20)
+        let encoded = SnapshotCodec.encode(Sealed.replay(Sealed.bytes(events)).snapshot)
+        #expect(SnapshotCodec.decode(encoded) != nil)
+        #expect(SnapshotCodec.decode(Array(encoded.dropLast())) == nil)
+        #expect(SnapshotCodec.decode(encoded + [0]) == nil)
+        var otherVersion = encoded
+        otherVersion[17] = 2  // the format version follows the 17-byte magic
+        #expect(SnapshotCodec.decode(otherVersion) == nil)
+        #expect(SnapshotCodec.decode(Array("not a snapshot".utf8)) == nil)
+    }
+
     @Test func modelBasedViewsEqualTheNaiveReference() {
         let queries = [InteractionQuery(), InteractionQuery(type: .email), InteractionQuery(direction: .inbound, periodDays: 30),
                        InteractionQuery(search: "coach"), InteractionQuery(search: "🔥"), InteractionQuery(sentiment: .positive),

@@ -67,6 +67,8 @@ public struct Replayer {
     public private(set) var sealedLines = 0
     /// Bytes of complete lines consumed (the offset where the next line starts).
     public private(set) var consumedBytes = 0
+    /// The length of the last complete line (a snapshot records it to check the log later).
+    public private(set) var lastLineLength = 0
     /// Whether a cut point ended the replay.
     public private(set) var reachedCut = false
     /// Whether hashing of lines (for `prev` checks and the head) is on.
@@ -84,6 +86,20 @@ public struct Replayer {
         self.cut = cut
         self.checksChain = checksChain
         self.observer = observer
+    }
+
+    /// Goes on from a snapshot of an earlier replay of the same log's first bytes.
+    public init(resuming snapshot: ReplaySnapshot, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
+                observer: ((LineOutcome, CompassState) -> Void)? = nil) {
+        self.init(cut: cut, checksChain: checksChain, observer: observer)
+        state = snapshot.state
+        problems = snapshot.problems
+        linesRead = snapshot.linesRead
+        lastSeq = snapshot.lastSeq
+        headHash = snapshot.headHash
+        lastLineLength = snapshot.lastLineLength
+        sealedLines = snapshot.sealedLines
+        consumedBytes = snapshot.consumedBytes
     }
 
     /// Replays a whole log held in memory; a last line without `\n` is a torn write.
@@ -123,6 +139,7 @@ public struct Replayer {
         guard !reachedCut else { return false }
         linesRead += 1
         consumedBytes += byteCount + 1
+        lastLineLength = byteCount
         if checksChain { headHash = hash }
         reject(linesRead, nil, "line too long")
         return true
@@ -187,6 +204,7 @@ public struct Replayer {
 
     private mutating func advance(over line: PreparedLine) {
         consumedBytes += line.byteCount + 1
+        lastLineLength = line.byteCount
         if checksChain { headHash = line.hash }
     }
 

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import CompassCLI
+@testable import CompassCore
+
+/// Snapshots beside the log: used when they match, ignored and rebuilt when they do not.
+@Suite struct SnapshotTests {
+    static let always = ["COMPASS_SNAPSHOT_MIN_BYTES": "0"]
+    static let never = ["COMPASS_SNAPSHOT_MIN_BYTES": "off"]
+
+    static func same(_ cli: CLIHarness, _ words: String) {
+        let with = cli.run(CLIHarness.words(words), environment: always)
+        let without = cli.run(CLIHarness.words(words), environment: never)
+        #expect(with.stdout == without.stdout, "\(words)")
+        #expect(with.status == without.status)
+    }
+
+    @Test func aReadWritesASnapshotAndLaterReadsGiveTheSameAnswers() throws {
+        let cli = ReadCommandsTests.family()
+        let snapshot = cli.logPath + ".snapshot"
+        #expect(cli.run(["replay"], environment: Self.never).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: snapshot))
+        #expect(cli.run(["replay"], environment: Self.always).status == 0)
+        #expect(FileManager.default.fileExists(atPath: snapshot))
+        cli.run("log-interaction --as u-maya --school s-ucla --type dm --direction inbound --subject 'After the snapshot'")
+        cli.run("delete-interaction i-1 --as u-maya")
+        for words in ["replay --json", "interactions --as u-pat --json", "activity --as u-maya --json", "show i-3 --as u-maya --json", "analytics --as u-pat --json"] {
+            Self.same(cli, words)
+        }
+        #expect(cli.run(CLIHarness.words("interactions --as u-pat --json"), environment: Self.always).stdout.contains("After the snapshot"))
+    }
+
+    @Test func aSnapshotThatNoLongerMatchesTheLogIsIgnored() throws {
+        let cli = ReadCommandsTests.family()
+        cli.run(["replay"], environment: Self.always)
+        let full = cli.logText
+        // Rewrite the last line of the prefix the snapshot covers (re-sealing is not needed: it is the last line).
+        let lines = full.split(separator: "\n").map(String.init)
+        cli.write("events.jsonl", (lines.dropLast() + [lines.last!.replacingOccurrences(of: "Very long subject", with: "Edited subject")]).map { $0 + "\n" }.joined())
+        let edited = cli.run(CLIHarness.words("interactions --as u-pat --json"), environment: Self.always)
+        #expect(edited.stdout.contains("Edited subject"))
+        Self.same(cli, "interactions --as u-pat --json")
+        // A truncated log is shorter than the snapshot's prefix.
+        cli.write("events.jsonl", lines.prefix(3).map { $0 + "\n" }.joined())
+        Self.same(cli, "replay --json")
+        #expect(cli.run(["replay", "--json"], environment: Self.always).stdout.contains(#""events":3"#))
+        // Garbage in the snapshot file.
+        cli.write("events.jsonl.snapshot", "garbage")
+        Self.same(cli, "replay --json")
+    }
+
+    @Test func aTornTailAfterTheSnapshotIsStillReported() throws {
+        let cli = ReadCommandsTests.family()
+        cli.run(["replay"], environment: Self.always)
+        let handle = try #require(FileHandle(forWritingAtPath: cli.logPath))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"seq":8,"id":"to"#.utf8))
+        handle.closeFile()
+        let result = cli.run(["replay"], environment: Self.always)
+        #expect(result.stdout.contains("  8: torn last line\n"))
+        Self.same(cli, "replay --json")
+        #expect(cli.run(["replay"], environment: Self.always).stdout.contains("  8: torn last line\n"))
+    }
+}
