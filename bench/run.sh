@@ -43,9 +43,15 @@ measure() {
   echo "$median" > "$WORK/last.txt"
 }
 
-measure "compass replay (all projections)" "$C" replay --log "$LOG"; REPLAY=$(cat "$WORK/last.txt")
-measure "compass interactions --json (cold)" "$C" interactions --log "$LOG" --as u-1-1 --json --now 2026-01-01T00:00:00Z
-measure "compass interactions, 5,000-event log" "$C" interactions --log "$FAMILY" --as u-1-1 --json --now 2026-01-01T00:00:00Z
+rm -f "$LOG.snapshot" "$FAMILY.snapshot"
+OFF="env COMPASS_SNAPSHOT_MIN_BYTES=off"
+measure "compass replay, cold (all projections)" $OFF "$C" replay --log "$LOG"; REPLAY=$(cat "$WORK/last.txt")
+measure "compass interactions --json, cold" $OFF "$C" interactions --log "$LOG" --as u-1-1 --json --now 2026-01-01T00:00:00Z
+"$C" replay --log "$LOG" > /dev/null || true   # writes the snapshot
+measure "compass replay, with snapshot" "$C" replay --log "$LOG"
+measure "compass interactions --json, with snapshot" "$C" interactions --log "$LOG" --as u-1-1 --json --now 2026-01-01T00:00:00Z
+measure "compass interactions, 5,000-event log" $OFF "$C" interactions --log "$FAMILY" --as u-1-1 --json --now 2026-01-01T00:00:00Z
+measure "compass analytics, 5,000-event log" $OFF "$C" analytics --log "$FAMILY" --as u-1-1 --json --now 2026-01-01T00:00:00Z
 measure "JSONDecoder aggregate (baseline)" "$BIN/compass-bench" decode "$LOG"; DECODER=$(cat "$WORK/last.txt")
 awk -v r="$REPLAY" -v d="$DECODER" 'BEGIN { if (r > 0) printf "  replay is %.1fx faster than JSONDecoder\n", d / r }'
 
