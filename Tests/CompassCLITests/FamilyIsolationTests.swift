@@ -7,23 +7,6 @@ import Testing
 /// A member of family A never sees an id, name or text that exists only in family B, in any
 /// read command, even when passing B's ids on purpose.
 @Suite struct FamilyIsolationTests {
-    static func freeText(_ events: [Event]) -> Set<String> {
-        var out: Set<String> = []
-        for e in events {
-            out.insert(e.id)
-            switch e.payload {
-            case .memberJoined(let m): out.formUnion([m.fullName, m.userId])
-            case .schoolAdded(let s): out.insert(s.name)
-            case .coachAdded(let c): out.formUnion([c.firstName, c.lastName])
-            case .interactionLogged(let i): out.formUnion([i.subject, i.content, i.otherCoachName].compactMap { $0 })
-            case .schoolStatusChanged(let c): if let notes = c.notes { out.insert(notes) }
-            case .documentUploaded(let d): out.insert(d.title)
-            case .interactionDeleted: break
-            }
-        }
-        return out
-    }
-
     static func forms(_ text: String) -> [String] {
         var w = JSONWriter()
         w.string(text)
@@ -46,8 +29,8 @@ import Testing
                 let theirs = events.filter { $0.family != family }
                 alone.now = cli.now
                 alone.write("events.jsonl", Sealed.text(mine))
-                let own = Self.freeText(mine).sorted().joined(separator: "\u{0}")
-                let foreign = Self.freeText(theirs).filter { $0.count >= 4 && !own.contains($0) }
+                let own = FamilyText.freeText(mine).sorted().joined(separator: "\u{0}")
+                let foreign = FamilyText.freeText(theirs).filter { $0.count >= 4 && !own.contains($0) }
                 let theirInteractions = theirs.compactMap { if case .interactionLogged(let i) = $0.payload { i.interactionId } else { nil } }
                 let theirUsers = theirs.compactMap { if case .memberJoined(let m) = $0.payload { m.userId } else { nil } }
                 for viewer in mine.compactMap({ if case .memberJoined(let m) = $0.payload { m } else { nil } }) {

@@ -190,7 +190,7 @@ import Testing
                 let ownEvents = events.filter { $0.family == familyId }
                 let alone = Self.state(ownEvents)
                 let own = Self.corpus(ownEvents)
-                let foreign = Self.freeText(events.filter { $0.family != familyId }).filter { $0.count >= 4 && !own.contains($0) }
+                let foreign = FamilyText.freeText(events.filter { $0.family != familyId }).filter { $0.count >= 4 && !own.contains($0) }
                 for viewerId in family.memberIds {
                     let bytes = AllViews.json(state, viewer: viewerId)
                     if bytes != AllViews.json(alone, viewer: viewerId) { return "\(viewerId)'s views change with other families' events" }
@@ -374,24 +374,6 @@ import Testing
             }
         }
         for line in Sealed.lines(events) { if let value = JSONParser.parse(line) { walk(value) } }
-        return out
-    }
-
-    /// Names, subjects, contents, notes, titles and event ids: what a family writes.
-    static func freeText(_ events: [Event]) -> Set<String> {
-        var out: Set<String> = []
-        for e in events {
-            out.insert(e.id)
-            switch e.payload {
-            case .memberJoined(let m): out.insert(m.fullName)
-            case .schoolAdded(let s): out.insert(s.name)
-            case .coachAdded(let c): out.formUnion([c.firstName, c.lastName])
-            case .interactionLogged(let i): out.formUnion([i.subject, i.content, i.otherCoachName].compactMap { $0 })
-            case .schoolStatusChanged(let c): if let notes = c.notes { out.insert(notes) }
-            case .documentUploaded(let d): out.insert(d.title)
-            case .interactionDeleted: break
-            }
-        }
         return out
     }
 

@@ -162,3 +162,24 @@ public enum AllViews {
         state.members.keys.sorted().flatMap { json(state, viewer: $0) }
     }
 }
+
+/// What a family writes: names, subjects, contents, notes, titles, user and event ids
+/// (isolation properties look for these in other families' views).
+public enum FamilyText {
+    public static func freeText(_ events: [Event]) -> Set<String> {
+        var out: Set<String> = []
+        for e in events {
+            out.insert(e.id)
+            switch e.payload {
+            case .memberJoined(let m): out.formUnion([m.fullName, m.userId])
+            case .schoolAdded(let s): out.insert(s.name)
+            case .coachAdded(let c): out.formUnion([c.firstName, c.lastName])
+            case .interactionLogged(let i): out.formUnion([i.subject, i.content, i.otherCoachName].compactMap { $0 })
+            case .schoolStatusChanged(let c): if let notes = c.notes { out.insert(notes) }
+            case .documentUploaded(let d): out.insert(d.title)
+            case .interactionDeleted: break
+            }
+        }
+        return out
+    }
+}
