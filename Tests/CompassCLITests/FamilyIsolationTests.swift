@@ -78,16 +78,10 @@ import Testing
 
     /// What `compass follow --json` prints at start for a viewer (the process is then stopped).
     static func followOutput(log: String, viewer: String) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = ["follow", "--as", viewer, "--json", "--log", log, "--now", "2026-02-15T12:00:00Z", "--interval", "20"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return "" }
+        guard let (process, collector) = try? FollowTests.startFollow(log: log, as: viewer) else { return "" }
         usleep(400_000)
         process.terminate()
         process.waitUntilExit()
-        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return collector.lines.joined(separator: "\n")
     }
 }

@@ -67,15 +67,6 @@ public enum EnvelopeDecoder {
                           data: data, version: version, prev: prev)
     }
 
-    /// Reads only `seq` and `at` when they are well-formed (for `--at-seq` and `--as-of` cut points).
-    public static func readablePosition(_ object: JSONObject) -> (seq: Int64?, at: Timestamp?) {
-        var seq: Int64?
-        if case .int(let value)? = object["seq"], value >= 1 { seq = value }
-        var at: Timestamp?
-        if case .string(let text)? = object["at"] { at = Timestamp(rfc3339: text) }
-        return (seq, at)
-    }
-
     static func integer(_ object: JSONObject, _ key: String, minimum: Int64, kind: String) throws(EventError) -> Int64 {
         guard let value = object[key], value != .null else { throw .missing(key) }
         guard case .int(let integer) = value, integer >= minimum else { throw .mustBe(key, kind) }

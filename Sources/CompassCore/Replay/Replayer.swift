@@ -166,16 +166,22 @@ public struct Replayer {
         case .object(let parsed):
             object = parsed
         }
-        let position = EnvelopeDecoder.readablePosition(object)
-        if cut.ends(seq: position.seq, at: position.at) {
-            reachedCut = true
-            return false
+        // The readable seq always matters; the time only when a cut asks for it.
+        var readableSeq: Int64?
+        if case .int(let value)? = object["seq"], value >= 1 { readableSeq = value }
+        if cut != ReplayCut() {
+            var readableAt: Timestamp?
+            if cut.asOf != nil, case .string(let text)? = object["at"] { readableAt = Timestamp(rfc3339: text) }
+            if cut.ends(seq: readableSeq, at: readableAt) {
+                reachedCut = true
+                return false
+            }
         }
         linesRead = number
         let previousHash = headHash
         advance(over: line)
 
-        if let seq = position.seq {
+        if let seq = readableSeq {
             if seq != lastSeq + 1 { problems.append(Problem(line: number, message: "seq \(seq), expected \(lastSeq + 1)")) }
             lastSeq = seq
         }
@@ -233,10 +239,10 @@ public struct PreparedLine: Sendable {
     public init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true) {
         byteCount = line.count
         hash = hashing ? SHA256.hex(line) : ""
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
-            content = .blank
-        } else if case .object(let object)? = JSONParser.parse(line) {
+        if case .object(let object)? = JSONParser.parse(line) {
             content = .object(object)
+        } else if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+            content = .blank
         } else {
             content = .invalid
         }
