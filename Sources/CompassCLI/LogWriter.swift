@@ -88,9 +88,15 @@ package final class LogWriter {
             throw .domain("Conflict: expected last seq \(expectSeq), but the log's last seq is \(replayer.lastSeq)")
         }
 
-        var state = replayer.state
-        var seq = replayer.lastSeq
-        var prev = replayer.headHash
+        // Take the state out of the replay, so applying the new events mutates it in place:
+        // a second reference to it would make the first mutation copy the touched family.
+        var position = replayer.snapshot
+        replayer = Replayer()
+        cached = nil
+        var state = position.state
+        position.state = CompassState()
+        var seq = position.lastSeq
+        var prev = position.headHash
         var events: [Event] = []
         var output: [UInt8] = []
         var lines: [[UInt8]] = []
@@ -124,12 +130,19 @@ package final class LogWriter {
         try POSIX.writeAll(fd, output, path: path)
         try POSIX.sync(fd, path: path)
         if logWasEmpty { POSIX.syncDirectory(POSIX.directory(of: path)) }
-        // Keep the state for the next append through this writer.
-        if eventId == nil {
-            for line in lines { line.withUnsafeBufferPointer { _ = replayer.consume(line: $0, terminated: true) } }
-            cached = replayer
-            cachedSize = replayer.consumedBytes
-            cachedLastLine = lines.last ?? cachedLastLine
+        // Keep the state for the next append through this writer: the written lines are
+        // already folded into `state`, so only the replay position moves on.
+        if eventId == nil, let last = lines.last {
+            position.state = state
+            position.linesRead += lines.count
+            position.sealedLines += lines.count
+            position.lastSeq = seq
+            position.headHash = prev
+            position.consumedBytes += output.count
+            position.lastLineLength = last.count
+            cached = Replayer(resuming: position)
+            cachedSize = position.consumedBytes
+            cachedLastLine = last
         }
         return .written(events)
     }

@@ -237,3 +237,43 @@ import Testing
         #expect(cli.run("import one.jsonl --expect-seq 5").status == 0)
     }
 }
+
+/// In-process writers keep their state between appends and fold what others appended.
+@Suite struct LogWriterCacheTests {
+    static func append(_ writer: LogWriter, _ type: EventType, _ actor: String, _ data: [(String, String)], id: String) -> String? {
+        do {
+            _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(CLIError) -> [EventDraft] in
+                [EventDraft(seq: 1, id: id, type: type.rawValue, at: Timestamp(rfc3339: "2026-01-01T00:00:00Z")!, actor: actor, family: "fam",
+                            data: JSONObject(data.map { JSONObject.Member($0.0, .string($0.1)) }))]
+            }
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test func aWriterSeesWhatAnotherWriterAppendedSinceItsLastAppend() throws {
+        let cli = CLIHarness()
+        let a = LogWriter(path: cli.logPath), b = LogWriter(path: cli.logPath)
+        #expect(Self.append(a, .memberJoined, "u-p", [("userId", "u-p"), ("fullName", "Pat"), ("role", "parent")], id: "e1") == nil)
+        #expect(Self.append(a, .schoolAdded, "u-p", [("schoolId", "s-1"), ("name", "UCLA")], id: "e2") == nil)
+        #expect(Self.append(b, .schoolAdded, "u-p", [("schoolId", "s-2"), ("name", "Rice")], id: "e3") == nil)
+        // A's cached state must include B's school, and B's event id.
+        #expect(Self.append(a, .schoolAdded, "u-p", [("schoolId", "s-2"), ("name", "Rice again")], id: "e4") == "School s-2 already exists")
+        #expect(Self.append(a, .schoolAdded, "u-p", [("schoolId", "s-3"), ("name", "Duke")], id: "e3") == "duplicate event id e3")
+        // A torn tail written by a crashed process is moved aside by the next append, cached or not.
+        let handle = try #require(FileHandle(forWritingAtPath: cli.logPath))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"seq":4,"id":"half"#.utf8))
+        handle.closeFile()
+        #expect(Self.append(a, .schoolAdded, "u-p", [("schoolId", "s-3"), ("name", "Duke")], id: "e5") == nil)
+        #expect(Self.append(b, .schoolAdded, "u-p", [("schoolId", "s-4"), ("name", "Yale")], id: "e6") == nil)
+        // A log rewritten behind the writer's back is replayed from the start.
+        let lines = cli.logText.split(separator: "\n")
+        cli.write("events.jsonl", lines.prefix(2).map { $0 + "\n" }.joined())
+        #expect(Self.append(a, .schoolAdded, "u-p", [("schoolId", "s-2"), ("name", "Rice")], id: "e7") == nil)
+        let verify = cli.run("verify")
+        #expect(verify.status == 0, "\(verify.stdout)")
+        #expect(cli.logText.split(separator: "\n").count == 3)
+    }
+}
