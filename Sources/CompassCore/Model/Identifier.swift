@@ -51,11 +51,9 @@ public enum TextRules {
         text.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
     }
 
-    /// The length the web schema counts: UTF-16 code units.
-    public static func length(_ text: String) -> Int { text.utf16.count }
-
-    /// Whether the text is at most `limit` UTF-16 code units. Never more UTF-16 units than
-    /// UTF-8 bytes, so short texts skip the count.
+    /// Whether the text is at most `limit` UTF-16 code units, the length the web schema counts.
+    ///
+    /// A text never has more UTF-16 units than UTF-8 bytes, so short texts skip the count.
     public static func fits(_ text: String, _ limit: Int) -> Bool {
         text.utf8.count <= limit || text.utf16.count <= limit
     }

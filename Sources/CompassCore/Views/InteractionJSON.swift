@@ -1,3 +1,5 @@
+import Foundation
+
 /// The JSON documents of SPEC §4.1 for the interactions views: compact, keys in the listed
 /// order, every key present (`null` when empty), one `\n` after the document.
 public enum InteractionJSON {
@@ -144,5 +146,3 @@ public enum InteractionCSV {
         return out
     }
 }
-
-import Foundation
