@@ -143,15 +143,7 @@ import Testing
     @Test func followWaitsForATornLineToBeCompleted() throws {
         let cli = CLIHarness()
         cli.seedFamily()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = ["follow", "--as", "u-pat", "--json", "--log", cli.logPath, "--now", "2026-03-01T12:00:00Z", "--interval", "50"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        let collector = Collector()
-        collector.start(pipe.fileHandleForReading)
-        try process.run()
+        let (process, collector) = try Self.startFollow(log: cli.logPath, as: "u-pat")
         defer { if process.isRunning { process.terminate() } }
         usleep(300_000)
         #expect(collector.lines.isEmpty)  // nothing in the timeline yet
