@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CompassCore
 import Dispatch
+import Foundation
 
 /// Streams a log file into a ``Replayer`` in large `read(2)` blocks, splitting lines with
 /// `memchr`; memory follows the replayed state, not the file size.
@@ -59,14 +60,26 @@ enum LogReader {
 
     /// Feeds every line of an open file to the replayer.
     ///
-    /// Each block's complete lines are parsed and hashed on both cores
-    /// (``PreparedLine`` is pure), then folded in order on this thread.
+    /// A two-stage pipeline: while this thread folds one block's lines in order, a worker
+    /// parses, hashes and decodes the next block's (``PreparedLine`` is pure); when the fold
+    /// is done first, this thread helps prepare. The raw bytes are no longer needed once a
+    /// block is prepared, so one buffer serves both stages.
     static func stream(fd: Int32, path: String, into replayer: inout Replayer) throws(CLIError) {
         var buffer = [UInt8](repeating: 0, count: blockSize)
         var filled = 0  // bytes in buffer[0..<filled]; a partial line sits at the front
         var ranges: [Range<Int>] = []
+        var prepared: PreparedBlock?  // the previous block, ready to fold
+        defer { prepared?.discard() }
         // A line longer than the limit is hashed as it streams past, never held whole.
         var oversized: (hasher: SHA256, count: Int)?
+        let hashing = replayer.checksChain
+        let keepingPayload = replayer.hasObserver
+        /// Folds the block prepared before; false once a cut is reached.
+        func foldPrepared() -> Bool {
+            guard let block = prepared else { return true }
+            prepared = nil
+            return block.fold(into: &replayer)
+        }
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if n < 0 { if errno == EINTR { continue }; throw .io("cannot read \(path): \(POSIX.lastError)") }
@@ -83,7 +96,7 @@ enum LogReader {
                     filled = 0
                     continue
                 }
-                if !replayer.consumeOversizedLine(byteCount: skipping.count, hash: replayer.checksChain ? skipping.hasher.finalizeHex() : "") { return }
+                guard foldPrepared(), replayer.consumeOversizedLine(byteCount: skipping.count, hash: hashing ? skipping.hasher.finalizeHex() : "") else { return }
                 oversized = nil
                 start = end + 1
             }
@@ -98,8 +111,12 @@ enum LogReader {
                 }
                 return start
             }
-            let keepGoing = buffer.withUnsafeBufferPointer { all in
-                feed(ranges, of: all, into: &replayer)
+            let keepGoing = buffer.withUnsafeBufferPointer { all -> Bool in
+                let block = PreparedBlock(ranges: ranges, of: all, hashing: hashing, keepingPayload: keepingPayload)
+                let folded = foldPrepared()
+                block.finishPreparing()  // this thread helps; the buffer is free again after this
+                prepared = block
+                return folded
             }
             if !keepGoing { return }
             if consumed > 0 {
@@ -118,9 +135,9 @@ enum LogReader {
                 buffer.append(contentsOf: repeatElement(0, count: buffer.count))
             }
         }
-        if let skipping = oversized {
+        guard foldPrepared() else { return }
+        if oversized != nil {
             // An oversized last line without `\n` is a torn write like any other.
-            _ = skipping
             _ = replayer.consume(line: UnsafeBufferPointer(start: nil, count: 0), terminated: false)
             return
         }
@@ -130,32 +147,87 @@ enum LogReader {
             }
         }
     }
+}
 
-    /// Prepares the lines in parallel, then folds them in order. False once a cut is reached.
-    static func feed(_ ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, into replayer: inout Replayer) -> Bool {
-        let hashing = replayer.checksChain
-        guard ranges.count >= 64 else {
-            for range in ranges where !replayer.consume(prepared: PreparedLine(UnsafeBufferPointer(rebasing: bytes[range]), hashing: hashing)) {
-                return false
+/// One block's complete lines, prepared in chunks by a worker and by whichever thread calls
+/// ``finishPreparing()``, then folded in order.
+private final class PreparedBlock: @unchecked Sendable {
+    static let chunkSize = 128
+
+    private let ranges: [Range<Int>]
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let out: UnsafeMutablePointer<PreparedLine>
+    private let hashing: Bool
+    private let keepingPayload: Bool
+    private let lock = NSLock()
+    private let done = DispatchGroup()
+    private var nextChunk = 0  // guarded by lock
+    private var folded = 0     // lines moved out by fold
+    private var ready = false
+
+    /// Starts preparing `ranges` of `bytes` on a worker; `bytes` must stay valid until
+    /// ``finishPreparing()`` returns.
+    init(ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, hashing: Bool, keepingPayload: Bool) {
+        self.ranges = ranges
+        self.bytes = bytes
+        self.hashing = hashing
+        self.keepingPayload = keepingPayload
+        out = .allocate(capacity: max(1, ranges.count))
+        if ranges.count > Self.chunkSize {
+            done.enter()
+            DispatchQueue.global().async {
+                self.prepareChunks()
+                self.done.leave()
             }
-            return true
         }
-        let prepared = [PreparedLine](unsafeUninitializedCapacity: ranges.count) { out, count in
-            let workers = 2
-            // Each worker writes a disjoint range of the output; the pointers outlive the call.
-            let shared = SharedPointers(out: out.baseAddress!, bytes: bytes)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let lower = ranges.count * worker / workers
-                let upper = ranges.count * (worker + 1) / workers
-                for index in lower..<upper {
-                    let line = UnsafeBufferPointer(rebasing: shared.bytes[ranges[index]])
-                    (shared.out + index).initialize(to: PreparedLine(line, hashing: hashing))
-                }
+    }
+
+    /// Prepares what no one has claimed yet, then waits for the worker.
+    func finishPreparing() {
+        prepareChunks()
+        done.wait()
+        ready = true
+    }
+
+    private func prepareChunks() {
+        while let chunk = claimChunk() {
+            for index in chunk {
+                let line = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
+                (out + index).initialize(to: PreparedLine(line, hashing: hashing, keepingPayload: keepingPayload))
             }
-            count = ranges.count
         }
-        for line in prepared where !replayer.consume(prepared: line) { return false }
+    }
+
+    private func claimChunk() -> Range<Int>? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard nextChunk < ranges.count else { return nil }
+        let chunk = nextChunk..<min(nextChunk + Self.chunkSize, ranges.count)
+        nextChunk = chunk.upperBound
+        return chunk
+    }
+
+    /// Folds the prepared lines in order; false once a cut is reached.
+    func fold(into replayer: inout Replayer) -> Bool {
+        precondition(ready)
+        while folded < ranges.count {
+            let line = (out + folded).move()
+            folded += 1
+            if !replayer.consume(prepared: line) { return false }
+        }
         return true
+    }
+
+    /// Frees the lines not folded.
+    func discard() {
+        if !ready { finishPreparing() }
+        (out + folded).deinitialize(count: ranges.count - folded)
+        folded = ranges.count
+    }
+
+    deinit {
+        discard()
+        out.deallocate()
     }
 }
 
@@ -165,8 +237,3 @@ struct SnapshotPolicy {
     var afterOutput: (@escaping () -> Void) -> Void
 }
 
-/// The buffers two workers share while preparing disjoint ranges of lines.
-private struct SharedPointers: @unchecked Sendable {
-    let out: UnsafeMutablePointer<PreparedLine>
-    let bytes: UnsafeBufferPointer<UInt8>
-}

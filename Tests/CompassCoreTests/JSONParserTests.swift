@@ -1,5 +1,6 @@
 import Testing
 @testable import CompassCore
+import CompassTestSupport
 
 @Suite struct JSONParserTests {
     @Test func parsesEveryKindKeepingKeyOrder() throws {
@@ -47,5 +48,94 @@ import Testing
         var w = JSONWriter()
         w.string("a\"b\\c/d\u{01}\n🔥é")
         #expect(w.string == #""a\"b\\c/d\u0001\n🔥é""#)
+    }
+}
+
+/// The tape parser against the first, tree-building parser (kept in the test support as
+/// ``ReferenceJSONParser``): on every input both accept, or both reject, and build the same tree.
+@Suite struct JSONParserDifferentialTests {
+    static let fragments: [[UInt8]] = [
+        "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "\\ud83d", "\\ude00", "\\udc00", "\\ud800", "\\n", "\\/",
+        "\\x", "0", "-", "-0", "1", "12", "1.5", "1e9", "1E+2", "1e-", ".", "9223372036854775807",
+        "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "1e999", "true", "false",
+        "null", "nul", " ", "\t", "\r", "\n", "a", "é", "e\u{301}", "🔥", "\"k\"", "\"k\":", "\"seq\":1,",
+        "\"é\":1,", "\"e\u{301}\":2", "\"\\u00e9\":3,", "\"\\u0065\":4",
+    ].map { Array($0.utf8) } + [[0xC3], [0xC3, 0xA9], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+        [0xF0, 0x9F, 0x94, 0xA5], [0xC0, 0xAF], [0xFF], [0x00], [0x1F], [0x7F], [0xEF, 0xBB, 0xBF], [0xE2, 0x82]]
+
+    /// Random byte strings made of JSON-shaped fragments: most invalid, some valid.
+    static var fragmentSoup: Gen<[UInt8]> { Gen { rng, size in
+        var bytes: [UInt8] = []
+        for _ in 0..<(1 + rng.below(size * 2 + 2)) { bytes += fragments[rng.below(fragments.count)] }
+        return bytes
+    } }
+
+    /// Valid documents written with random white space and escapes, sometimes mutated.
+    static var documents: Gen<[UInt8]> { Gen { rng, size in
+        func text(_ rng: inout SplitMix64) -> String {
+            let pieces = ["a", "k", "é", "e\u{301}", "🔥", "\\n", "\\u00e9", "\\ud83d\\udd25", "\\\"", "\\\\", "\\/", " "]
+            return (0..<rng.below(4)).map { _ in pieces[rng.below(pieces.count)] }.joined()
+        }
+        func value(_ rng: inout SplitMix64, depth: Int) -> String {
+            let ws = [" ", "", "\n", "\t", "\r\n"][rng.below(5)]
+            switch depth > 3 ? rng.below(4) : rng.below(7) {
+            case 0: return ["0", "-1", "12", "-0", "1.25", "2e3", "9223372036854775808", "-9223372036854775808"][rng.below(8)]
+            case 1: return ["true", "false", "null"][rng.below(3)]
+            case 2, 3: return "\"" + text(&rng) + "\""
+            case 4, 5:
+                let members = (0..<rng.below(5)).map { _ in "\(ws)\"\(text(&rng))\"\(ws):\(ws)\(value(&rng, depth: depth + 1))" }
+                return "{" + members.joined(separator: ",") + ws + "}"
+            default:
+                return "[" + (0..<rng.below(5)).map { _ in ws + value(&rng, depth: depth + 1) }.joined(separator: ",") + "]"
+            }
+        }
+        var bytes = Array(value(&rng, depth: 0).utf8)
+        if rng.below(3) == 0, !bytes.isEmpty {
+            for _ in 0..<(1 + rng.below(3)) { bytes[rng.below(bytes.count)] = fragments[rng.below(fragments.count)].first ?? 0x20 }
+        }
+        return bytes
+    } }
+
+    static func agree(_ bytes: [UInt8]) -> String? {
+        let tape = JSONParser.parse(bytes)
+        let reference = ReferenceJSONParser.parse(bytes)
+        guard tape == reference else {
+            return "tape parser gave \(String(describing: tape)), reference \(String(describing: reference))"
+        }
+        return nil
+    }
+
+    @Test func agreesOnFragmentSoup() {
+        let property = Property("tape parser == reference parser (fragments)", seed: 71, maxSize: 60, Self.fragmentSoup,
+                                describe: { String(decoding: $0, as: UTF8.self).debugDescription })
+        #expect(property.check(iterations: 20_000, Self.agree) == nil)
+    }
+
+    @Test func agreesOnGeneratedDocuments() {
+        let property = Property("tape parser == reference parser (documents)", seed: 72, Self.documents,
+                                describe: { String(decoding: $0, as: UTF8.self).debugDescription })
+        var accepted = 0
+        #expect(property.check(iterations: 5_000) { bytes in
+            if JSONParser.parse(bytes) != nil { accepted += 1 }
+            return Self.agree(bytes)
+        } == nil)
+        #expect(accepted > 2_000)  // the generator is not only producing garbage
+    }
+
+    @Test func agreesOnMutatedLogLines() {
+        var rng = SplitMix64(seed: 73)
+        let lines = Sealed.lines(LogGen.history(maxFamilies: 2).sample(seed: 74, size: 60))
+        for _ in 0..<5_000 {
+            var line = lines[rng.below(lines.count)]
+            for _ in 0..<rng.below(3) where !line.isEmpty { line[rng.below(line.count)] ^= UInt8(1 << rng.below(8)) }
+            #expect(Self.agree(line) == nil)
+        }
+    }
+
+    @Test func rejectsDuplicateKeysInLargeObjectsToo() {
+        let keys = (0..<100).map { "\"k\($0)\":\($0)" }
+        #expect(JSONParser.parse("{" + keys.joined(separator: ",") + "}") != nil)
+        #expect(JSONParser.parse("{" + keys.joined(separator: ",") + ",\"k7\":0}") == nil)
+        #expect(JSONParser.parse("{" + keys.joined(separator: ",") + ",\"k\\u0037\":0}") == nil)
     }
 }

@@ -350,6 +350,28 @@ import Testing
         })
     }
 
+    /// Replay decides lines whose payload was built on another core with ``Rules/check(_:in:)``;
+    /// appends use the step-by-step path. On adversarial logs both must give the same event or
+    /// the same first message, line by line.
+    @Test func stateChecksOfPrebuiltPayloadsEqualTheStepByStepRules() {
+        let property = Property("prebuilt decide == step-by-step decide", seed: 15, LogGen.adversarial(), describe: { "\($0)" })
+        var decided = 0
+        Self.expectHolds(property.check { log in
+            var state = CompassState()
+            for (number, line) in log.lines.enumerated() {
+                guard case .object(let object)? = JSONParser.parse(line), let draft = try? EnvelopeDecoder.decode(object) else { continue }
+                let prebuilt = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
+                let stepByStep = Result { () throws(EventError) in try Rules.decide(draft, in: state) }
+                let fast = Result { () throws(EventError) in try Rules.decide(draft, prebuilt: prebuilt, in: state) }
+                if stepByStep != fast { return "line \(number + 1): step-by-step \(stepByStep), prebuilt \(fast)" }
+                if case .success(let event) = stepByStep { state.apply(event) }
+                decided += 1
+            }
+            return nil
+        })
+        #expect(decided > 1_000)
+    }
+
     // MARK: helpers
 
     static func draft(_ event: Event) -> EventDraft {

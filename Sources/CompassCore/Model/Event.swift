@@ -32,6 +32,19 @@ public enum EventType: String, CaseIterable, Sendable {
     case interactionDeleted = "InteractionDeleted"
     case schoolStatusChanged = "SchoolStatusChanged"
     case documentUploaded = "DocumentUploaded"
+
+    /// The position in `allCases` (for per-type counters kept in arrays).
+    var ordinal: Int {
+        switch self {
+        case .memberJoined: 0
+        case .schoolAdded: 1
+        case .coachAdded: 2
+        case .interactionLogged: 3
+        case .interactionDeleted: 4
+        case .schoolStatusChanged: 5
+        case .documentUploaded: 6
+        }
+    }
 }
 
 /// An event's payload, one case per event type.

@@ -5,15 +5,32 @@ public struct CompassState: Equatable, Sendable {
     /// Members of every family, by user id (user ids are global).
     public internal(set) var members: [String: Member] = [:]
     /// Families by family id.
-    public internal(set) var families: [String: Family] = [:]
+    public internal(set) var families = FamilyTable()
     /// Ids of applied events (for duplicate detection and idempotent appends).
-    public internal(set) var eventIds: Set<String> = []
-    /// Applied events per type.
-    public internal(set) var countsByType: [EventType: Int] = [:]
+    public internal(set) var eventIds = EventIdSet()
+    /// Applied events per type, in the order of `EventType.allCases`.
+    private var typeCounts = [Int](repeating: 0, count: EventType.allCases.count)
     /// Live interactions over all families.
     public internal(set) var liveInteractionCount = 0
 
     public init() {}
+
+    /// Makes room for about `events` events without growing the id table again.
+    public mutating func reserveCapacity(events: Int) {
+        eventIds.reserveCapacity(events)
+    }
+
+    /// Applied events per type (types with none are left out).
+    public var countsByType: [EventType: Int] {
+        var counts: [EventType: Int] = [:]
+        for (type, count) in zip(EventType.allCases, typeCounts) where count > 0 { counts[type] = count }
+        return counts
+    }
+
+    /// Counts one more applied event of a type.
+    mutating func count(_ type: EventType) {
+        typeCounts[type.ordinal] += 1
+    }
 
     /// The family a user belongs to, if they are a member.
     public func family(of userId: String) -> Family? {
@@ -22,20 +39,20 @@ public struct CompassState: Equatable, Sendable {
     }
 
     /// Applied events over all types.
-    public var appliedCount: Int { countsByType.values.reduce(0, +) }
+    public var appliedCount: Int { typeCounts.reduce(0, +) }
 
     /// Folds one accepted event into the state.
     ///
     /// - Complexity: O(1) amortized: the family is mutated in place, never copied.
     public mutating func apply(_ event: Event) {
         eventIds.insert(event.id)
-        countsByType[event.type, default: 0] += 1
+        count(event.type)
         if case .memberJoined(let joined) = event.payload {
             members[joined.userId] = Member(userId: joined.userId, family: event.family, fullName: joined.fullName, role: joined.role)
         }
         if case .interactionLogged = event.payload { liveInteractionCount += 1 }
         if case .interactionDeleted = event.payload { liveInteractionCount -= 1 }
-        families[event.family, default: Family(id: event.family)].apply(event)
+        families.update(at: families.position(adding: event.family)) { $0.apply(event) }
     }
 }
 

@@ -77,6 +77,9 @@ public struct Replayer {
     private let cut: ReplayCut
     private let observer: ((LineOutcome, CompassState) -> Void)?
 
+    /// Whether someone is told every line's outcome (then rejected drafts keep their payload).
+    public var hasObserver: Bool { observer != nil }
+
     /// - Parameters:
     ///   - cut: where to stop (time travel); nil replays everything.
     ///   - checksChain: hash every line to check `prev` links.
@@ -145,65 +148,52 @@ public struct Replayer {
         return true
     }
 
-    /// Replays one complete line that was parsed and hashed ahead (possibly on another
+    /// Replays one complete line that was parsed, hashed and decoded ahead (possibly on another
     /// thread). Returns false once a cut point is reached.
     @discardableResult
     public mutating func consume(prepared line: PreparedLine) -> Bool {
         guard !reachedCut else { return false }
         let number = linesRead + 1
-        let object: JSONObject
         switch line.content {
-        case .blank:
+        case .blank, .invalid:
             linesRead = number
             advance(over: line)
-            reject(number, nil, "blank line")
+            reject(number, nil, line.content.isBlank ? "blank line" : "invalid JSON")
             return true
-        case .invalid:
-            linesRead = number
-            advance(over: line)
-            reject(number, nil, "invalid JSON")
-            return true
-        case .object(let parsed):
-            object = parsed
+        case .badEnvelope, .draft:
+            break
         }
-        // The readable seq always matters; the time only when a cut asks for it.
-        var readableSeq: Int64?
-        if case .int(let value)? = object["seq"], value >= 1 { readableSeq = value }
-        if cut != ReplayCut() {
-            var readableAt: Timestamp?
-            if cut.asOf != nil, case .string(let text)? = object["at"] { readableAt = Timestamp(rfc3339: text) }
-            if cut.ends(seq: readableSeq, at: readableAt) {
-                reachedCut = true
-                return false
-            }
+        if cut.ends(seq: line.readableSeq, at: line.readableAt) {
+            reachedCut = true
+            return false
         }
         linesRead = number
         let previousHash = headHash
         advance(over: line)
 
-        if let seq = readableSeq {
+        if let seq = line.readableSeq {
             if seq != lastSeq + 1 { problems.append(Problem(line: number, message: "seq \(seq), expected \(lastSeq + 1)")) }
             lastSeq = seq
         }
-        if case .string(let prev)? = object["prev"] {
+        if let prev = line.prevText {
             sealedLines += 1
             if checksChain, prev != previousHash {
                 problems.append(Problem(line: number, message: "prev does not match line \(number - 1)"))
             }
         }
-        let draft: EventDraft
-        do {
-            draft = try EnvelopeDecoder.decode(object)
-        } catch {
+        switch line.content {
+        case .badEnvelope(let error):
             reject(number, nil, error.message)
-            return true
-        }
-        do {
-            let event = try Rules.decide(draft, in: state)
-            state.apply(event)
-            observer?(.applied(line: number, event: event), state)
-        } catch {
-            reject(number, draft, error.message)
+        case .draft(let draft, let payload):
+            do {
+                let event = try Rules.decide(draft, prebuilt: payload, in: state)
+                state.apply(event)
+                observer?(.applied(line: number, event: event), state)
+            } catch {
+                reject(number, draft, error.message)
+            }
+        case .blank, .invalid:
+            break
         }
         return true
     }
@@ -220,31 +210,59 @@ public struct Replayer {
     }
 }
 
-/// A complete log line parsed and hashed ahead of the fold. Preparing is pure and
-/// independent per line, so a reader may prepare lines on several threads and feed them to
-/// ``Replayer/consume(prepared:)`` in order.
+/// A complete log line parsed, hashed and decoded as far as it can be without the state.
+///
+/// Preparing is pure and independent per line, so a reader may prepare lines on several
+/// threads and feed them to ``Replayer/consume(prepared:)`` in order; only the state rules
+/// (``Rules/check(_:in:)``) and the fold are left for that thread.
 public struct PreparedLine: Sendable {
     public enum Content: Sendable {
         case blank
         case invalid
-        case object(JSONObject)
+        /// Valid JSON whose envelope breaks a rule of SPEC §1.
+        case badEnvelope(EventError)
+        /// A readable envelope and its payload built without the state, or why it did not build.
+        case draft(EventDraft, payload: Result<Payload, EventError>)
+
+        var isBlank: Bool {
+            if case .blank = self { return true }
+            return false
+        }
     }
 
     public var byteCount: Int
     /// SHA-256 of the line's bytes (empty when not hashing).
     public var hash: String
     public var content: Content
+    /// The `seq` field when it is an integer ≥ 1, even if the envelope is otherwise broken.
+    public var readableSeq: Int64?
+    /// The `at` field when it is an RFC 3339 time, even if the envelope is otherwise broken.
+    public var readableAt: Timestamp?
+    /// The `prev` field when it is a string, well-formed or not.
+    public var prevText: String?
 
-    /// Parses (and hashes) one line without its `\n`.
-    public init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true) {
+    /// Parses, hashes and decodes one line without its `\n`.
+    ///
+    /// - Parameter keepingPayload: keep the raw payload of a draft whose payload built (an
+    ///   observer may want it when the state rejects the line); otherwise it is freed here.
+    public init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true) {
         byteCount = line.count
         hash = hashing ? SHA256.hex(line) : ""
-        if case .object(let object)? = JSONParser.parse(line) {
-            content = .object(object)
-        } else if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
-            content = .blank
-        } else {
-            content = .invalid
+        guard case .object(let object)? = JSONParser.parse(line) else {
+            content = line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .invalid
+            return
+        }
+        if case .int(let value)? = object["seq"], value >= 1 { readableSeq = value }
+        if case .string(let prev)? = object["prev"] { prevText = prev }
+        do {
+            var draft = try EnvelopeDecoder.decode(object)
+            readableAt = draft.at
+            let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
+            if !keepingPayload, case .success = payload { draft.data = JSONObject() }
+            content = .draft(draft, payload: payload)
+        } catch {
+            if case .string(let text)? = object["at"] { readableAt = Timestamp(rfc3339: text) }
+            content = .badEnvelope(error)
         }
     }
 }

@@ -113,11 +113,11 @@ public enum SnapshotCodec {
             }
             var state = CompassState()
             guard let ids = r.strings() else { return nil }
-            state.eventIds = Set(ids)
+            state.eventIds = EventIdSet(ids)
             guard let familyCount = r.uint() else { return nil }
             for _ in 0..<familyCount {
                 guard let family = decodeFamily(&r, state: &state) else { return nil }
-                state.families[family.id] = family
+                state.families.set(family)
             }
             guard r.isAtEnd else { return nil }
             return ReplaySnapshot(state: state, problems: problems, linesRead: Int(lines), lastSeq: lastSeq, headHash: head,
@@ -132,20 +132,20 @@ public enum SnapshotCodec {
             guard let user = r.string(), let name = r.string(), let role = r.uint() else { return nil }
             f.memberIds.append(user)
             state.members[user] = Member(userId: user, family: id, fullName: name, role: role == 0 ? .player : .parent)
-            state.countsByType[.memberJoined, default: 0] += 1
+            state.count(.memberJoined)
         }
         guard let schoolCount = r.uint() else { return nil }
         for _ in 0..<schoolCount {
             guard let sid = r.string(), let name = r.string(), let status = r.optional() else { return nil }
             f.schools[sid] = School(id: sid, name: name, status: status)
-            state.countsByType[.schoolAdded, default: 0] += 1
+            state.count(.schoolAdded)
         }
         guard let coachCount = r.uint() else { return nil }
         for _ in 0..<coachCount {
             guard let cid = r.string(), let school = r.string(), let first = r.string(), let last = r.string(),
                   let role = r.string().flatMap(CoachRole.init) else { return nil }
             f.coaches[cid] = Coach(id: cid, schoolId: school, firstName: first, lastName: last, role: role)
-            state.countsByType[.coachAdded, default: 0] += 1
+            state.count(.coachAdded)
         }
         guard let interactionCount = r.uint() else { return nil }
         f.interactions.reserveCapacity(Int(interactionCount))
@@ -179,13 +179,13 @@ public enum SnapshotCodec {
             if deleted == 1 {
                 guard let did = r.string(), let dat = r.int(), let dby = r.string() else { return nil }
                 record.deletion = Deletion(eventId: did, at: Timestamp(millisecondsSinceEpoch: dat), by: dby)
-                state.countsByType[.interactionDeleted, default: 0] += 1
+                state.count(.interactionDeleted)
             } else {
                 state.liveInteractionCount += 1
             }
             f.interactions[iid] = record
             f.interactionOrder.append(iid)
-            state.countsByType[.interactionLogged, default: 0] += 1
+            state.count(.interactionLogged)
         }
         guard let changeCount = r.uint() else { return nil }
         for _ in 0..<changeCount {
@@ -193,7 +193,7 @@ public enum SnapshotCodec {
                   let status = r.string(), let notes = r.optional() else { return nil }
             f.statusChanges.append(StatusChangeRecord(eventId: eventId, seq: seq, at: Timestamp(millisecondsSinceEpoch: at), actor: actor,
                                                       change: SchoolStatusChanged(schoolId: school, newStatus: status, notes: notes)))
-            state.countsByType[.schoolStatusChanged, default: 0] += 1
+            state.count(.schoolStatusChanged)
         }
         guard let documentCount = r.uint() else { return nil }
         for _ in 0..<documentCount {
@@ -202,7 +202,7 @@ public enum SnapshotCodec {
             f.documents[did] = DocumentRecord(eventId: eventId, seq: seq, at: Timestamp(millisecondsSinceEpoch: at), actor: actor,
                                               document: DocumentUploaded(documentId: did, title: title, docType: type, fileName: file, sizeBytes: size))
             f.documentOrder.append(did)
-            state.countsByType[.documentUploaded, default: 0] += 1
+            state.count(.documentUploaded)
         }
         return f
     }

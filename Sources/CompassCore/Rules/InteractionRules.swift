@@ -7,19 +7,16 @@ extension RuleContext {
         let eventId = try reader.optionalId("eventId")
         let otherCoachName = try reader.optionalText("otherCoachName")
 
-        if let member, member.role != .player { throw EventError("Only players can create interactions") }
-        try require({ _, family in family?.interactions[interactionId] == nil }, "Interaction \(interactionId) already exists")
+        if let member { try StateRules.playerLogs(member) }
+        try rules?.interactionIsNew(interactionId)
         let schoolId = try reader.reference("schoolId", else: "Please select a school")
         let coachId = try reader.reference("coachId", else: "Invalid coach selection")
         guard schoolId != nil || coachId != nil else { throw EventError("Please select a school") }
         if let schoolId {
-            try require({ _, family in family?.schools[schoolId] != nil }, "Please select a school")
+            try rules?.schoolExists(schoolId)
         }
         if let coachId {
-            try require({ _, family in
-                guard let coach = family?.coaches[coachId] else { return false }
-                return schoolId == nil || coach.schoolId == schoolId
-            }, "Invalid coach selection")
+            try rules?.coachMatches(coachId, school: schoolId)
         }
         let type = try reader.choice("type", InteractionType.self, else: "Please select an interaction type")
         let direction = try reader.choice("direction", Direction.self, else: "Please select a direction")

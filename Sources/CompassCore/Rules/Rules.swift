@@ -14,6 +14,18 @@ public enum Rules {
         return try build(draft, state: state, sanitizing: sanitizing)
     }
 
+    /// ``decide(_:in:sanitizing:)`` (without sanitizing) for a draft whose payload was already
+    /// built without the state, possibly on another thread: only the state rules run when it
+    /// built; otherwise the step-by-step path finds the first failure in the SPEC's order.
+    public static func decide(_ draft: EventDraft, prebuilt: Result<Payload, EventError>, in state: CompassState) throws(EventError) -> Event {
+        guard case .success(let payload) = prebuilt else { return try decide(draft, in: state) }
+        guard !state.eventIds.contains(draft.id) else { throw EventError("duplicate event id \(draft.id)") }
+        let event = Event(seq: draft.seq, id: draft.id, at: draft.at, actor: draft.actor, family: draft.family,
+                          payload: payload, prev: draft.prev)
+        try check(event, in: state)
+        return event
+    }
+
     /// The payload a draft would produce if the state allowed it: its shape and field
     /// messages only. Idempotent retries compare this with the event already in the log.
     public static func payloadIgnoringState(_ draft: EventDraft, sanitizing: Bool) throws(EventError) -> Payload {
@@ -23,7 +35,8 @@ public enum Rules {
     private static func build(_ draft: EventDraft, state: CompassState?, sanitizing: Bool) throws(EventError) -> Event {
         guard let type = EventType(rawValue: draft.type) else { throw EventError("unknown event type \(draft.type)") }
         guard draft.version == 1 else { throw EventError("unsupported version \(draft.version)") }
-        let context = RuleContext(draft: draft, state: state, reader: PayloadReader(data: draft.data))
+        let rules = state.map { StateRules(state: $0, actor: draft.actor, family: draft.family) }
+        let context = RuleContext(draft: draft, rules: rules, reader: PayloadReader(data: draft.data))
         let payload: Payload
         switch type {
         case .memberJoined: payload = .memberJoined(try context.memberJoined())
@@ -39,45 +52,31 @@ public enum Rules {
     }
 }
 
-/// The state a draft is decided against. With no state, only shape and field rules run.
+/// A draft and the state rules it is decided against. With no state, only shape and field
+/// rules run.
 struct RuleContext {
     let draft: EventDraft
-    let state: CompassState?
+    let rules: StateRules?
     let reader: PayloadReader
-
-    var family: Family? { state?.families[draft.family] }
 
     /// `Unknown user U` unless the actor is a member of the event's family.
     func actorMember() throws(EventError) -> Member? {
-        guard let state else { return nil }
-        guard let member = state.members[draft.actor], member.family == draft.family else {
-            throw EventError("Unknown user \(draft.actor)")
-        }
-        return member
-    }
-
-    /// Runs a state rule only when there is a state.
-    func require(_ condition: (CompassState, Family?) -> Bool, _ message: @autoclosure () -> String) throws(EventError) {
-        guard let state else { return }
-        guard condition(state, state.families[draft.family]) else { throw EventError(message()) }
+        try rules?.actorMember()
     }
 
     func memberJoined() throws(EventError) -> MemberJoined {
         let userId = try reader.requiredId("userId")
-        try require({ state, _ in state.members[userId] == nil }, "User \(userId) is already a member")
+        try rules?.userIsNew(userId)
         let fullName = try reader.nonBlank("fullName", else: "Name is required")
         let role = try reader.choice("role", MemberRole.self, else: "Invalid role")
-        try require({ state, family in
-            guard let family, !family.memberIds.isEmpty else { return draft.actor == userId }
-            return state.members[draft.actor]?.family == draft.family
-        }, "Only family members can add members")
+        try rules?.actorMayAddMember(userId)
         return MemberJoined(userId: userId, fullName: fullName, role: role)
     }
 
     func schoolAdded() throws(EventError) -> SchoolAdded {
         _ = try actorMember()
         let schoolId = try reader.requiredId("schoolId")
-        try require({ _, family in family?.schools[schoolId] == nil }, "School \(schoolId) already exists")
+        try rules?.schoolIsNew(schoolId)
         let name = try reader.nonBlank("name", else: "School name is required")
         guard TextRules.fits(name, 200) else { throw EventError("School name must be 200 characters or less") }
         let status = try reader.optionalText("status", else: "Invalid status")
@@ -88,11 +87,11 @@ struct RuleContext {
     func coachAdded() throws(EventError) -> CoachAdded {
         _ = try actorMember()
         let coachId = try reader.requiredId("coachId")
-        try require({ _, family in family?.coaches[coachId] == nil }, "Coach \(coachId) already exists")
+        try rules?.coachIsNew(coachId)
         guard let schoolId = try reader.reference("schoolId", else: "Please select a school") else {
             throw EventError("Please select a school")
         }
-        try require({ _, family in family?.schools[schoolId] != nil }, "Please select a school")
+        try rules?.schoolExists(schoolId)
         let firstName = try reader.nonBlank("firstName", else: "First name is required")
         let lastName = try reader.nonBlank("lastName", else: "Last name is required")
         let role = try reader.choice("role", CoachRole.self, else: "Invalid coach role")
@@ -101,13 +100,11 @@ struct RuleContext {
 
     func interactionDeleted() throws(EventError) -> InteractionDeleted {
         let member = try actorMember()
-        if let member, member.role == .parent {
-            throw EventError("Only the player who logged this interaction can delete it")
-        }
+        if let member { try StateRules.playerDeletes(member) }
         guard let interactionId = try reader.reference("interactionId", else: "Interaction not found") else {
             throw EventError("Interaction not found")
         }
-        try require({ _, family in family?.liveInteraction(interactionId)?.loggedBy == draft.actor }, "Interaction not found")
+        try rules?.actorLoggedLive(interactionId)
         return InteractionDeleted(interactionId: interactionId)
     }
 
@@ -117,7 +114,7 @@ struct RuleContext {
         guard let schoolId = try reader.reference("schoolId", else: "Please select a school") else {
             throw EventError("Please select a school")
         }
-        try require({ _, family in family?.schools[schoolId] != nil }, "Please select a school")
+        try rules?.schoolExists(schoolId)
         guard case .string(let status)? = reader.data["newStatus"], TextRules.isSlug(status) else {
             throw EventError("Invalid status")
         }
@@ -129,7 +126,7 @@ struct RuleContext {
         let documentId = try reader.requiredId("documentId")
         let fileName = try reader.optionalText("fileName")
         let sizeBytes = try reader.optionalCount("sizeBytes")
-        try require({ _, family in family?.documents[documentId] == nil }, "Document \(documentId) already exists")
+        try rules?.documentIsNew(documentId)
         let title = try reader.nonBlank("title", else: "Title is required")
         guard TextRules.fits(title, 200) else { throw EventError("Title must be 200 characters or less") }
         guard case .string(let docType)? = reader.data["docType"], TextRules.isSlug(docType) else {

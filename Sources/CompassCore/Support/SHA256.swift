@@ -27,20 +27,33 @@ public struct SHA256: Sendable {
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
-    public init() { pending.reserveCapacity(64) }
+    public init() {}
 
     /// The lowercase hex digest of one buffer.
     public static func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        var hasher = SHA256()
-        hasher.update(bytes)
-        return hasher.finalizeHex()
+        if let digest = bytes.withContiguousStorageIfAvailable({ hex($0) }) { return digest }
+        return Array(bytes).withUnsafeBufferPointer { hex($0) }
     }
 
     /// The lowercase hex digest of a buffer.
+    ///
+    /// The one-shot path of every log line: whole blocks are compressed where they lie, the
+    /// padded tail is built on the stack, and the only allocation is the returned string.
     public static func hex(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         var hasher = SHA256()
-        hasher.update(bytes)
-        return hasher.finalizeHex()
+        let whole = bytes.count / 64
+        if whole > 0 { hasher.compressBlocks(bytes, at: 0, count: whole) }
+        let rest = bytes.count - whole * 64
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+            let padded = rest + 9 <= 64 ? 64 : 128
+            for k in 0..<rest { tail[k] = bytes[whole * 64 + k] }
+            tail[rest] = 0x80
+            for k in (rest + 1)..<padded { tail[k] = 0 }
+            let bitLength = UInt64(bytes.count) &* 8
+            for k in 0..<8 { tail[padded - 1 - k] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * k)) }
+            hasher.compressBlocks(UnsafeBufferPointer(rebasing: tail[0..<padded]), at: 0, count: padded / 64)
+        }
+        return hasher.stateHex()
     }
 
     /// The hex digest of the empty string, the `prev` of line 1.
@@ -93,14 +106,24 @@ public struct SHA256: Sendable {
 
     /// The lowercase hex digest.
     public mutating func finalizeHex() -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for byte in finalize() {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
+        _ = finalize()
+        return stateHex()
+    }
+
+    /// The current state words as 64 lowercase hex digits (the digest once finalized).
+    private func stateHex() -> String {
+        String(unsafeUninitializedCapacity: 64) { out in
+            withUnsafeBytes(of: state) { raw in
+                for word in 0..<8 {
+                    let value = raw.load(fromByteOffset: word * 4, as: UInt32.self)
+                    for nibble in 0..<8 {
+                        let digit = UInt8(truncatingIfNeeded: value >> UInt32(28 - 4 * nibble)) & 0x0F
+                        out[word * 8 + nibble] = digit < 10 ? 0x30 + digit : 0x57 + digit
+                    }
+                }
+            }
+            return 64
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     private mutating func compressBlocks(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, count: Int) {

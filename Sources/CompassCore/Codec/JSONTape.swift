@@ -1,0 +1,425 @@
+/// Where every value of a scanned JSON document is: one token per value, in document order.
+///
+/// ``scan(_:)`` is the whole grammar of ``JSONParser`` (strict RFC 8259, valid UTF-8, paired
+/// surrogates, no duplicate keys, depth ≤ ``JSONParser/maxDepth``); it allocates nothing
+/// but the token array, whose capacity is kept from one document to the next. Values are
+/// built from the tokens only when asked for.
+public struct JSONTape: Sendable {
+    enum Kind: UInt8 {
+        case null, `true`, `false`, integer, number, string, object, array
+    }
+
+    struct Token {
+        var kind: Kind
+        /// A string with `\` escapes (it must be decoded, not copied).
+        var escaped = false
+        /// A string of ASCII bytes only, with no escapes: equal keys have equal bytes.
+        var plain = false
+        /// The first byte (for a string, the one after the opening quote).
+        var start: Int
+        /// Past the last byte (for a string, the closing quote).
+        var end: Int
+        /// The token after this value and everything inside it.
+        var next: Int
+        /// Members of an object, elements of an array.
+        var count = 0
+    }
+
+    var tokens: [Token] = []
+
+    public init() {}
+
+    /// Checks one whole document and records its values; false when it is not valid JSON.
+    public mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        tokens.removeAll(keepingCapacity: true)
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+        var scanner = Scanner(p: base, n: bytes.count)
+        swap(&scanner.tokens, &tokens)
+        let valid = scanner.document()
+        swap(&scanner.tokens, &tokens)
+        return valid
+    }
+
+    /// The value of token `index` of a document scanned from the bytes at `base`.
+    func value(at index: Int, in base: UnsafePointer<UInt8>) -> JSONValue {
+        let token = tokens[index]
+        switch token.kind {
+        case .null: return .null
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .integer:
+            if let integer = Self.int64(base, token.start, token.end) { return .int(integer) }
+            return .number(Self.double(base, token.start, token.end)!)
+        case .number: return .number(Self.double(base, token.start, token.end)!)
+        case .string: return .string(Self.string(token, base))
+        case .object:
+            var members: [JSONObject.Member] = []
+            members.reserveCapacity(token.count)
+            var key = index + 1
+            for _ in 0..<token.count {
+                members.append(JSONObject.Member(Self.string(tokens[key], base), value(at: key + 1, in: base)))
+                key = tokens[key + 1].next
+            }
+            return .object(JSONObject(members))
+        case .array:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(token.count)
+            var element = index + 1
+            for _ in 0..<token.count {
+                elements.append(value(at: element, in: base))
+                element = tokens[element].next
+            }
+            return .array(elements)
+        }
+    }
+
+    /// The text of a string token (already checked to be valid).
+    static func string(_ token: Token, _ base: UnsafePointer<UInt8>) -> String {
+        let raw = UnsafeBufferPointer(start: base + token.start, count: token.end - token.start)
+        guard token.escaped else { return String(decoding: raw, as: UTF8.self) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(raw.count)
+        var i = 0
+        while i < raw.count {
+            let byte = raw[i]
+            guard byte == UInt8(ascii: "\\") else {
+                decoded.append(byte)
+                i += 1
+                continue
+            }
+            let escape = raw[i + 1]
+            i += 2
+            switch escape {
+            case UInt8(ascii: "b"): decoded.append(0x08)
+            case UInt8(ascii: "f"): decoded.append(0x0C)
+            case UInt8(ascii: "n"): decoded.append(0x0A)
+            case UInt8(ascii: "r"): decoded.append(0x0D)
+            case UInt8(ascii: "t"): decoded.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = Self.hex4(raw, i)
+                i += 4
+                if (0xD800...0xDBFF).contains(scalar) {
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (Self.hex4(raw, i + 2) - 0xDC00)
+                    i += 6
+                }
+                decoded.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+            default: decoded.append(escape)  // `"`, `\` and `/` stand for themselves
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    static func hex4(_ raw: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for k in at..<(at + 4) { value = value << 4 | UInt32(hexDigit(raw[k])!) }
+        return value
+    }
+
+    @inline(__always) static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// The integer an `-?digits` literal spells, or nil when it does not fit in 64 bits.
+    static func int64(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int64? {
+        var i = start
+        let negative = base[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var value: Int64 = 0  // accumulated negative, so Int64.min fits
+        while i < end {
+            let (shifted, o1) = value.multipliedReportingOverflow(by: 10)
+            let (next, o2) = shifted.subtractingReportingOverflow(Int64(base[i] - UInt8(ascii: "0")))
+            if o1 || o2 { return nil }
+            value = next
+            i += 1
+        }
+        if negative { return value }
+        return value == .min ? nil : -value
+    }
+
+    static func double(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        Double(String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self))
+    }
+}
+
+/// The scanning pass of ``JSONTape``: a recursive descent over raw bytes.
+private struct Scanner {
+    typealias Token = JSONTape.Token
+    let p: UnsafePointer<UInt8>
+    let n: Int
+    var i = 0
+    var tokens: [Token] = []
+
+    init(p: UnsafePointer<UInt8>, n: Int) {
+        self.p = p
+        self.n = n
+    }
+
+    mutating func document() -> Bool {
+        skipWhitespace()
+        guard value(depth: 0) else { return false }
+        skipWhitespace()
+        return i == n
+    }
+
+    @inline(__always) mutating func skipWhitespace() {
+        while i < n {
+            switch p[i] {
+            case 0x20, 0x0A, 0x0D, 0x09: i += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func value(depth: Int) -> Bool {
+        guard i < n, depth <= JSONParser.maxDepth else { return false }
+        switch p[i] {
+        case UInt8(ascii: "{"): return object(depth: depth)
+        case UInt8(ascii: "["): return array(depth: depth)
+        case UInt8(ascii: "\""): return string()
+        case UInt8(ascii: "t"): return literal("true", .true)
+        case UInt8(ascii: "f"): return literal("false", .false)
+        case UInt8(ascii: "n"): return literal("null", .null)
+        default: return number()
+        }
+    }
+
+    mutating func literal(_ word: StaticString, _ kind: JSONTape.Kind) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard n - i >= count, Self.equal(p + i, word.utf8Start, count) else { return false }
+        tokens.append(Token(kind: kind, start: i, end: i + count, next: tokens.count + 1))
+        i += count
+        return true
+    }
+
+    mutating func object(depth: Int) -> Bool {
+        let index = tokens.count
+        tokens.append(Token(kind: .object, start: i, end: i, next: index + 1))
+        i += 1
+        skipWhitespace()
+        var count = 0
+        var seen: Set<String>?  // for large objects, so duplicate checks stay linear
+        if i < n, p[i] == UInt8(ascii: "}") {
+            i += 1
+            close(index, count: 0)
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard i < n, p[i] == UInt8(ascii: "\"") else { return false }
+            let key = tokens.count
+            guard string(), !isDuplicate(key, in: index, count: count, seen: &seen) else { return false }
+            skipWhitespace()
+            guard i < n, p[i] == UInt8(ascii: ":") else { return false }
+            i += 1
+            skipWhitespace()
+            guard value(depth: depth + 1) else { return false }
+            count += 1
+            skipWhitespace()
+            guard i < n else { return false }
+            if p[i] == UInt8(ascii: ",") { i += 1; continue }
+            if p[i] == UInt8(ascii: "}") {
+                i += 1
+                close(index, count: count)
+                return true
+            }
+            return false
+        }
+    }
+
+    mutating func array(depth: Int) -> Bool {
+        let index = tokens.count
+        tokens.append(Token(kind: .array, start: i, end: i, next: index + 1))
+        i += 1
+        skipWhitespace()
+        var count = 0
+        if i < n, p[i] == UInt8(ascii: "]") {
+            i += 1
+            close(index, count: 0)
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard value(depth: depth + 1) else { return false }
+            count += 1
+            skipWhitespace()
+            guard i < n else { return false }
+            if p[i] == UInt8(ascii: ",") { i += 1; continue }
+            if p[i] == UInt8(ascii: "]") {
+                i += 1
+                close(index, count: count)
+                return true
+            }
+            return false
+        }
+    }
+
+    mutating func close(_ index: Int, count: Int) {
+        tokens[index].end = i
+        tokens[index].next = tokens.count
+        tokens[index].count = count
+    }
+
+    /// Whether key token `key` equals an earlier key of the object at `object`. Keys are
+    /// compared as the strings they decode to (as Swift compares strings), plain ones by bytes.
+    mutating func isDuplicate(_ key: Int, in object: Int, count: Int, seen: inout Set<String>?) -> Bool {
+        let token = tokens[key]
+        if seen == nil, count >= 32 {
+            var keys = Set<String>(minimumCapacity: count * 2)
+            var earlier = object + 1
+            for _ in 0..<count {
+                keys.insert(text(tokens[earlier]))
+                earlier = tokens[earlier + 1].next
+            }
+            seen = keys
+        }
+        if seen != nil { return !seen!.insert(text(token)).inserted }
+        var earlier = object + 1
+        for _ in 0..<count {
+            let other = tokens[earlier]
+            if token.plain && other.plain {
+                let length = token.end - token.start
+                if other.end - other.start == length, Self.equal(p + token.start, p + other.start, length) { return true }
+            } else if text(token) == text(other) {
+                return true
+            }
+            earlier = tokens[earlier + 1].next
+        }
+        return false
+    }
+
+    func text(_ token: Token) -> String {
+        JSONTape.string(token, p)
+    }
+
+    /// Scans a string from its opening quote: no raw control characters, known escapes,
+    /// paired surrogates, valid UTF-8.
+    mutating func string() -> Bool {
+        i += 1
+        let start = i
+        var escaped = false
+        var ascii = true
+        while i < n {
+            let byte = p[i]
+            if byte == UInt8(ascii: "\"") {
+                tokens.append(Token(kind: .string, escaped: escaped, plain: ascii && !escaped, start: start, end: i, next: tokens.count + 1))
+                i += 1
+                return true
+            }
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                guard escape() else { return false }
+            } else if byte < 0x20 {
+                return false
+            } else if byte < 0x80 {
+                i += 1
+            } else {
+                ascii = false
+                guard utf8Sequence() else { return false }
+            }
+        }
+        return false
+    }
+
+    /// Scans one escape from its `\`.
+    mutating func escape() -> Bool {
+        guard i + 1 < n else { return false }
+        switch p[i + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            i += 2
+            return true
+        case UInt8(ascii: "u"):
+            i += 2
+            guard let first = hex4() else { return false }
+            if (0xDC00...0xDFFF).contains(first) { return false }  // a lone low surrogate
+            guard (0xD800...0xDBFF).contains(first) else { return true }
+            guard n - i >= 6, p[i] == UInt8(ascii: "\\"), p[i + 1] == UInt8(ascii: "u") else { return false }
+            i += 2
+            guard let second = hex4() else { return false }
+            return (0xDC00...0xDFFF).contains(second)
+        default:
+            return false
+        }
+    }
+
+    mutating func hex4() -> UInt32? {
+        guard n - i >= 4 else { return nil }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let digit = JSONTape.hexDigit(p[i]) else { return nil }
+            value = value << 4 | UInt32(digit)
+            i += 1
+        }
+        return value
+    }
+
+    /// Scans one multi-byte UTF-8 sequence (Unicode Table 3-7: no overlong forms, no
+    /// surrogates, nothing above U+10FFFF).
+    mutating func utf8Sequence() -> Bool {
+        let lead = p[i]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return false
+        }
+        guard n - i >= length else { return false }
+        let second = p[i + 1]
+        guard second >= low, second <= high else { return false }
+        for k in 2..<max(2, length) where p[i + k] & 0xC0 != 0x80 { return false }
+        i += length
+        return true
+    }
+
+    mutating func number() -> Bool {
+        let start = i
+        var integer = true
+        if p[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < n, isDigit(p[i]) else { return false }
+        if p[i] == UInt8(ascii: "0") {
+            i += 1
+        } else {
+            while i < n, isDigit(p[i]) { i += 1 }
+        }
+        if i < n, p[i] == UInt8(ascii: ".") {
+            integer = false
+            i += 1
+            guard i < n, isDigit(p[i]) else { return false }
+            while i < n, isDigit(p[i]) { i += 1 }
+        }
+        if i < n, p[i] == UInt8(ascii: "e") || p[i] == UInt8(ascii: "E") {
+            integer = false
+            i += 1
+            if i < n, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
+            guard i < n, isDigit(p[i]) else { return false }
+            while i < n, isDigit(p[i]) { i += 1 }
+        }
+        // Whatever the tree will hold must exist: a number must read as a Double.
+        if !integer || JSONTape.int64(p, start, i) == nil {
+            guard JSONTape.double(p, start, i) != nil else { return false }
+        }
+        tokens.append(Token(kind: integer ? .integer : .number, start: start, end: i, next: tokens.count + 1))
+        return true
+    }
+
+    @inline(__always) static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        for k in 0..<count where a[k] != b[k] { return false }
+        return true
+    }
+
+    @inline(__always) func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+}

@@ -1,0 +1,142 @@
+/// The ids of applied events, for duplicate detection.
+///
+/// Ids in the canonical lowercase UUID form (what `compass` generates, and most of any real
+/// log) are kept as 128-bit keys in an open-addressing table: no string per id, no SipHash.
+/// Every other id is kept as a string. An id is in exactly one of the two, so membership is
+/// exact.
+public struct EventIdSet: Equatable, Sendable {
+    /// Slots of (high, low) key halves; `(0, 0)` marks an empty slot.
+    private var slots: [UInt64] = []
+    private var used = 0
+    /// Whether the all-zero UUID is in the set (it cannot live in a slot).
+    private var hasZero = false
+    private var others: Set<String> = []
+
+    public init() {}
+
+    /// The ids.
+    public init<S: Sequence>(_ ids: S) where S.Element == String {
+        for id in ids { insert(id) }
+    }
+
+    public var count: Int { used + (hasZero ? 1 : 0) + others.count }
+
+    /// Makes room for `count` ids without growing again.
+    public mutating func reserveCapacity(_ count: Int) {
+        var keySlots = 32
+        while keySlots < count * 2 { keySlots <<= 1 }
+        if keySlots > slots.count / 2 { rehash(keySlots: keySlots) }
+    }
+
+    public func contains(_ id: String) -> Bool {
+        guard let key = Self.uuidKey(id) else { return others.contains(id) }
+        if key == (0, 0) { return hasZero }
+        return !slots.isEmpty && find(key).found
+    }
+
+    /// Adds an id; false when it was already there.
+    @discardableResult
+    public mutating func insert(_ id: String) -> Bool {
+        guard let key = Self.uuidKey(id) else { return others.insert(id).inserted }
+        if key == (0, 0) {
+            defer { hasZero = true }
+            return !hasZero
+        }
+        if (used + 1) * 2 > slots.count / 2 { rehash(keySlots: max(32, slots.count)) }  // load ≤ 1/2
+        let (found, slot) = find(key)
+        if found { return false }
+        slots[slot] = key.0
+        slots[slot + 1] = key.1
+        used += 1
+        return true
+    }
+
+    /// Every id, in code-point order (for snapshots).
+    public func sorted() -> [String] {
+        var ids = Array(others)
+        if hasZero { ids.append(Self.uuidText((0, 0))) }
+        for slot in stride(from: 0, to: slots.count, by: 2) where slots[slot] != 0 || slots[slot + 1] != 0 {
+            ids.append(Self.uuidText((slots[slot], slots[slot + 1])))
+        }
+        return ids.sorted()
+    }
+
+    public static func == (a: EventIdSet, b: EventIdSet) -> Bool {
+        a.count == b.count && a.sorted() == b.sorted()
+    }
+
+    /// The slot holding `key`, or the empty slot where it would go.
+    private func find(_ key: (UInt64, UInt64)) -> (found: Bool, slot: Int) {
+        let mask = slots.count / 2 - 1
+        var index = Int(truncatingIfNeeded: Self.mix(key.0 ^ (key.1 &* 0x9E37_79B9_7F4A_7C15))) & mask
+        return slots.withUnsafeBufferPointer { s in
+            while true {
+                let high = s[index * 2], low = s[index * 2 + 1]
+                if high == key.0 && low == key.1 { return (true, index * 2) }
+                if high == 0 && low == 0 { return (false, index * 2) }
+                index = (index + 1) & mask
+            }
+        }
+    }
+
+    /// Grows to `keySlots` slots (a power of two) and reinserts.
+    private mutating func rehash(keySlots: Int) {
+        let old = slots
+        slots = [UInt64](repeating: 0, count: keySlots * 2)
+        for slot in stride(from: 0, to: old.count, by: 2) where old[slot] != 0 || old[slot + 1] != 0 {
+            let (_, free) = find((old[slot], old[slot + 1]))
+            slots[free] = old[slot]
+            slots[free + 1] = old[slot + 1]
+        }
+    }
+
+    /// A 64-bit finalizer (MurmurHash3's), so sequential ids spread over the table.
+    @inline(__always) static func mix(_ value: UInt64) -> UInt64 {
+        var x = value
+        x ^= x >> 33
+        x &*= 0xFF51_AFD7_ED55_8CCD
+        x ^= x >> 33
+        x &*= 0xC4CE_B9FE_1A85_EC53
+        x ^= x >> 33
+        return x
+    }
+
+    /// The 128-bit key of an id in the form `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (lowercase
+    /// hex), or nil for any other id.
+    static func uuidKey(_ id: String) -> (UInt64, UInt64)? {
+        var id = id
+        return id.withUTF8 { bytes -> (UInt64, UInt64)? in
+            guard bytes.count == 36 else { return nil }
+            var high: UInt64 = 0, low: UInt64 = 0
+            var digits = 0
+            for (index, byte) in bytes.enumerated() {
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard byte == UInt8(ascii: "-") else { return nil }
+                    continue
+                }
+                let nibble: UInt64
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = UInt64(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = UInt64(byte - UInt8(ascii: "a") + 10)
+                default: return nil
+                }
+                if digits < 16 { high = high << 4 | nibble } else { low = low << 4 | nibble }
+                digits += 1
+            }
+            return (high, low)
+        }
+    }
+
+    static func uuidText(_ key: (UInt64, UInt64)) -> String {
+        var hex = ""
+        for (half, value) in [key.0, key.1].enumerated() {
+            for nibble in 0..<16 {
+                let digit = Int((value >> UInt64(60 - 4 * nibble)) & 0xF)
+                let position = half * 16 + nibble
+                if position == 8 || position == 12 || position == 16 || position == 20 { hex.append("-") }
+                hex.append(Character(Unicode.Scalar(UInt8(digit < 10 ? 48 + digit : 87 + digit))))
+            }
+        }
+        return hex
+    }
+}

@@ -1,0 +1,49 @@
+/// The families of a state, by id: a dictionary from id to position and the families in an
+/// array, so the fold reads and mutates a family in place, never copying it out.
+public struct FamilyTable: Equatable, Sendable, Sequence {
+    private var positions: [String: Int] = [:]
+    private(set) var list: [Family] = []
+
+    public init() {}
+
+    /// The family with this id.
+    public subscript(id: String) -> Family? {
+        positions[id].map { list[$0] }
+    }
+
+    public var count: Int { list.count }
+    /// The family ids, in no particular order.
+    public var keys: Dictionary<String, Int>.Keys { positions.keys }
+    /// The families, in no particular order.
+    public var values: [Family] { list }
+
+    /// Where the family with this id is in ``list``.
+    @inline(__always) func position(of id: String) -> Int? { positions[id] }
+
+    /// The position of the family with this id, adding an empty one when there is none.
+    mutating func position(adding id: String) -> Int {
+        if let position = positions[id] { return position }
+        positions[id] = list.count
+        list.append(Family(id: id))
+        return list.count - 1
+    }
+
+    /// Mutates the family at `position` in place.
+    @inline(__always) mutating func update<R>(at position: Int, _ body: (inout Family) -> R) -> R {
+        body(&list[position])
+    }
+
+    /// Adds or replaces a family.
+    mutating func set(_ family: Family) {
+        list[position(adding: family.id)] = family
+    }
+
+    public func makeIterator() -> some IteratorProtocol<(key: String, value: Family)> {
+        list.lazy.map { (key: $0.id, value: $0) }.makeIterator()
+    }
+
+    /// Equal when they hold the same families, whatever the order they were added in.
+    public static func == (a: FamilyTable, b: FamilyTable) -> Bool {
+        a.count == b.count && a.list.allSatisfy { b[$0.id] == $0 }
+    }
+}

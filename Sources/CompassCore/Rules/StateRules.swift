@@ -1,0 +1,130 @@
+/// The rules of SPEC §2 that read the state, one function per rule with its message.
+///
+/// Both ways of deciding call these and only these: the step-by-step path of
+/// ``Rules/decide(_:in:sanitizing:)`` (shape and state rules interleaved in the SPEC's order)
+/// and ``Rules/check(_:in:)`` (the state rules of an event whose shape already passed, in the
+/// same relative order). Replay uses the second for lines decoded ahead on another core.
+struct StateRules {
+    let state: CompassState
+    let actor: String
+    let familyId: String
+    /// Where the event's family is in the state, looked up once.
+    let familyPosition: Int?
+
+    init(state: CompassState, actor: String, family: String) {
+        self.state = state
+        self.actor = actor
+        self.familyId = family
+        self.familyPosition = state.families.position(of: family)
+    }
+
+    /// Whether the event's family exists and passes `test` (read in place).
+    @inline(__always) private func familyHas(_ test: (Family) -> Bool) -> Bool {
+        family { test($0) ? true : nil } ?? false
+    }
+
+    /// Reads the event's family in place (nil when the family has no events yet).
+    @inline(__always) private func family<R>(_ read: (Family) -> R?) -> R? {
+        guard let familyPosition else { return nil }
+        return state.families.list.withUnsafeBufferPointer { read($0[familyPosition]) }
+    }
+
+    /// `Unknown user U` unless the actor is a member of the event's family.
+    func actorMember() throws(EventError) -> Member {
+        guard let member = state.members[actor], member.family == familyId else { throw EventError("Unknown user \(actor)") }
+        return member
+    }
+
+    func userIsNew(_ userId: String) throws(EventError) {
+        guard state.members[userId] == nil else { throw EventError("User \(userId) is already a member") }
+    }
+
+    /// The first member joins by themselves; later ones are added by a member of the family.
+    func actorMayAddMember(_ userId: String) throws(EventError) {
+        let allowed: Bool
+        if familyHas({ !$0.memberIds.isEmpty }) {
+            allowed = state.members[actor]?.family == familyId
+        } else {
+            allowed = actor == userId
+        }
+        guard allowed else { throw EventError("Only family members can add members") }
+    }
+
+    func schoolIsNew(_ schoolId: String) throws(EventError) {
+        guard !familyHas({ $0.schools.index(forKey: schoolId) != nil }) else { throw EventError("School \(schoolId) already exists") }
+    }
+
+    func schoolExists(_ schoolId: String) throws(EventError) {
+        guard familyHas({ $0.schools.index(forKey: schoolId) != nil }) else { throw EventError("Please select a school") }
+    }
+
+    func coachIsNew(_ coachId: String) throws(EventError) {
+        guard !familyHas({ $0.coaches.index(forKey: coachId) != nil }) else { throw EventError("Coach \(coachId) already exists") }
+    }
+
+    /// The coach exists and, when a school is named too, coaches there.
+    func coachMatches(_ coachId: String, school schoolId: String?) throws(EventError) {
+        guard let coachSchool = family({ $0.coaches[coachId]?.schoolId }), schoolId == nil || coachSchool == schoolId else {
+            throw EventError("Invalid coach selection")
+        }
+    }
+
+    static func playerLogs(_ member: Member) throws(EventError) {
+        guard member.role == .player else { throw EventError("Only players can create interactions") }
+    }
+
+    func interactionIsNew(_ interactionId: String) throws(EventError) {
+        guard !familyHas({ $0.interactions.index(forKey: interactionId) != nil }) else { throw EventError("Interaction \(interactionId) already exists") }
+    }
+
+    static func playerDeletes(_ member: Member) throws(EventError) {
+        guard member.role != .parent else { throw EventError("Only the player who logged this interaction can delete it") }
+    }
+
+    /// The interaction is live and the actor logged it.
+    func actorLoggedLive(_ interactionId: String) throws(EventError) {
+        guard family({ $0.liveInteraction(interactionId)?.loggedBy }) == actor else { throw EventError("Interaction not found") }
+    }
+
+    func documentIsNew(_ documentId: String) throws(EventError) {
+        guard !familyHas({ $0.documents.index(forKey: documentId) != nil }) else { throw EventError("Document \(documentId) already exists") }
+    }
+}
+
+extension Rules {
+    /// The state rules for an event whose shape already passed (it came from
+    /// ``payloadIgnoringState(_:sanitizing:)``), in the order the step-by-step path runs them.
+    ///
+    /// For such an event, `check` throws exactly what ``decide(_:in:sanitizing:)`` throws after
+    /// its duplicate-id check, and accepts exactly what it accepts (a property test holds both
+    /// to it on adversarial logs).
+    public static func check(_ event: Event, in state: CompassState) throws(EventError) {
+        let rules = StateRules(state: state, actor: event.actor, family: event.family)
+        switch event.payload {
+        case .memberJoined(let e):
+            try rules.userIsNew(e.userId)
+            try rules.actorMayAddMember(e.userId)
+        case .schoolAdded(let e):
+            _ = try rules.actorMember()
+            try rules.schoolIsNew(e.schoolId)
+        case .coachAdded(let e):
+            _ = try rules.actorMember()
+            try rules.coachIsNew(e.coachId)
+            try rules.schoolExists(e.schoolId)
+        case .interactionLogged(let e):
+            try StateRules.playerLogs(try rules.actorMember())
+            try rules.interactionIsNew(e.interactionId)
+            if let schoolId = e.schoolId { try rules.schoolExists(schoolId) }
+            if let coachId = e.coachId { try rules.coachMatches(coachId, school: e.schoolId) }
+        case .interactionDeleted(let e):
+            try StateRules.playerDeletes(try rules.actorMember())
+            try rules.actorLoggedLive(e.interactionId)
+        case .schoolStatusChanged(let e):
+            _ = try rules.actorMember()
+            try rules.schoolExists(e.schoolId)
+        case .documentUploaded(let e):
+            _ = try rules.actorMember()
+            try rules.documentIsNew(e.documentId)
+        }
+    }
+}
