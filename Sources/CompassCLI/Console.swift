@@ -22,6 +22,15 @@ final class Console {
         Console(capturing: false, isTerminal: isatty(1) == 1)
     }
 
+    /// Values the process keeps until it exits, so their memory is handed back by the exit
+    /// rather than freed object by object (a replayed million-event state holds millions).
+    nonisolated(unsafe) private static var keptUntilExit: [Any] = []
+
+    /// Keeps `value` alive until the process exits; a capturing (test) console lets it go.
+    func keepUntilExit(_ value: Any) {
+        if !captures { Self.keptUntilExit.append(value) }
+    }
+
     /// Work to run after the command's output is written (snapshots).
     private(set) var deferred: [() -> Void] = []
 

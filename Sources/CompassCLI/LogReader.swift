@@ -70,6 +70,9 @@ enum LogReader {
         var ranges: [Range<Int>] = []
         var prepared: PreparedBlock?  // the previous block, ready to fold
         defer { prepared?.discard() }
+        // Two blocks take turns (one folds while the other prepares), their storage reused.
+        let blocks = [PreparedBlock(), PreparedBlock()]
+        var turn = 0
         // A line longer than the limit is hashed as it streams past, never held whole.
         var oversized: (hasher: SHA256, count: Int)?
         let hashing = replayer.checksChain
@@ -112,7 +115,9 @@ enum LogReader {
                 return start
             }
             let keepGoing = buffer.withUnsafeBufferPointer { all -> Bool in
-                let block = PreparedBlock(ranges: ranges, of: all, hashing: hashing, keepingPayload: keepingPayload)
+                let block = blocks[turn]
+                turn ^= 1
+                block.start(ranges: ranges, of: all, hashing: hashing, keepingPayload: keepingPayload)
                 let folded = foldPrepared()
                 block.finishPreparing()  // this thread helps; the buffer is free again after this
                 prepared = block
@@ -150,29 +155,38 @@ enum LogReader {
 }
 
 /// One block's complete lines, prepared in chunks by a worker and by whichever thread calls
-/// ``finishPreparing()``, then folded in order.
+/// ``finishPreparing()``, then folded in order. A block is reused for block after block.
 private final class PreparedBlock: @unchecked Sendable {
     static let chunkSize = 128
 
-    private let ranges: [Range<Int>]
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let out: UnsafeMutablePointer<PreparedLine>
-    private let hashing: Bool
-    private let keepingPayload: Bool
+    private var ranges: [Range<Int>] = []
+    private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    private var out = UnsafeMutablePointer<PreparedLine>.allocate(capacity: 1)
+    private var capacity = 1
+    private var hashing = true
+    private var keepingPayload = false
     private let lock = NSLock()
     private let done = DispatchGroup()
     private var nextChunk = 0  // guarded by lock
     private var folded = 0     // lines moved out by fold
-    private var ready = false
+    private var ready = true
 
     /// Starts preparing `ranges` of `bytes` on a worker; `bytes` must stay valid until
-    /// ``finishPreparing()`` returns.
-    init(ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, hashing: Bool, keepingPayload: Bool) {
+    /// ``finishPreparing()`` returns. The block's earlier lines must all be folded or discarded.
+    func start(ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, hashing: Bool, keepingPayload: Bool) {
+        precondition(ready && folded == self.ranges.count)
         self.ranges = ranges
         self.bytes = bytes
         self.hashing = hashing
         self.keepingPayload = keepingPayload
-        out = .allocate(capacity: max(1, ranges.count))
+        if ranges.count > capacity {
+            out.deallocate()
+            capacity = ranges.count
+            out = .allocate(capacity: capacity)
+        }
+        nextChunk = 0
+        folded = 0
+        ready = false
         if ranges.count > Self.chunkSize {
             done.enter()
             DispatchQueue.global().async {

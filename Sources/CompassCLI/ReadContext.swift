@@ -16,6 +16,7 @@ struct ReadContext {
         now = try inv.now()
         zone = try inv.timeZone()
         let replayer = try LogReader.replay(path: inv.logPath, cut: try inv.cut(), snapshots: inv.snapshots)
+        inv.console.keepUntilExit(replayer)
         ProblemRendering.warn(replayer.problems, log: inv.logPathForDisplay, console: inv.console)
         state = replayer.state
         do { viewer = try Viewer(viewerId, in: state) } catch { throw .domain(error.message) }

@@ -79,7 +79,7 @@ public struct ReferenceJSONParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
                   let key = parseString() else { return nil }
-            if object[key] != nil { return nil }  // duplicate keys are ambiguous: rejected
+            if object.members.contains(where: { $0.key == key }) { return nil }  // duplicate keys are ambiguous: rejected
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
             index += 1

@@ -15,6 +15,7 @@ enum AuditCommand {
         let replayer = try LogReader.replay(path: inv.logPath, cut: try inv.cut(), observer: { outcome, state in
             trail.record(outcome, state: state)
         })
+        inv.console.keepUntilExit(replayer)
         var viewer: Viewer?
         if let id = args.value("as") ?? inv.environment["COMPASS_USER"] {
             do { viewer = try Viewer(id, in: replayer.state) } catch { throw .domain(error.message) }

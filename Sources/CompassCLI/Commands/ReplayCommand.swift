@@ -4,6 +4,7 @@ import CompassCore
 enum ReplayCommand {
     static func run(_ inv: Invocation) throws(CLIError) {
         let replayer = try LogReader.replay(path: inv.logPath, cut: try inv.cut(), snapshots: inv.snapshots)
+        inv.console.keepUntilExit(replayer)
         let state = replayer.state
         let byType = EventType.allCases.map { ($0.rawValue, state.countsByType[$0] ?? 0) }
             .filter { $0.1 > 0 }.sorted { $0.0 < $1.0 }

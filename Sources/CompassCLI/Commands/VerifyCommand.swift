@@ -4,6 +4,7 @@ import CompassCore
 enum VerifyCommand {
     static func run(_ inv: Invocation) throws(CLIError) {
         let replayer = try LogReader.replay(path: inv.logPath)
+        inv.console.keepUntilExit(replayer)
         let expected = inv.arguments.value("expect-head")
         if let expected, !EnvelopeDecoder.isSHA256Hex(expected) {
             throw .usage("invalid value '\(expected)' for '--expect-head' (expected 64 lowercase hex digits)")

@@ -82,6 +82,8 @@ public enum EnvelopeDecoder {
 
     /// Whether text is 64 lowercase hex digits.
     public static func isSHA256Hex(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+        let isHexDigit = { (byte: UInt8) in (byte >= 48 && byte <= 57) || (byte >= 97 && byte <= 102) }
+        return text.utf8.count == 64
+            && (text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isHexDigit) } ?? text.utf8.allSatisfy(isHexDigit))
     }
 }

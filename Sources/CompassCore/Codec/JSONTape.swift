@@ -304,6 +304,8 @@ private struct Scanner {
         var escaped = false
         var ascii = true
         while i < n {
+            skipPlainASCII()
+            guard i < n else { return false }
             let byte = p[i]
             if byte == UInt8(ascii: "\"") {
                 tokens.append(Token(kind: .string, escaped: escaped, plain: ascii && !escaped, start: start, end: i, next: tokens.count + 1))
@@ -323,6 +325,21 @@ private struct Scanner {
             }
         }
         return false
+    }
+
+    /// Skips eight bytes at a time while none is a quote, a backslash, a control character or
+    /// a non-ASCII byte (the bulk of every text field).
+    @inline(__always) mutating func skipPlainASCII() {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while n - i >= 8 {
+            let x = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+            let quote = x ^ (ones &* 0x22)
+            let backslash = x ^ (ones &* 0x5C)
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((x &- ones &* 0x20) & ~x)
+            if (x | special) & highs != 0 { return }
+            i += 8
+        }
     }
 
     /// Scans one escape from its `\`.

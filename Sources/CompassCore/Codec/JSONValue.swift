@@ -43,8 +43,14 @@ public struct JSONObject: Equatable, Sendable {
     public init(_ members: [Member] = []) { self.members = members }
 
     /// The value of `key`, or nil when the key is not present.
+    ///
+    /// Keys are compared by their UTF-8 bytes, as RFC 8259 compares member names (Swift's `==`
+    /// would also match canonically equivalent spellings, and is slower).
     public subscript(key: String) -> JSONValue? {
-        for member in members where member.key == key { return member.value }
+        let length = key.utf8.count
+        for member in members where member.key.utf8.count == length && member.key.utf8.elementsEqual(key.utf8) {
+            return member.value
+        }
         return nil
     }
 

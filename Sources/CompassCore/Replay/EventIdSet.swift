@@ -104,27 +104,25 @@ public struct EventIdSet: Equatable, Sendable {
     /// The 128-bit key of an id in the form `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (lowercase
     /// hex), or nil for any other id.
     static func uuidKey(_ id: String) -> (UInt64, UInt64)? {
-        var id = id
-        return id.withUTF8 { bytes -> (UInt64, UInt64)? in
-            guard bytes.count == 36 else { return nil }
+        guard id.utf8.count == 36 else { return nil }
+        return id.utf8.withContiguousStorageIfAvailable { bytes -> (UInt64, UInt64)? in
             var high: UInt64 = 0, low: UInt64 = 0
+            var bad: UInt8 = 0
             var digits = 0
-            for (index, byte) in bytes.enumerated() {
+            for index in 0..<36 {
+                let byte = bytes[index]
                 if index == 8 || index == 13 || index == 18 || index == 23 {
-                    guard byte == UInt8(ascii: "-") else { return nil }
+                    bad |= byte ^ 0x2D
                     continue
                 }
-                let nibble: UInt64
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = UInt64(byte - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = UInt64(byte - UInt8(ascii: "a") + 10)
-                default: return nil
-                }
-                if digits < 16 { high = high << 4 | nibble } else { low = low << 4 | nibble }
+                let decimal = byte &- 0x30, letter = byte &- 0x61
+                let nibble = decimal < 10 ? decimal : letter < 6 ? letter &+ 10 : 0x10
+                bad |= nibble & 0x10
+                if digits < 16 { high = high << 4 | UInt64(nibble & 0x0F) } else { low = low << 4 | UInt64(nibble & 0x0F) }
                 digits += 1
             }
-            return (high, low)
-        }
+            return bad == 0 ? (high, low) : nil
+        } ?? nil
     }
 
     static func uuidText(_ key: (UInt64, UInt64)) -> String {
