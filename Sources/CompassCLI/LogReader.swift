@@ -18,9 +18,14 @@ enum LogReader {
     /// when that file matches the log (same format, the log still ends its prefix with the
     /// line it recorded) and reads only the bytes after it; a new snapshot is written once
     /// at least `snapshotMinBytes` more bytes were read, after the command's output.
+    ///
+    /// `scope` says how much of the state the caller reads: a query needs its viewer's family
+    /// and the members, so only that family's section of the snapshot is read (and those of
+    /// the families the new lines touch).
     static func replay(path: String, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
                        observer: ((LineOutcome, CompassState) -> Void)? = nil,
-                       snapshots: SnapshotPolicy? = nil) throws(CLIError) -> Replayer {
+                       snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
+                       trustingSnapshot: Bool = true) throws(CLIError) -> Replayer {
         var replayer = Replayer(cut: cut, checksChain: checksChain, observer: observer)
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
@@ -30,32 +35,41 @@ enum LogReader {
         defer { close(fd) }
         let usesSnapshot = snapshots != nil && cut == ReplayCut() && observer == nil && checksChain
         var start = 0
-        if usesSnapshot, let snapshot = matchingSnapshot(fd: fd, path: path) {
-            replayer = Replayer(resuming: snapshot)
-            start = snapshot.consumedBytes
+        var resumed: SnapshotFile?  // set when the replay resumed from a snapshot read in part
+        if usesSnapshot, trustingSnapshot, let file = SnapshotFile(path: path + ".snapshot"), file.matches(log: fd, path: path) {
+            let index = file.index
+            if scope == .everything {
+                if let whole = index.whole(read: file.read) {
+                    replayer = Replayer(resuming: whole)
+                    start = whole.consumedBytes
+                }
+            } else {
+                replayer = Replayer(resuming: index.base, deferring: DeferredParts(
+                    family: { index.familyState($0, read: file.read) }, eventIds: { index.eventIds(read: file.read) }))
+                start = index.base.consumedBytes
+                resumed = file
+            }
             guard lseek(fd, off_t(start), SEEK_SET) == off_t(start) else { throw .io("cannot read \(path): \(POSIX.lastError)") }
         }
         try stream(fd: fd, path: path, into: &replayer)
+        if case .familyOf(let user) = scope, let family = replayer.state.members[user]?.family {
+            replayer.load(families: [family])
+        }
+        if replayer.deferredFailed {
+            // A section of the snapshot did not check: read the whole log instead (and rebuild it).
+            return try replay(path: path, cut: cut, checksChain: checksChain, observer: observer, snapshots: snapshots,
+                              scope: scope, trustingSnapshot: false)
+        }
         if usesSnapshot, let snapshots, replayer.consumedBytes - start >= snapshots.minimumNewBytes {
             let snapshot = replayer.snapshot
+            let idsDeferred = replayer.eventIdsDeferred
             snapshots.afterOutput {
                 // Best effort: a snapshot that cannot be written is simply not there next time.
-                try? POSIX.writeFileAtomically(path + ".snapshot", SnapshotCodec.encode(snapshot))
+                guard let bytes = resumed.map({ $0.patched(with: snapshot, idsDeferred: idsDeferred) }) ?? SnapshotCodec.encode(snapshot) else { return }
+                try? POSIX.writeFileAtomically(path + ".snapshot", bytes)
             }
         }
         return replayer
-    }
-
-    /// The snapshot beside the log, if it decodes and the log still ends its prefix with the
-    /// line the snapshot recorded. Anything else (edited, truncated, other format) is ignored.
-    static func matchingSnapshot(fd: Int32, path: String) -> ReplaySnapshot? {
-        guard let bytes = try? POSIX.readFile(path + ".snapshot"), let snapshot = SnapshotCodec.decode(bytes),
-              let size = try? POSIX.size(fd, path: path), size >= snapshot.consumedBytes else { return nil }
-        if snapshot.consumedBytes == 0 { return snapshot }
-        let lineStart = snapshot.consumedBytes - snapshot.lastLineLength - 1
-        guard lineStart >= 0, let line = try? POSIX.read(fd, from: lineStart, to: snapshot.consumedBytes, path: path),
-              line.last == 0x0A, SHA256.hex(line.dropLast()) == snapshot.headHash else { return nil }
-        return snapshot
     }
 
     /// Feeds every line of an open file to the replayer.
@@ -242,6 +256,60 @@ private final class PreparedBlock: @unchecked Sendable {
     deinit {
         discard()
         out.deallocate()
+    }
+}
+
+/// How much of the replayed state a command reads.
+enum ReplayScope: Equatable {
+    /// Every family (the state is iterated, compared or written back whole).
+    case everything
+    /// Members, counts and problems, and the family of this user when they are a member.
+    case familyOf(String)
+    /// Members, counts and problems only.
+    case summary
+}
+
+/// A snapshot file opened for reading parts of it: the descriptor stays open, so every part
+/// comes from the same file even if a newer snapshot replaces it meanwhile.
+final class SnapshotFile: @unchecked Sendable {
+    private let fd: Int32
+    let index: SnapshotIndex
+
+    /// Opens the snapshot at `path`, or nil when there is none or its header does not check.
+    init?(path: String) {
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        let fd = fd
+        guard let size = try? POSIX.size(fd, path: path),
+              let index = SnapshotIndex.open(size: size, read: { range in try? POSIX.read(fd, from: range.lowerBound, to: range.upperBound, path: path) })
+        else {
+            close(fd)
+            return nil
+        }
+        self.index = index
+    }
+
+    deinit { close(fd) }
+
+    /// The bytes of `range`, or nil when they cannot be read.
+    func read(_ range: Range<Int>) -> [UInt8]? {
+        try? POSIX.read(fd, from: range.lowerBound, to: range.upperBound, path: "snapshot")
+    }
+
+    /// Whether the open log still ends the snapshot's prefix with the line it recorded.
+    func matches(log: Int32, path: String) -> Bool {
+        let base = index.base
+        guard let size = try? POSIX.size(log, path: path), size >= base.consumedBytes else { return false }
+        if base.consumedBytes == 0 { return true }
+        let lineStart = base.consumedBytes - base.lastLineLength - 1
+        guard lineStart >= 0, let line = try? POSIX.read(log, from: lineStart, to: base.consumedBytes, path: path),
+              line.last == 0x0A else { return false }
+        return line.dropLast().withUnsafeBufferPointer { SHA256.hex($0) } == base.headHash
+    }
+
+    /// A newer snapshot from a replay that resumed from this one in part.
+    func patched(with snapshot: ReplaySnapshot, idsDeferred: Bool) -> [UInt8]? {
+        index.patched(with: snapshot, idsDeferred: idsDeferred, read: read)
     }
 }
 

@@ -15,7 +15,8 @@ struct ReadContext {
         let viewerId = try inv.viewer()
         now = try inv.now()
         zone = try inv.timeZone()
-        let replayer = try LogReader.replay(path: inv.logPath, cut: try inv.cut(), snapshots: inv.snapshots)
+        let replayer = try LogReader.replay(path: inv.logPath, cut: try inv.cut(), snapshots: inv.snapshots,
+                                            scope: .familyOf(viewerId))
         inv.console.keepUntilExit(replayer)
         ProblemRendering.warn(replayer.problems, log: inv.logPathForDisplay, console: inv.console)
         state = replayer.state

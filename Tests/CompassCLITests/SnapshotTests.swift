@@ -49,6 +49,21 @@ import Testing
         Self.same(cli, "replay --json")
     }
 
+    @Test func aQueryReadsItsFamilyFromTheSnapshotAndADamagedSectionIsNotTrusted() throws {
+        let cli = ReadCommandsTests.family()
+        cli.run(["replay"], environment: Self.always)
+        let snapshot = cli.logPath + ".snapshot"
+        var bytes = try #require(FileManager.default.contents(atPath: snapshot))
+        Self.same(cli, "interactions --as u-pat --json")
+        bytes[bytes.count - 5] ^= 0x20  // inside the (only) family's section
+        try bytes.write(to: URL(fileURLWithPath: snapshot))
+        Self.same(cli, "interactions --as u-pat --json")
+        Self.same(cli, "activity --as u-maya --json")
+        cli.run("log-interaction --as u-maya --school s-ucla --type dm --direction inbound --subject 'After the damage'")
+        Self.same(cli, "interactions --as u-pat --json")
+        #expect(cli.run(CLIHarness.words("interactions --as u-pat --json"), environment: Self.always).stdout.contains("After the damage"))
+    }
+
     @Test func aTornTailAfterTheSnapshotIsStillReported() throws {
         let cli = ReadCommandsTests.family()
         cli.run(["replay"], environment: Self.always)

@@ -30,6 +30,14 @@ import Testing
         }
     }
 
+    @Test func rawDigestSpellsTheHexDigest() {
+        for length in [0, 3, 55, 64, 200] {
+            let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+            let hex = SHA256.digest(message).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+            #expect(hex == SHA256.hex(message), "length \(length)")
+        }
+    }
+
     @Test func emptyHexIsTheHashOfNothing() {
         #expect(SHA256.emptyHex == SHA256.hex([UInt8]()))
     }

@@ -3,7 +3,7 @@ import CompassCore
 /// `compass replay`: counts by type, members, live interactions and every problem.
 enum ReplayCommand {
     static func run(_ inv: Invocation) throws(CLIError) {
-        let replayer = try LogReader.replay(path: inv.logPath, cut: try inv.cut(), snapshots: inv.snapshots)
+        let replayer = try LogReader.replay(path: inv.logPath, cut: try inv.cut(), snapshots: inv.snapshots, scope: .summary)
         inv.console.keepUntilExit(replayer)
         let state = replayer.state
         let byType = EventType.allCases.map { ($0.rawValue, state.countsByType[$0] ?? 0) }

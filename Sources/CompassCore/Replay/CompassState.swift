@@ -27,6 +27,11 @@ public struct CompassState: Equatable, Sendable {
         return counts
     }
 
+    /// Sets the count of applied events of a type (a snapshot's header).
+    mutating func setCount(_ type: EventType, _ count: Int) {
+        typeCounts[type.ordinal] = count
+    }
+
     /// Counts one more applied event of a type.
     mutating func count(_ type: EventType) {
         typeCounts[type.ordinal] += 1

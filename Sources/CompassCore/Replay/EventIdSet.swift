@@ -3,11 +3,14 @@
 /// Ids in the canonical lowercase UUID form (what `compass` generates, and most of any real
 /// log) are kept as 128-bit keys in an open-addressing table: no string per id, no SipHash.
 /// Every other id is kept as a string. An id is in exactly one of the two, so membership is
-/// exact.
+/// exact. A set read from a snapshot keeps that snapshot's keys as a sorted array (searched,
+/// not rehashed) and adds new ids to the table.
 public struct EventIdSet: Equatable, Sendable {
     /// Slots of (high, low) key halves; `(0, 0)` marks an empty slot.
     private var slots: [UInt64] = []
     private var used = 0
+    /// Keys read from a snapshot: (high, low) pairs in ascending order, none in `slots`.
+    private var base: [UInt64] = []
     /// Whether the all-zero UUID is in the set (it cannot live in a slot).
     private var hasZero = false
     private var others: Set<String> = []
@@ -19,7 +22,15 @@ public struct EventIdSet: Equatable, Sendable {
         for id in ids { insert(id) }
     }
 
-    public var count: Int { used + (hasZero ? 1 : 0) + others.count }
+    /// A set of the keys of a snapshot: `sortedKeys` holds (high, low) pairs in ascending
+    /// order without repeats and without the zero key; `others` the ids of any other form.
+    init(sortedKeys: [UInt64], hasZero: Bool, others: Set<String>) {
+        base = sortedKeys
+        self.hasZero = hasZero
+        self.others = others
+    }
+
+    public var count: Int { used + base.count / 2 + (hasZero ? 1 : 0) + others.count }
 
     /// Makes room for `count` ids without growing again.
     public mutating func reserveCapacity(_ count: Int) {
@@ -31,7 +42,7 @@ public struct EventIdSet: Equatable, Sendable {
     public func contains(_ id: String) -> Bool {
         guard let key = Self.uuidKey(id) else { return others.contains(id) }
         if key == (0, 0) { return hasZero }
-        return !slots.isEmpty && find(key).found
+        return (!slots.isEmpty && find(key).found) || inBase(key)
     }
 
     /// Adds an id; false when it was already there.
@@ -42,6 +53,7 @@ public struct EventIdSet: Equatable, Sendable {
             defer { hasZero = true }
             return !hasZero
         }
+        if inBase(key) { return false }
         if (used + 1) * 2 > slots.count / 2 { rehash(keySlots: max(32, slots.count)) }  // load ≤ 1/2
         let (found, slot) = find(key)
         if found { return false }
@@ -51,14 +63,48 @@ public struct EventIdSet: Equatable, Sendable {
         return true
     }
 
-    /// Every id, in code-point order (for snapshots).
+    /// Every id, in code-point order.
     public func sorted() -> [String] {
         var ids = Array(others)
         if hasZero { ids.append(Self.uuidText((0, 0))) }
-        for slot in stride(from: 0, to: slots.count, by: 2) where slots[slot] != 0 || slots[slot + 1] != 0 {
-            ids.append(Self.uuidText((slots[slot], slots[slot + 1])))
-        }
+        let keys = sortedKeys()
+        for pair in stride(from: 0, to: keys.count, by: 2) { ids.append(Self.uuidText((keys[pair], keys[pair + 1]))) }
         return ids.sorted()
+    }
+
+    /// The UUID-form keys but the zero one, as (high, low) pairs in ascending order.
+    func sortedKeys() -> [UInt64] {
+        var pairs: [(UInt64, UInt64)] = []
+        pairs.reserveCapacity(used)
+        for slot in stride(from: 0, to: slots.count, by: 2) where slots[slot] != 0 || slots[slot + 1] != 0 {
+            pairs.append((slots[slot], slots[slot + 1]))
+        }
+        pairs.sort { $0 < $1 }
+        var merged: [UInt64] = []
+        merged.reserveCapacity(base.count + pairs.count * 2)
+        var b = 0
+        for pair in pairs {
+            while b < base.count, (base[b], base[b + 1]) < pair { merged += [base[b], base[b + 1]]; b += 2 }
+            merged += [pair.0, pair.1]
+        }
+        merged += base[b...]
+        return merged
+    }
+
+    /// The ids that are not in UUID form, and whether the zero UUID is in the set.
+    var otherIds: Set<String> { others }
+    var containsZeroKey: Bool { hasZero }
+
+    /// Binary search of the snapshot's keys.
+    private func inBase(_ key: (UInt64, UInt64)) -> Bool {
+        var low = 0, high = base.count / 2
+        while low < high {
+            let middle = (low + high) / 2
+            let probe = (base[middle * 2], base[middle * 2 + 1])
+            if probe == key { return true }
+            if probe < key { low = middle + 1 } else { high = middle }
+        }
+        return false
     }
 
     public static func == (a: EventIdSet, b: EventIdSet) -> Bool {

@@ -91,10 +91,25 @@ public struct Replayer {
         self.observer = observer
     }
 
+    /// Parts of a resumed state still in the snapshot, read when a line first needs them.
+    private var deferred: DeferredParts?
+    private var idsDeferred = false
+    /// Whether the snapshot's event ids are still unread (no line was decided since resuming).
+    public var eventIdsDeferred: Bool { idsDeferred }
+    /// Whether a deferred part of the snapshot could not be read: the state is then
+    /// incomplete, and the log must be replayed without the snapshot.
+    public private(set) var deferredFailed = false
+
     /// Goes on from a snapshot of an earlier replay of the same log's first bytes.
-    public init(resuming snapshot: ReplaySnapshot, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
-                observer: ((LineOutcome, CompassState) -> Void)? = nil) {
+    ///
+    /// - Parameter deferring: when given, the snapshot's state holds no families and no event
+    ///   ids yet: each family is read the first time a line of it is decided (or
+    ///   ``load(families:)`` asks for it), the ids before the first line is decided.
+    public init(resuming snapshot: ReplaySnapshot, deferring parts: DeferredParts? = nil, cut: ReplayCut = ReplayCut(),
+                checksChain: Bool = true, observer: ((LineOutcome, CompassState) -> Void)? = nil) {
         self.init(cut: cut, checksChain: checksChain, observer: observer)
+        deferred = parts
+        idsDeferred = parts != nil
         state = snapshot.state
         problems = snapshot.problems
         linesRead = snapshot.linesRead
@@ -185,6 +200,7 @@ public struct Replayer {
         case .badEnvelope(let error):
             reject(number, nil, error.message)
         case .draft(let draft, let payload):
+            if deferred != nil { loadDeferred(for: draft.family) }
             do {
                 let event = try Rules.decide(draft, prebuilt: payload, in: state)
                 state.apply(event)
@@ -198,6 +214,28 @@ public struct Replayer {
         return true
     }
 
+    /// Reads these families from the snapshot being resumed, if they are there and not read yet.
+    public mutating func load(families ids: [String]) {
+        for id in ids { load(family: id) }
+    }
+
+    private mutating func loadDeferred(for family: String) {
+        if idsDeferred, let deferred {
+            idsDeferred = false
+            if let ids = deferred.eventIds() { state.eventIds = ids } else { deferredFailed = true }
+        }
+        load(family: family)
+    }
+
+    private mutating func load(family id: String) {
+        guard let deferred, state.families.position(of: id) == nil else { return }
+        switch deferred.family(id) {
+        case .absent: break
+        case .loaded(let family): state.families.set(family)
+        case .unreadable: deferredFailed = true
+        }
+    }
+
     private mutating func advance(over line: PreparedLine) {
         consumedBytes += line.byteCount + 1
         lastLineLength = line.byteCount
@@ -207,6 +245,18 @@ public struct Replayer {
     private mutating func reject(_ line: Int, _ draft: EventDraft?, _ message: String) {
         problems.append(Problem(line: line, message: message))
         observer?(.rejected(line: line, draft: draft, message: message), state)
+    }
+}
+
+/// How a replay resumed from a snapshot reads the parts it deferred.
+public struct DeferredParts {
+    public var family: (String) -> DeferredFamily
+    /// The snapshot's event ids, or nil when they cannot be read.
+    public var eventIds: () -> EventIdSet?
+
+    public init(family: @escaping (String) -> DeferredFamily, eventIds: @escaping () -> EventIdSet?) {
+        self.family = family
+        self.eventIds = eventIds
     }
 }
 

@@ -40,6 +40,21 @@ public struct SHA256: Sendable {
     /// The one-shot path of every log line: whole blocks are compressed where they lie, the
     /// padded tail is built on the stack, and the only allocation is the returned string.
     public static func hex(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        finished(bytes).stateHex()
+    }
+
+    /// The 32-byte digest of some bytes.
+    public static func digest(_ bytes: [UInt8]) -> [UInt8] {
+        let hasher = bytes.withUnsafeBufferPointer { finished($0) }
+        return withUnsafeBytes(of: hasher.state) { raw in
+            (0..<32).map { k in  // each word big-endian
+                UInt8(truncatingIfNeeded: raw.load(fromByteOffset: (k / 4) * 4, as: UInt32.self) >> UInt32(24 - 8 * (k % 4)))
+            }
+        }
+    }
+
+    /// A hasher that has compressed all of `bytes` and their padding.
+    private static func finished(_ bytes: UnsafeBufferPointer<UInt8>) -> SHA256 {
         var hasher = SHA256()
         let whole = bytes.count / 64
         if whole > 0 { hasher.compressBlocks(bytes, at: 0, count: whole) }
@@ -53,7 +68,7 @@ public struct SHA256: Sendable {
             for k in 0..<8 { tail[padded - 1 - k] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * k)) }
             hasher.compressBlocks(UnsafeBufferPointer(rebasing: tail[0..<padded]), at: 0, count: padded / 64)
         }
-        return hasher.stateHex()
+        return hasher
     }
 
     /// The hex digest of the empty string, the `prev` of line 1.

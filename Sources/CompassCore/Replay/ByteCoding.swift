@@ -1,0 +1,77 @@
+/// Little-endian base-128 integers and length-prefixed UTF-8 strings.
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func uint(_ value: UInt64) {
+        var v = value
+        while v >= 0x80 { bytes.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+        bytes.append(UInt8(v))
+    }
+
+    mutating func int(_ value: Int64) { uint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+    mutating func string(_ s: String) { uint(UInt64(s.utf8.count)); bytes += s.utf8 }
+    mutating func optional(_ s: String?) { if let s { uint(1); string(s) } else { uint(0) } }
+    mutating func optionalInt(_ v: Int64?) { if let v { uint(1); int(v) } else { uint(0) } }
+    mutating func strings(_ list: [String]) { uint(UInt64(list.count)); for s in list { string(s) } }
+}
+
+/// Reads what ``ByteWriter`` wrote; every read is nil past the end.
+struct ByteReader {
+    let buffer: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
+
+    var isAtEnd: Bool { index == buffer.count }
+
+    mutating func take(_ count: Int) -> UnsafeBufferPointer<UInt8> {
+        let end = min(buffer.count, index + count)
+        defer { index = end }
+        return UnsafeBufferPointer(rebasing: buffer[index..<end])
+    }
+
+    mutating func uint() -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while index < buffer.count, shift < 64 {
+            let byte = buffer[index]
+            index += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        return nil
+    }
+
+    mutating func int() -> Int64? {
+        guard let u = uint() else { return nil }
+        return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
+    }
+
+    mutating func string() -> String? {
+        guard let count = uint(), count <= UInt64(buffer.count - index) else { return nil }
+        return String(decoding: take(Int(count)), as: UTF8.self)
+    }
+
+    mutating func optional() -> String?? {
+        guard let tag = uint() else { return nil }
+        if tag == 0 { return .some(nil) }
+        guard let s = string() else { return nil }
+        return .some(s)
+    }
+
+    mutating func optionalInt() -> Int64?? {
+        guard let tag = uint() else { return nil }
+        if tag == 0 { return .some(nil) }
+        guard let v = int() else { return nil }
+        return .some(v)
+    }
+
+    mutating func strings() -> [String]? {
+        guard let count = uint(), count <= UInt64(buffer.count - index) else { return nil }
+        var out: [String] = []
+        out.reserveCapacity(Int(count))
+        for _ in 0..<count { guard let s = string() else { return nil }; out.append(s) }
+        return out
+    }
+}

@@ -1,0 +1,399 @@
+/// Snapshots as bytes (format 2): everything but the families in a header, the event ids,
+/// a directory, then one section per family. Each section carries its own SHA-256, so a
+/// reader loads and checks only what it needs: a query reads the header and its own family.
+///
+/// Layout (fixed-width integers little-endian, the rest base-128 and length-prefixed):
+///
+///     "compass-snapshot\n"  format version (8)  total length (8)
+///     header, ids, directory: offset (8), length (8), SHA-256 (32) each
+///     header section | ids section | directory section | family sections, in id order
+///
+/// Dictionaries are written in sorted order, so the same state always encodes to the same
+/// bytes. A snapshot of another format version, or one whose bytes do not check, is not
+/// used: it is rebuilt, never trusted.
+public enum SnapshotCodec {
+    static let magic = Array("compass-snapshot\n".utf8)
+    public static let formatVersion: UInt64 = 2
+    static let preambleLength = magic.count + 8 + 8 + 3 * (8 + 8 + 32)
+
+    /// The bytes of a whole snapshot.
+    public static func encode(_ snapshot: ReplaySnapshot) -> [UInt8] {
+        let families = snapshot.state.families.values.sorted { $0.id < $1.id }
+        return assemble(snapshot, families: families.map { (id: $0.id, bytes: familySection($0)) })
+    }
+
+    /// The bytes of a snapshot whose family sections are given (re-encoded, or copied from an
+    /// earlier snapshot for families the replay never loaded); `snapshot.state.families` is
+    /// not read.
+    public static func assemble(_ snapshot: ReplaySnapshot, families: [(id: String, bytes: [UInt8])]) -> [UInt8] {
+        let header = headerSection(snapshot)
+        let ids = idsSection(snapshot.state.eventIds)
+        let sorted = families.sorted { $0.id < $1.id }
+        // The directory's length depends on the offsets it holds: encode it until it is stable.
+        var directory: [UInt8] = []
+        var familyStart = 0
+        repeat {
+            familyStart = preambleLength + header.count + ids.count + directory.count
+            var w = ByteWriter()
+            w.uint(UInt64(sorted.count))
+            var offset = familyStart
+            for family in sorted {
+                w.string(family.id)
+                w.uint(UInt64(offset))
+                w.uint(UInt64(family.bytes.count))
+                w.bytes += SHA256.digest(family.bytes)
+                offset += family.bytes.count
+            }
+            if w.bytes.count == directory.count { directory = w.bytes; break }
+            directory = w.bytes
+        } while true
+        let total = familyStart + sorted.reduce(0) { $0 + $1.bytes.count }
+        var out = magic
+        out.reserveCapacity(total)
+        out.appendLittleEndian(formatVersion)
+        out.appendLittleEndian(UInt64(total))
+        var offset = preambleLength
+        for section in [header, ids, directory] {
+            out.appendLittleEndian(UInt64(offset))
+            out.appendLittleEndian(UInt64(section.count))
+            out += SHA256.digest(section)
+            offset += section.count
+        }
+        out += header
+        out += ids
+        out += directory
+        for family in sorted { out += family.bytes }
+        return out
+    }
+
+    /// Everything the state holds outside its families: position, problems, counts, members.
+    static func headerSection(_ s: ReplaySnapshot) -> [UInt8] {
+        var w = ByteWriter()
+        w.uint(UInt64(s.consumedBytes))
+        w.string(s.headHash)
+        w.uint(UInt64(s.lastLineLength))
+        w.uint(UInt64(s.linesRead))
+        w.int(s.lastSeq)
+        w.uint(UInt64(s.sealedLines))
+        w.uint(UInt64(s.problems.count))
+        for p in s.problems { w.uint(UInt64(p.line)); w.string(p.message) }
+        let counts = s.state.countsByType
+        for type in EventType.allCases { w.uint(UInt64(counts[type] ?? 0)) }
+        w.int(Int64(s.state.liveInteractionCount))
+        w.uint(UInt64(s.state.members.count))
+        for id in s.state.members.keys.sorted() {
+            let m = s.state.members[id]!
+            w.string(id); w.string(m.family); w.string(m.fullName); w.uint(m.role == .player ? 0 : 1)
+        }
+        return w.bytes
+    }
+
+    static func idsSection(_ ids: EventIdSet) -> [UInt8] {
+        var w = ByteWriter()
+        let keys = ids.sortedKeys()
+        w.uint(UInt64(keys.count / 2))
+        w.bytes.reserveCapacity(keys.count * 8 + 64)
+        for key in keys { w.bytes.appendLittleEndian(key) }
+        w.uint(ids.containsZeroKey ? 1 : 0)
+        w.strings(ids.otherIds.sorted())
+        return w.bytes
+    }
+
+    /// One family's section.
+    public static func familySection(_ f: Family) -> [UInt8] {
+        var w = ByteWriter()
+        w.string(f.id)
+        w.strings(f.memberIds)
+        w.uint(UInt64(f.schools.count))
+        for id in f.schools.keys.sorted() { let s = f.schools[id]!; w.string(s.id); w.string(s.name); w.optional(s.status) }
+        w.uint(UInt64(f.coaches.count))
+        for id in f.coaches.keys.sorted() {
+            let c = f.coaches[id]!
+            w.string(c.id); w.string(c.schoolId); w.string(c.firstName); w.string(c.lastName); w.string(c.role.rawValue)
+        }
+        w.uint(UInt64(f.interactionOrder.count))
+        for id in f.interactionOrder {
+            let r = f.interactions[id]!
+            w.string(r.eventId); w.int(r.seq); w.int(r.at.millisecondsSinceEpoch); w.string(r.loggedBy)
+            let i = r.logged
+            w.string(i.interactionId); w.optional(i.schoolId); w.optional(i.coachId); w.optional(i.eventId); w.optional(i.otherCoachName)
+            w.string(i.type.rawValue); w.string(i.direction.rawValue)
+            w.optionalInt(i.occurredAt?.millisecondsSinceEpoch)
+            w.optional(i.subject); w.optional(i.content); w.optional(i.sentiment?.rawValue)
+            if let answers = i.interestAnswers {
+                w.uint(1); w.uint(UInt64(answers.enumerated().reduce(0) { $0 | ($1.element ? 1 << $1.offset : 0) }))
+            } else { w.uint(0) }
+            w.uint(UInt64(i.attachments.map { $0.count + 1 } ?? 0))
+            for a in i.attachments ?? [] { w.string(a.name); w.int(a.sizeBytes); w.string(a.mimeType); w.optional(a.sha256) }
+            if let d = r.deletion { w.uint(1); w.string(d.eventId); w.int(d.at.millisecondsSinceEpoch); w.string(d.by) } else { w.uint(0) }
+        }
+        w.uint(UInt64(f.statusChanges.count))
+        for c in f.statusChanges {
+            w.string(c.eventId); w.int(c.seq); w.int(c.at.millisecondsSinceEpoch); w.string(c.actor)
+            w.string(c.change.schoolId); w.string(c.change.newStatus); w.optional(c.change.notes)
+        }
+        w.uint(UInt64(f.documentOrder.count))
+        for id in f.documentOrder {
+            let d = f.documents[id]!
+            w.string(d.eventId); w.int(d.seq); w.int(d.at.millisecondsSinceEpoch); w.string(d.actor)
+            w.string(d.document.documentId); w.string(d.document.title); w.string(d.document.docType)
+            w.optional(d.document.fileName); w.optionalInt(d.document.sizeBytes)
+        }
+        return w.bytes
+    }
+
+    /// A whole snapshot held in memory, or nil when it is not a complete snapshot of this format.
+    public static func decode(_ bytes: [UInt8]) -> ReplaySnapshot? {
+        let read = { (range: Range<Int>) -> [UInt8]? in range.upperBound <= bytes.count ? Array(bytes[range]) : nil }
+        return SnapshotIndex.open(size: bytes.count, read: read)?.whole(read: read)
+    }
+
+    static func decodeFamily(_ section: [UInt8]) -> Family? {
+        section.withUnsafeBufferPointer { buffer -> Family? in
+            var r = ByteReader(buffer)
+            guard let id = r.string(), let memberIds = r.strings() else { return nil }
+            var f = Family(id: id)
+            f.memberIds = memberIds
+        guard let schoolCount = r.uint() else { return nil }
+        for _ in 0..<schoolCount {
+            guard let sid = r.string(), let name = r.string(), let status = r.optional() else { return nil }
+            f.schools[sid] = School(id: sid, name: name, status: status)
+        }
+        guard let coachCount = r.uint() else { return nil }
+        for _ in 0..<coachCount {
+            guard let cid = r.string(), let school = r.string(), let first = r.string(), let last = r.string(),
+                  let role = r.string().flatMap(CoachRole.init) else { return nil }
+            f.coaches[cid] = Coach(id: cid, schoolId: school, firstName: first, lastName: last, role: role)
+        }
+        guard let interactionCount = r.uint() else { return nil }
+        f.interactions.reserveCapacity(Int(interactionCount))
+        for _ in 0..<interactionCount {
+            guard let eventId = r.string(), let seq = r.int(), let at = r.int(), let by = r.string(),
+                  let iid = r.string(), let school = r.optional(), let coach = r.optional(), let event = r.optional(),
+                  let other = r.optional(), let type = r.string().flatMap(InteractionType.init),
+                  let direction = r.string().flatMap(Direction.init), let occurred = r.optionalInt(),
+                  let subject = r.optional(), let content = r.optional(), let sentimentText = r.optional(),
+                  let hasAnswers = r.uint() else { return nil }
+            var answers: [Bool]?
+            if hasAnswers == 1 {
+                guard let bits = r.uint() else { return nil }
+                answers = (0..<6).map { bits & (1 << $0) != 0 }
+            }
+            guard let attachmentTag = r.uint() else { return nil }
+            var attachments: [Attachment]?
+            if attachmentTag > 0 {
+                attachments = []
+                for _ in 0..<(attachmentTag - 1) {
+                    guard let name = r.string(), let size = r.int(), let mime = r.string(), let sha = r.optional() else { return nil }
+                    attachments?.append(Attachment(name: name, sizeBytes: size, mimeType: mime, sha256: sha))
+                }
+            }
+            let logged = InteractionLogged(
+                interactionId: iid, schoolId: school, coachId: coach, eventId: event, otherCoachName: other, type: type,
+                direction: direction, occurredAt: occurred.map(Timestamp.init(millisecondsSinceEpoch:)), subject: subject,
+                content: content, sentiment: sentimentText.flatMap(Sentiment.init), interestAnswers: answers, attachments: attachments)
+            var record = InteractionRecord(eventId: eventId, seq: seq, at: Timestamp(millisecondsSinceEpoch: at), loggedBy: by, logged: logged)
+            guard let deleted = r.uint() else { return nil }
+            if deleted == 1 {
+                guard let did = r.string(), let dat = r.int(), let dby = r.string() else { return nil }
+                record.deletion = Deletion(eventId: did, at: Timestamp(millisecondsSinceEpoch: dat), by: dby)
+            }
+            f.interactions[iid] = record
+            f.interactionOrder.append(iid)
+        }
+        guard let changeCount = r.uint() else { return nil }
+        for _ in 0..<changeCount {
+            guard let eventId = r.string(), let seq = r.int(), let at = r.int(), let actor = r.string(), let school = r.string(),
+                  let status = r.string(), let notes = r.optional() else { return nil }
+            f.statusChanges.append(StatusChangeRecord(eventId: eventId, seq: seq, at: Timestamp(millisecondsSinceEpoch: at), actor: actor,
+                                                      change: SchoolStatusChanged(schoolId: school, newStatus: status, notes: notes)))
+        }
+        guard let documentCount = r.uint() else { return nil }
+        for _ in 0..<documentCount {
+            guard let eventId = r.string(), let seq = r.int(), let at = r.int(), let actor = r.string(), let did = r.string(),
+                  let title = r.string(), let type = r.string(), let file = r.optional(), let size = r.optionalInt() else { return nil }
+            f.documents[did] = DocumentRecord(eventId: eventId, seq: seq, at: Timestamp(millisecondsSinceEpoch: at), actor: actor,
+                                              document: DocumentUploaded(documentId: did, title: title, docType: type, fileName: file, sizeBytes: size))
+            f.documentOrder.append(did)
+        }
+            return r.isAtEnd ? f : nil
+        }
+    }
+}
+
+/// A snapshot opened without its families: its header, members and directory are read and
+/// checked at once; a family's section and the event ids only when asked for.
+public struct SnapshotIndex: Sendable {
+    /// The snapshot with no families and no event ids; its state holds members and counts.
+    public let base: ReplaySnapshot
+    /// The ids of the families in the snapshot, in order.
+    public let familyIds: [String]
+    let families: [String: Section]
+    let ids: Section
+
+    struct Section: Sendable {
+        var range: Range<Int>
+        var digest: [UInt8]
+    }
+
+    /// Opens a snapshot of `size` bytes that `read` returns ranges of; nil unless it is of this
+    /// format and its header and directory check.
+    public static func open(size: Int, read: (Range<Int>) -> [UInt8]?) -> SnapshotIndex? {
+        let codec = SnapshotCodec.self
+        guard size >= codec.preambleLength, let preamble = read(0..<codec.preambleLength),
+              preamble.starts(with: codec.magic) else { return nil }
+        var offset = codec.magic.count
+        func fixed() -> UInt64 {
+            defer { offset += 8 }
+            return preamble.littleEndian(at: offset)
+        }
+        guard fixed() == codec.formatVersion, fixed() == UInt64(size) else { return nil }
+        var sections: [Section] = []
+        for _ in 0..<3 {
+            let start = fixed(), length = fixed()
+            guard start <= UInt64(size), length <= UInt64(size) - start else { return nil }
+            sections.append(Section(range: Int(start)..<Int(start + length), digest: Array(preamble[offset..<(offset + 32)])))
+            offset += 32
+        }
+        guard let header = check(sections[0], read), let directory = check(sections[2], read),
+              var base = decodeHeader(header) else { return nil }
+        var families: [String: Section] = [:]
+        var familyIds: [String] = []
+        let valid = directory.withUnsafeBufferPointer { buffer -> Bool in
+            var r = ByteReader(buffer)
+            guard let count = r.uint(), count <= UInt64(buffer.count) else { return false }
+            for _ in 0..<count {
+                guard let id = r.string(), let start = r.uint(), let length = r.uint(),
+                      start <= UInt64(size), length <= UInt64(size) - start else { return false }
+                let digest = r.take(32)
+                guard digest.count == 32, families[id] == nil else { return false }
+                families[id] = Section(range: Int(start)..<Int(start + length), digest: Array(digest))
+                familyIds.append(id)
+            }
+            return r.isAtEnd
+        }
+        guard valid else { return nil }
+        base.state.families = FamilyTable()
+        return SnapshotIndex(base: base, familyIds: familyIds, families: families, ids: sections[1])
+    }
+
+    /// The family's state, or nil when the family is not in the snapshot or its section
+    /// does not check (``familyState(_:read:)`` tells the two apart).
+    public func family(_ id: String, read: (Range<Int>) -> [UInt8]?) -> Family? {
+        if case .loaded(let family) = familyState(id, read: read) { return family }
+        return nil
+    }
+
+    /// What the snapshot says of a family.
+    public func familyState(_ id: String, read: (Range<Int>) -> [UInt8]?) -> DeferredFamily {
+        guard let section = families[id] else { return .absent }
+        guard let bytes = Self.check(section, read), let family = SnapshotCodec.decodeFamily(bytes), family.id == id else {
+            return .unreadable
+        }
+        return .loaded(family)
+    }
+
+    /// A family's section as stored (checked), to copy into a newer snapshot unchanged.
+    public func familySection(_ id: String, read: (Range<Int>) -> [UInt8]?) -> [UInt8]? {
+        families[id].flatMap { Self.check($0, read) }
+    }
+
+    /// The ids of the events the snapshot covers, or nil when the section does not check.
+    public func eventIds(read: (Range<Int>) -> [UInt8]?) -> EventIdSet? {
+        guard let bytes = Self.check(ids, read) else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer -> EventIdSet? in
+            var r = ByteReader(buffer)
+            guard let pairs = r.uint(), pairs <= UInt64(buffer.count / 16) else { return nil }
+            let raw = r.take(Int(pairs) * 16)
+            var keys = [UInt64](repeating: 0, count: Int(pairs) * 2)
+            keys.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(raw)) }
+            for index in keys.indices { keys[index] = UInt64(littleEndian: keys[index]) }
+            guard let zero = r.uint(), let others = r.strings(), r.isAtEnd else { return nil }
+            return EventIdSet(sortedKeys: keys, hasZero: zero == 1, others: Set(others))
+        }
+    }
+
+    /// The whole snapshot: every family and the event ids.
+    public func whole(read: (Range<Int>) -> [UInt8]?) -> ReplaySnapshot? {
+        var snapshot = base
+        guard let ids = eventIds(read: read) else { return nil }
+        snapshot.state.eventIds = ids
+        for id in familyIds {
+            guard let family = family(id, read: read) else { return nil }
+            snapshot.state.families.set(family)
+        }
+        return snapshot
+    }
+
+    /// The bytes of a newer snapshot from a replay that resumed from this one with deferred
+    /// parts: the families it loaded are encoded again, the others copied from this snapshot
+    /// unchanged; the ids are read from it if the replay never needed them.
+    public func patched(with snapshot: ReplaySnapshot, idsDeferred: Bool, read: (Range<Int>) -> [UInt8]?) -> [UInt8]? {
+        var snapshot = snapshot
+        if idsDeferred {
+            guard let ids = eventIds(read: read) else { return nil }
+            snapshot.state.eventIds = ids
+        }
+        var sections = snapshot.state.families.values.map { (id: $0.id, bytes: SnapshotCodec.familySection($0)) }
+        for id in familyIds where snapshot.state.families[id] == nil {
+            guard let bytes = familySection(id, read: read) else { return nil }
+            sections.append((id: id, bytes: bytes))
+        }
+        return SnapshotCodec.assemble(snapshot, families: sections)
+    }
+
+    static func check(_ section: Section, _ read: (Range<Int>) -> [UInt8]?) -> [UInt8]? {
+        guard let bytes = read(section.range), bytes.count == section.range.count,
+              SHA256.digest(bytes) == section.digest else { return nil }
+        return bytes
+    }
+
+    static func decodeHeader(_ bytes: [UInt8]) -> ReplaySnapshot? {
+        bytes.withUnsafeBufferPointer { buffer -> ReplaySnapshot? in
+            var r = ByteReader(buffer)
+            guard let consumed = r.uint(), let head = r.string(), let lastLength = r.uint(), let lines = r.uint(),
+                  let lastSeq = r.int(), let sealed = r.uint(), let problemCount = r.uint(),
+                  problemCount <= UInt64(buffer.count) else { return nil }
+            var problems: [Problem] = []
+            for _ in 0..<problemCount {
+                guard let line = r.uint(), let message = r.string() else { return nil }
+                problems.append(Problem(line: Int(line), message: message))
+            }
+            var state = CompassState()
+            for type in EventType.allCases {
+                guard let count = r.uint() else { return nil }
+                state.setCount(type, Int(count))
+            }
+            guard let live = r.int(), let memberCount = r.uint(), memberCount <= UInt64(buffer.count) else { return nil }
+            state.liveInteractionCount = Int(live)
+            for _ in 0..<memberCount {
+                guard let user = r.string(), let family = r.string(), let name = r.string(), let role = r.uint() else { return nil }
+                state.members[user] = Member(userId: user, family: family, fullName: name, role: role == 0 ? .player : .parent)
+            }
+            guard r.isAtEnd else { return nil }
+            return ReplaySnapshot(state: state, problems: problems, linesRead: Int(lines), lastSeq: lastSeq, headHash: head,
+                                  lastLineLength: Int(lastLength), sealedLines: Int(sealed), consumedBytes: Int(consumed))
+        }
+    }
+}
+
+/// What a snapshot says of one family.
+public enum DeferredFamily: Sendable {
+    /// The snapshot has no such family (its first event is still to come).
+    case absent
+    case loaded(Family)
+    /// The family's section cannot be read or does not check: the snapshot cannot be used.
+    case unreadable
+}
+
+extension Array where Element == UInt8 {
+    mutating func appendLittleEndian(_ value: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    func littleEndian(at offset: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for k in 0..<8 { value |= UInt64(self[offset + k]) << UInt64(8 * k) }
+        return value
+    }
+}
