@@ -50,14 +50,18 @@ enum POSIX {
 
     /// Reads the bytes `from..<to` of an open file.
     static func read(_ fd: Int32, from: Int, to: Int, path: String) throws(CLIError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: max(0, to - from))
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + offset, $0.count - offset, off_t(from + offset)) }
-            if n < 0 { if errno == EINTR { continue }; throw .io("cannot read \(path): \(lastError)") }
-            if n == 0 { bytes.removeSubrange(offset...); break }
-            offset += n
+        let wanted = max(0, to - from)
+        var failure: Int32 = 0
+        // Read straight into the array's storage: no zero-filling of bytes about to be overwritten.
+        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
+            while count < wanted {
+                let n = pread(fd, buffer.baseAddress! + count, wanted - count, off_t(from + count))
+                if n < 0 { if errno == EINTR { continue }; failure = errno; return }
+                if n == 0 { return }
+                count += n
+            }
         }
+        if failure != 0 { throw .io("cannot read \(path): \(String(cString: strerror(failure)))") }
         return bytes
     }
 

@@ -53,10 +53,19 @@ struct TextStyle {
     }
 
     /// Text cut to `limit` characters with `…`.
+    ///
+    /// - Complexity: O(limit): the text after the cut is never visited.
     static func truncate(_ text: String, to limit: Int) -> String {
-        let flat = text.map { $0.isNewline ? " " : $0 }
-        guard flat.count > limit else { return String(flat) }
-        return String(flat.prefix(max(1, limit - 1))) + "…"
+        var kept = ""
+        var count = 0
+        for ch in text {
+            if count == max(limit, 1) {  // a character more than fits: cut
+                return String(kept.prefix(max(1, limit - 1))) + "…"
+            }
+            kept.append(ch.isNewline ? " " : ch)
+            count += 1
+        }
+        return count > limit ? kept + "…" : kept
     }
 
     /// Text wrapped to `width` columns, at most `lines` lines, the last ending in `…` if cut.
@@ -64,15 +73,19 @@ struct TextStyle {
     static func clamp(_ text: String, width: Int, lines: Int) -> [String] {
         var out: [String] = []
         var current = ""
+        var currentCount = 0
         for ch in text {
             if ch.isNewline {
                 if !current.isEmpty { out.append(current) }
                 current = ""
+                currentCount = 0
             } else {
                 current.append(ch)
-                if current.count >= width {
+                currentCount += 1
+                if currentCount >= width {
                     out.append(current)
                     current = ""
+                    currentCount = 0
                 }
             }
             if out.count > lines { break }

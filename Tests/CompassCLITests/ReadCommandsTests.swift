@@ -116,3 +116,17 @@ import Testing
         #expect(csv.contains(#""i-3","dm","Direct Message","outbound","Hi, ""Coach"" 🔥","Hi, ""Coach"" 🔥","a"# + "\n" + #"b","""#))
     }
 }
+
+/// Cutting text to the terminal: the same answers as cutting the whole flattened text.
+@Suite struct TextCuttingTests {
+    @Test func truncateEqualsCuttingTheFlattenedText() {
+        let texts = ["", "a", "ab", "abc", "héllo wörld", "line one\nline two", "🔥🔥🔥🔥", "e\u{301}e\u{301}e\u{301}", String(repeating: "x", count: 500)]
+        for text in texts {
+            for limit in 0...12 {
+                let flat = text.map { $0.isNewline ? " " : $0 }
+                let expected = flat.count > limit ? String(flat.prefix(max(1, limit - 1))) + "…" : String(flat)
+                #expect(TextStyle.truncate(text, to: limit) == expected, "\(text.debugDescription) to \(limit)")
+            }
+        }
+    }
+}

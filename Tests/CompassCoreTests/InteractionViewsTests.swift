@@ -150,6 +150,16 @@ import Testing
         let a = InteractionJSON.list(try Self.list(f, "u-maya", InteractionQuery(type: .dm)))
         let b = InteractionJSON.list(try Self.list(Self.fixture(), "u-maya", InteractionQuery(type: .dm)))
         #expect(a == b)
+        // The JSON writes each field directly; the CSV uses itemKeys/itemValues: the two agree.
+        for item in try Self.list(f, "u-pat").items {
+            var w = JSONWriter()
+            w.beginObject()
+            InteractionJSON.writeItemFields(item, into: &w)
+            w.endObject()
+            guard case .object(let object)? = JSONParser.parse(w.bytes) else { Issue.record("item JSON does not parse"); continue }
+            #expect(object.members.map(\.key) == InteractionJSON.itemKeys)
+            #expect(object.members.map(\.value) == InteractionJSON.itemValues(item))
+        }
         #expect(String(decoding: a, as: UTF8.self) == #"{"viewer":{"userId":"u-maya","role":"player","name":"Maya Lopez"},"privacyNotice":true,"loggedByOptions":null,"analytics":{"total":1,"outbound":0,"inbound":1,"thisWeek":0},"count":1,"items":[{"id":"i-3","type":"dm","typeName":"Direct Message","direction":"inbound","subject":"Film 🔥","displaySubject":"Film 🔥","content":"Loved the highlight reel","sentiment":null,"interestLevel":null,"occurredAt":"2026-01-15T10:00:00.000Z","createdAt":"2026-02-01T12:10:00.000Z","loggedBy":"u-maya","loggedByName":"You","schoolId":null,"schoolName":null,"coachId":"c-asu","coachName":"Sam Reed","otherCoachName":null,"attachmentCount":0,"canDelete":true}]}"# + "\n")
     }
 }

@@ -163,6 +163,10 @@ import Testing
                     if actual != rows { return "list for \(viewerId) \(query): \(actual) ≠ \(rows)" }
                     let a = list.analytics
                     if [a.total, a.outbound, a.inbound, a.thisWeek] != analytics { return "analytics for \(viewerId) \(query)" }
+                    // `analytics` counts without building the list: the same numbers.
+                    if (try? InteractionViews.analytics(state, viewer: viewer, query: query, now: AllViews.now)) != a {
+                        return "analytics without the list for \(viewerId) \(query)"
+                    }
                 }
                 let timeline = ActivityViews.items(state, viewer: viewer, now: AllViews.now, zone: AllViews.utc).map { "\($0.id) \($0.title)" }
                 if timeline != ReferenceModel.timeline(events, viewer: viewerId) { return "timeline for \(viewerId)" }

@@ -38,11 +38,18 @@ enum InteractionsCommand {
     }
 
     static func runAnalytics(_ inv: Invocation) throws(CLIError) {
-        let (context, _, list) = try list(inv)
+        let query = try query(inv)
+        let context = try ReadContext(inv)
+        let analytics: InteractionAnalytics
+        do {
+            analytics = try InteractionViews.analytics(context.state, viewer: context.viewer, query: query, now: context.now)
+        } catch {
+            throw .domain(error.message)
+        }
         if inv.json {
-            inv.console.out(bytes: InteractionJSON.analytics(list.analytics))
+            inv.console.out(bytes: InteractionJSON.analytics(analytics))
         } else {
-            inv.console.out(InteractionsRendering.analytics(list.analytics, style: context.style))
+            inv.console.out(InteractionsRendering.analytics(analytics, style: context.style))
         }
     }
 

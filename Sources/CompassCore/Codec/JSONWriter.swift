@@ -9,6 +9,12 @@ public struct JSONWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
+    /// The output followed by `\n`, consuming the writer (no copy of the bytes).
+    public consuming func line() -> [UInt8] {
+        bytes.append(0x0A)
+        return bytes
+    }
+
     /// The output as a string.
     public var string: String { String(decoding: bytes, as: UTF8.self) }
 

@@ -25,6 +25,28 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The output form, `YYYY-MM-DDTHH:MM:SS.sssZ` in UTC.
     public var rfc3339: String {
         let parts = CivilTime(millisecondsSinceEpoch: millisecondsSinceEpoch)
+        if (0...9999).contains(parts.year) {
+            // The common case, written digit by digit into the string's own storage.
+            return String(unsafeUninitializedCapacity: 24) { out in
+                var at = 0
+                func put(_ value: Int, _ width: Int) {
+                    var rest = value
+                    for k in stride(from: width - 1, through: 0, by: -1) {
+                        out[at + k] = UInt8(0x30 + rest % 10)
+                        rest /= 10
+                    }
+                    at += width
+                }
+                func put(_ byte: UInt8) {
+                    out[at] = byte
+                    at += 1
+                }
+                put(parts.year, 4); put(0x2D); put(parts.month, 2); put(0x2D); put(parts.day, 2); put(0x54)
+                put(parts.hour, 2); put(0x3A); put(parts.minute, 2); put(0x3A); put(parts.second, 2); put(0x2E)
+                put(parts.millisecond, 3); put(0x5A)
+                return at
+            }
+        }
         var text = ""
         text.reserveCapacity(24)
         text += pad(parts.year, 4) + "-" + pad(parts.month, 2) + "-" + pad(parts.day, 2)

@@ -13,6 +13,12 @@ struct ByteWriter {
     mutating func optional(_ s: String?) { if let s { uint(1); string(s) } else { uint(0) } }
     mutating func optionalInt(_ v: Int64?) { if let v { uint(1); int(v) } else { uint(0) } }
     mutating func strings(_ list: [String]) { uint(UInt64(list.count)); for s in list { string(s) } }
+    /// A value of a fixed set, as its position in `allCases`.
+    mutating func choice<E: CaseIterable & Equatable>(_ value: E) where E.AllCases == [E] { uint(UInt64(E.allCases.firstIndex(of: value)!)) }
+    /// An optional value of a fixed set: 0 for none, else its position + 1.
+    mutating func optionalChoice<E: CaseIterable & Equatable>(_ value: E?) where E.AllCases == [E] {
+        uint(value.map { UInt64(E.allCases.firstIndex(of: $0)! + 1) } ?? 0)
+    }
 }
 
 /// Reads what ``ByteWriter`` wrote; every read is nil past the end.
@@ -65,6 +71,18 @@ struct ByteReader {
         if tag == 0 { return .some(nil) }
         guard let v = int() else { return nil }
         return .some(v)
+    }
+
+    /// A value of a fixed set written by ``ByteWriter/choice(_:)``; `cases` is `allCases`.
+    mutating func choice<E>(_ cases: [E]) -> E? {
+        guard let index = uint(), index < UInt64(cases.count) else { return nil }
+        return cases[Int(index)]
+    }
+
+    /// An optional value written by ``ByteWriter/optionalChoice(_:)``.
+    mutating func optionalChoice<E>(_ cases: [E]) -> E?? {
+        guard let tag = uint(), tag <= UInt64(cases.count) else { return nil }
+        return .some(tag == 0 ? nil : cases[Int(tag - 1)])
     }
 
     mutating func strings() -> [String]? {

@@ -109,7 +109,7 @@ public enum SnapshotCodec {
         w.uint(UInt64(f.coaches.count))
         for id in f.coaches.keys.sorted() {
             let c = f.coaches[id]!
-            w.string(c.id); w.string(c.schoolId); w.string(c.firstName); w.string(c.lastName); w.string(c.role.rawValue)
+            w.string(c.id); w.string(c.schoolId); w.string(c.firstName); w.string(c.lastName); w.choice(c.role)
         }
         w.uint(UInt64(f.interactionOrder.count))
         for id in f.interactionOrder {
@@ -117,9 +117,9 @@ public enum SnapshotCodec {
             w.string(r.eventId); w.int(r.seq); w.int(r.at.millisecondsSinceEpoch); w.string(r.loggedBy)
             let i = r.logged
             w.string(i.interactionId); w.optional(i.schoolId); w.optional(i.coachId); w.optional(i.eventId); w.optional(i.otherCoachName)
-            w.string(i.type.rawValue); w.string(i.direction.rawValue)
+            w.choice(i.type); w.choice(i.direction)
             w.optionalInt(i.occurredAt?.millisecondsSinceEpoch)
-            w.optional(i.subject); w.optional(i.content); w.optional(i.sentiment?.rawValue)
+            w.optional(i.subject); w.optional(i.content); w.optionalChoice(i.sentiment)
             if let answers = i.interestAnswers {
                 w.uint(1); w.uint(UInt64(answers.enumerated().reduce(0) { $0 | ($1.element ? 1 << $1.offset : 0) }))
             } else { w.uint(0) }
@@ -154,6 +154,8 @@ public enum SnapshotCodec {
             guard let id = r.string(), let memberIds = r.strings() else { return nil }
             var f = Family(id: id)
             f.memberIds = memberIds
+            let coachRoles = CoachRole.allCases, types = InteractionType.allCases
+            let directions = Direction.allCases, sentiments = Sentiment.allCases
         guard let schoolCount = r.uint() else { return nil }
         for _ in 0..<schoolCount {
             guard let sid = r.string(), let name = r.string(), let status = r.optional() else { return nil }
@@ -162,7 +164,7 @@ public enum SnapshotCodec {
         guard let coachCount = r.uint() else { return nil }
         for _ in 0..<coachCount {
             guard let cid = r.string(), let school = r.string(), let first = r.string(), let last = r.string(),
-                  let role = r.string().flatMap(CoachRole.init) else { return nil }
+                  let role = r.choice(coachRoles) else { return nil }
             f.coaches[cid] = Coach(id: cid, schoolId: school, firstName: first, lastName: last, role: role)
         }
         guard let interactionCount = r.uint() else { return nil }
@@ -170,9 +172,9 @@ public enum SnapshotCodec {
         for _ in 0..<interactionCount {
             guard let eventId = r.string(), let seq = r.int(), let at = r.int(), let by = r.string(),
                   let iid = r.string(), let school = r.optional(), let coach = r.optional(), let event = r.optional(),
-                  let other = r.optional(), let type = r.string().flatMap(InteractionType.init),
-                  let direction = r.string().flatMap(Direction.init), let occurred = r.optionalInt(),
-                  let subject = r.optional(), let content = r.optional(), let sentimentText = r.optional(),
+                  let other = r.optional(), let type = r.choice(types),
+                  let direction = r.choice(directions), let occurred = r.optionalInt(),
+                  let subject = r.optional(), let content = r.optional(), let sentiment = r.optionalChoice(sentiments),
                   let hasAnswers = r.uint() else { return nil }
             var answers: [Bool]?
             if hasAnswers == 1 {
@@ -191,7 +193,7 @@ public enum SnapshotCodec {
             let logged = InteractionLogged(
                 interactionId: iid, schoolId: school, coachId: coach, eventId: event, otherCoachName: other, type: type,
                 direction: direction, occurredAt: occurred.map(Timestamp.init(millisecondsSinceEpoch:)), subject: subject,
-                content: content, sentiment: sentimentText.flatMap(Sentiment.init), interestAnswers: answers, attachments: attachments)
+                content: content, sentiment: sentiment, interestAnswers: answers, attachments: attachments)
             var record = InteractionRecord(eventId: eventId, seq: seq, at: Timestamp(millisecondsSinceEpoch: at), loggedBy: by, logged: logged)
             guard let deleted = r.uint() else { return nil }
             if deleted == 1 {

@@ -75,7 +75,7 @@ public enum ActivityViews {
     public static func items(_ state: CompassState, viewer: Viewer, now: Timestamp, zone: TimeZone) -> [ActivityItem] {
         guard let family = state.families[viewer.family] else { return [] }
         var items: [ActivityItem] = []
-        for record in family.visibleInteractions(to: viewer) {
+        family.forEachVisibleInteraction(to: viewer) { record in
             items.append(item(for: record, family: family, now: now, zone: zone))
         }
         for change in family.statusChanges where viewer.sees(actor: change.actor) {
@@ -85,8 +85,7 @@ public enum ActivityViews {
             guard let document = family.documents[id], viewer.sees(actor: document.actor) else { continue }
             items.append(item(for: document, now: now, zone: zone))
         }
-        items.sort(by: newestFirst)
-        return items
+        return items.indices.sorted { newestFirst(items[$0], items[$1]) }.map { items[$0] }  // positions, not items, are moved
     }
 
     /// The filtered, paged timeline.

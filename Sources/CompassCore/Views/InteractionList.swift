@@ -56,6 +56,13 @@ public struct InteractionAnalytics: Equatable, Sendable {
     public var outbound = 0
     public var inbound = 0
     public var thisWeek = 0
+
+    /// Counts one interaction of the list.
+    mutating func count(direction: Direction, date: Timestamp, weekStart: Timestamp) {
+        total += 1
+        if direction == .outbound { outbound += 1 } else { inbound += 1 }
+        if date >= weekStart { thisWeek += 1 }
+    }
 }
 
 /// A `loggedByOptions` entry: the viewer as `Me`, then each athlete.
@@ -84,31 +91,52 @@ public enum InteractionViews {
     /// - Throws: `--logged-by is available to parents only` when an athlete filters by logger.
     /// - Complexity: O(n log n) in the viewer's visible interactions.
     public static func list(_ state: CompassState, viewer: Viewer, query: InteractionQuery, now: Timestamp) throws(EventError) -> InteractionList {
-        if query.loggedBy != nil, viewer.role != .parent {
-            throw EventError("--logged-by is available to parents only")
-        }
         let family = state.families[viewer.family] ?? Family(id: viewer.family)
-        let loggedBy = query.loggedBy == "me" ? viewer.userId : query.loggedBy
-        let loweredSearch = query.search?.lowercased() ?? ""
-        let periodStart = query.periodDays.map { now.adding(seconds: -Int64($0) * 86_400) }
         var items: [InteractionItem] = []
-        for record in family.visibleInteractions(to: viewer) {
-            let logged = record.logged
-            if let type = query.type, logged.type != type { continue }
-            if let direction = query.direction, logged.direction != direction { continue }
-            if let sentiment = query.sentiment, logged.sentiment != sentiment { continue }
-            if let loggedBy, record.loggedBy != loggedBy { continue }
-            if let periodStart, record.displayDate < periodStart { continue }
-            let shown = logged.shownContent
-            if !loweredSearch.isEmpty,
-               !TextMatch.contains(logged.subject, loweredSearch), !TextMatch.contains(shown, loweredSearch) { continue }
+        items.reserveCapacity(family.interactionOrder.count)
+        try forEachMatch(family, viewer: viewer, query: query, now: now) { record, shown in
             items.append(item(record, shownContent: shown, family: family, state: state, viewer: viewer))
         }
-        items.sort(by: newestFirst)
+        items = sortedNewestFirst(items)
         return InteractionList(
             viewer: viewer, privacyNotice: viewer.role == .player,
             loggedByOptions: viewer.role == .parent ? loggedByOptions(family, state: state, viewer: viewer) : nil,
             analytics: analytics(items, now: now), items: items)
+    }
+
+    /// The analytics of the list for `viewer` filtered by `query`, without building the list.
+    public static func analytics(_ state: CompassState, viewer: Viewer, query: InteractionQuery, now: Timestamp) throws(EventError) -> InteractionAnalytics {
+        let family = state.families[viewer.family] ?? Family(id: viewer.family)
+        let weekStart = now.adding(seconds: -7 * 86_400)
+        var result = InteractionAnalytics()
+        try forEachMatch(family, viewer: viewer, query: query, now: now) { record, _ in
+            result.count(direction: record.logged.direction, date: record.displayDate, weekStart: weekStart)
+        }
+        return result
+    }
+
+    /// Calls `body` with each interaction of the list (visible to the viewer, passing every
+    /// filter of the query) and its shown content, in logging order.
+    static func forEachMatch(_ family: Family, viewer: Viewer, query: InteractionQuery, now: Timestamp,
+                             _ body: (InteractionRecord, String?) -> Void) throws(EventError) {
+        if query.loggedBy != nil, viewer.role != .parent {
+            throw EventError("--logged-by is available to parents only")
+        }
+        let loggedBy = query.loggedBy == "me" ? viewer.userId : query.loggedBy
+        let loweredSearch = query.search?.lowercased() ?? ""
+        let periodStart = query.periodDays.map { now.adding(seconds: -Int64($0) * 86_400) }
+        family.forEachVisibleInteraction(to: viewer) { record in
+            let logged = record.logged
+            if let type = query.type, logged.type != type { return }
+            if let direction = query.direction, logged.direction != direction { return }
+            if let sentiment = query.sentiment, logged.sentiment != sentiment { return }
+            if let loggedBy, record.loggedBy != loggedBy { return }
+            if let periodStart, record.displayDate < periodStart { return }
+            let shown = logged.shownContent
+            if !loweredSearch.isEmpty,
+               !TextMatch.contains(logged.subject, loweredSearch), !TextMatch.contains(shown, loweredSearch) { return }
+            body(record, shown)
+        }
     }
 
     /// Display date descending, ties by interaction id ascending.
@@ -116,15 +144,18 @@ public enum InteractionViews {
         a.occurredAt != b.occurredAt ? a.occurredAt > b.occurredAt : a.id < b.id
     }
 
+    /// The items in ``newestFirst(_:_:)`` order. Positions are sorted, not the items: an item
+    /// is a few hundred bytes, and a family's list has thousands.
+    static func sortedNewestFirst(_ items: [InteractionItem]) -> [InteractionItem] {
+        let order = items.indices.sorted { newestFirst(items[$0], items[$1]) }
+        return order.map { items[$0] }
+    }
+
     /// Analytics over a (filtered) list.
     public static func analytics(_ items: [InteractionItem], now: Timestamp) -> InteractionAnalytics {
         let weekStart = now.adding(seconds: -7 * 86_400)
         var result = InteractionAnalytics()
-        for item in items {
-            result.total += 1
-            if item.direction == .outbound { result.outbound += 1 } else { result.inbound += 1 }
-            if item.occurredAt >= weekStart { result.thisWeek += 1 }
-        }
+        for item in items { result.count(direction: item.direction, date: item.occurredAt, weekStart: weekStart) }
         return result
     }
 

@@ -22,10 +22,20 @@ public struct Viewer: Equatable, Sendable {
 extension Family {
     /// The live interactions a viewer may see (SPEC §3: players see what they logged).
     public func visibleInteractions(to viewer: Viewer) -> [InteractionRecord] {
-        guard viewer.family == id else { return [] }
-        return interactionOrder.compactMap { id in
-            guard let record = liveInteraction(id), viewer.sees(actor: record.loggedBy) else { return nil }
-            return record
+        var records: [InteractionRecord] = []
+        forEachVisibleInteraction(to: viewer) { records.append($0) }
+        return records
+    }
+
+    /// Calls `body` with each interaction the viewer may see, in logging order, without
+    /// copying the records out.
+    public func forEachVisibleInteraction(to viewer: Viewer, _ body: (InteractionRecord) -> Void) {
+        guard viewer.family == id else { return }
+        for id in interactionOrder {
+            guard let index = interactions.index(forKey: id) else { continue }
+            let record = interactions.values[index]
+            guard record.deletion == nil, viewer.sees(actor: record.loggedBy) else { continue }
+            body(record)
         }
     }
 
