@@ -64,6 +64,8 @@ struct Invocation {
     /// `--tz`, default UTC.
     func timeZone() throws(CLIError) -> TimeZone {
         let name = arguments.value("tz") ?? "UTC"
+        // Only a zone's offsets are read (DateText): UTC needs no time-zone database.
+        if name == "UTC", let utc = TimeZone(secondsFromGMT: 0) { return utc }
         guard let zone = TimeZone(identifier: name) else { throw .usage("unknown time zone '\(name)'") }
         return zone
     }

@@ -29,8 +29,14 @@ package final class LogWriter {
     private var cached: Replayer?
     private var cachedSize = 0
     private var cachedLastLine: [UInt8] = []
+    /// The log, kept open between appends while the path still names the same file.
+    private var log: (fd: Int32, device: UInt64, inode: UInt64)?
 
     package init(path: String) { self.path = path }
+
+    deinit {
+        if let log { close(log.fd) }
+    }
 
     /// What the drafts are built from: the state of the log as it is under the lock.
     /// `original` is the event already logged under `--event-id`, if any (a retry reuses its ids).
@@ -48,26 +54,26 @@ package final class LogWriter {
     package func append(eventId: String?, expectSeq: Int64?, sanitizing: Bool = true, lineNumbers: [Int]? = nil,
                 beforeWrite: ([Event]) throws(CLIError) -> Void = { _ throws(CLIError) in },
                 build: Builder) throws(CLIError) -> AppendOutcome {
-        var fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        if fd < 0, errno == ENOENT {  // the folder is missing: create it, then the log
-            try POSIX.makeDirectories(POSIX.directory(of: path))
-            fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        }
-        guard fd >= 0 else { throw .io("cannot open \(path): \(POSIX.lastError)") }
-        defer { close(fd) }
+        let fd = try openLog()
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else { throw .io("cannot lock \(path): \(POSIX.lastError)") }
         }
+        defer { flock(fd, LOCK_UN) }
         var original: Event?
         var replayer: Replayer
         let size = try POSIX.size(fd, path: path)
         let logWasEmpty = size == 0
-        if eventId == nil, let cached, size >= cachedSize, try endsWithCachedLine(fd) {
-            replayer = cached
-            var fresh = try POSIX.read(fd, from: cachedSize, to: size, path: path)
-            try moveTornTailAside(fd: fd, base: cachedSize, bytes: &fresh)
-            replayer.consume(bytes: fresh)
+        // The cached replay is taken out (not copied), so folding the new events mutates it in
+        // place; it is put back only after a successful write.
+        if eventId == nil, let kept = cached.take(), size >= cachedSize, try endsWithCachedLine(fd) {
+            replayer = kept
+            if size > cachedSize {
+                var fresh = try POSIX.read(fd, from: cachedSize, to: size, path: path)
+                try moveTornTailAside(fd: fd, base: cachedSize, bytes: &fresh)
+                replayer.consume(bytes: fresh)
+            }
         } else {
+            cached = nil
             var bytes = try POSIX.readAll(fd, path: path)
             try moveTornTailAside(fd: fd, base: 0, bytes: &bytes)
             replayer = Replayer(observer: eventId == nil ? nil : { outcome, _ in
@@ -88,63 +94,73 @@ package final class LogWriter {
             throw .domain("Conflict: expected last seq \(expectSeq), but the log's last seq is \(replayer.lastSeq)")
         }
 
-        // Take the state out of the replay, so applying the new events mutates it in place:
-        // a second reference to it would make the first mutation copy the touched family.
-        var position = replayer.snapshot
-        replayer = Replayer()
-        cached = nil
-        var state = position.state
-        position.state = CompassState()
-        var seq = position.lastSeq
-        var prev = position.headHash
+        var seq = replayer.lastSeq
+        var prev = replayer.headHash
         var events: [Event] = []
         var output: [UInt8] = []
-        var lines: [[UInt8]] = []
+        var last: [UInt8] = []
         var rejected: [Problem] = []
         for (index, var draft) in drafts.enumerated() {
             draft.seq = seq + 1
             draft.prev = prev
             let event: Event
             do {
-                event = try Rules.decide(draft, in: state, sanitizing: sanitizing)
+                event = try Rules.decide(draft, in: replayer.state, sanitizing: sanitizing)
             } catch {
                 // A batch reports every rejected draft (by its line in the input); nothing is written.
                 guard let lineNumbers else { throw .domain(error.message) }
                 rejected.append(Problem(line: lineNumbers[index], message: error.message))
                 continue
             }
-            seq += 1
-            state.apply(event)
             let line = EventEncoder.line(for: event)
             guard line.count <= Replayer.maxLineBytes else {
                 throw .domain("Event too large: \(line.count) bytes (a log line is at most \(Replayer.maxLineBytes) bytes)")
             }
+            seq += 1
             prev = SHA256.hex(line)
-            lines.append(line)
+            // The line as a reader will find it: folded now, so the next draft sees it.
+            replayer.foldWritten(event, lineLength: line.count, hash: prev)
             output += line
             output.append(0x0A)
             events.append(event)
+            last = line
         }
         if !rejected.isEmpty { throw .rejectedLines(rejected) }
         try beforeWrite(events)
         try POSIX.writeAll(fd, output, path: path)
         try POSIX.sync(fd, path: path)
         if logWasEmpty { POSIX.syncDirectory(POSIX.directory(of: path)) }
-        // Keep the state for the next append through this writer: the written lines are
-        // already folded into `state`, so only the replay position moves on.
-        if eventId == nil, let last = lines.last {
-            position.state = state
-            position.linesRead += lines.count
-            position.sealedLines += lines.count
-            position.lastSeq = seq
-            position.headHash = prev
-            position.consumedBytes += output.count
-            position.lastLineLength = last.count
-            cached = Replayer(resuming: position)
-            cachedSize = position.consumedBytes
+        // Keep the replay for the next append through this writer.
+        if eventId == nil, !last.isEmpty {
+            cached = replayer
+            cachedSize = replayer.consumedBytes
             cachedLastLine = last
         }
         return .written(events)
+    }
+
+    /// The log's descriptor: the one kept from the last append while the path still names the
+    /// same file, else a new one (the log, and its folder, are created when missing).
+    private func openLog() throws(CLIError) -> Int32 {
+        var info = stat()
+        if let log {
+            if stat(path, &info) == 0, UInt64(info.st_dev) == log.device, UInt64(info.st_ino) == log.inode { return log.fd }
+            close(log.fd)
+            self.log = nil
+            cached = nil
+        }
+        var fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        if fd < 0, errno == ENOENT {  // the folder is missing: create it, then the log
+            try POSIX.makeDirectories(POSIX.directory(of: path))
+            fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        }
+        guard fd >= 0 else { throw .io("cannot open \(path): \(POSIX.lastError)") }
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw .io("cannot open \(path): \(POSIX.lastError)")
+        }
+        log = (fd, UInt64(info.st_dev), UInt64(info.st_ino))
+        return fd
     }
 
     /// Whether the file still holds, just before `cachedSize`, the last line this writer saw.
@@ -152,7 +168,8 @@ package final class LogWriter {
         guard !cachedLastLine.isEmpty else { return cachedSize == 0 }
         let start = cachedSize - cachedLastLine.count - 1
         guard start >= 0 else { return false }
-        return try POSIX.read(fd, from: start, to: cachedSize, path: path) == cachedLastLine + [0x0A]
+        let tail = try POSIX.read(fd, from: start, to: cachedSize, path: path)
+        return tail.count == cachedLastLine.count + 1 && tail.last == 0x0A && tail.starts(with: cachedLastLine)
     }
 
     /// A last line without `\n` is a torn write: copy it to `LOG.torn` (fsynced), then cut it

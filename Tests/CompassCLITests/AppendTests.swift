@@ -277,3 +277,20 @@ import Testing
         #expect(cli.logText.split(separator: "\n").count == 3)
     }
 }
+
+/// A writer keeps the log open between appends, but only while the path names that file.
+@Suite struct LogWriterFileTests {
+    @Test func aLogMovedAwayIsNotAppendedToAgain() throws {
+        let cli = CLIHarness()
+        let writer = LogWriter(path: cli.logPath)
+        #expect(LogWriterCacheTests.append(writer, .memberJoined, "u-p", [("userId", "u-p"), ("fullName", "Pat"), ("role", "parent")], id: "e1") == nil)
+        let moved = cli.logPath + ".moved"
+        try FileManager.default.moveItem(atPath: cli.logPath, toPath: moved)
+        // The path is empty now: the next append starts a new log there, the moved file is left alone.
+        #expect(LogWriterCacheTests.append(writer, .memberJoined, "u-q", [("userId", "u-q"), ("fullName", "Quinn"), ("role", "parent")], id: "e2") == nil)
+        #expect(try String(contentsOfFile: moved, encoding: .utf8).split(separator: "\n").count == 1)
+        #expect(cli.logText.split(separator: "\n").count == 1)
+        #expect(cli.logText.contains(#""id":"e2""#))
+        #expect(cli.run("verify").status == 0)
+    }
+}

@@ -214,6 +214,20 @@ public struct Replayer {
         return true
     }
 
+    /// Folds an event this process has just written as the log's next line (`lineLength`
+    /// bytes without its `\n`, with SHA-256 `hash`): the same as reading that line back,
+    /// without parsing it again. The event must have been accepted by ``Rules`` against
+    /// this replayer's state.
+    public mutating func foldWritten(_ event: Event, lineLength: Int, hash: String) {
+        state.apply(event)
+        linesRead += 1
+        if event.prev != nil { sealedLines += 1 }
+        lastSeq = event.seq
+        headHash = hash
+        consumedBytes += lineLength + 1
+        lastLineLength = lineLength
+    }
+
     /// Reads these families from the snapshot being resumed, if they are there and not read yet.
     public mutating func load(families ids: [String]) {
         for id in ids { load(family: id) }

@@ -35,6 +35,11 @@ public struct SHA256: Sendable {
         return Array(bytes).withUnsafeBufferPointer { hex($0) }
     }
 
+    /// The lowercase hex digest of an array of bytes.
+    public static func hex(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBufferPointer { hex($0) }
+    }
+
     /// The lowercase hex digest of a buffer.
     ///
     /// The one-shot path of every log line: whole blocks are compressed where they lie, the
