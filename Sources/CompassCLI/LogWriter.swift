@@ -50,9 +50,12 @@ package final class LogWriter {
     ///     draft is reported and nothing is written.
     ///   - beforeWrite: runs after every draft is accepted and before the log is written
     ///     (stores attachment bytes, so an acknowledged event never points at missing bytes).
+    ///   - keepUntilExit: takes large intermediate values the process may hand back at exit
+    ///     instead of freeing them one by one (a command passes its console's).
     ///   - build: makes the drafts from the current state.
     package func append(eventId: String?, expectSeq: Int64?, sanitizing: Bool = true, lineNumbers: [Int]? = nil,
                 beforeWrite: ([Event]) throws(CLIError) -> Void = { _ throws(CLIError) in },
+                keepUntilExit: (Any) -> Void = { _ in },
                 build: Builder) throws(CLIError) -> AppendOutcome {
         let fd = try openLog()
         while flock(fd, LOCK_EX) != 0 {
@@ -94,47 +97,63 @@ package final class LogWriter {
             throw .domain("Conflict: expected last seq \(expectSeq), but the log's last seq is \(replayer.lastSeq)")
         }
 
+        // Three passes, so a large batch (an import) uses every core where the work is pure:
+        // payloads are built without the state in parallel; each draft is decided against the
+        // state in order; lines are encoded in parallel, then sealed with `prev` in order
+        // (each line's hash is the next line's `prev`).
+        let prebuilt = Parallel.map(drafts) { draft in
+            Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: sanitizing) }
+        }
         var seq = replayer.lastSeq
-        var prev = replayer.headHash
         var events: [Event] = []
-        var output: [UInt8] = []
-        var last: [UInt8] = []
         var rejected: [Problem] = []
         for (index, var draft) in drafts.enumerated() {
             draft.seq = seq + 1
-            draft.prev = prev
+            draft.prev = nil  // sealed below
             let event: Event
             do {
-                event = try Rules.decide(draft, in: replayer.state, sanitizing: sanitizing)
+                event = try Rules.decide(draft, prebuilt: prebuilt[index], in: replayer.state, sanitizing: sanitizing)
             } catch {
                 // A batch reports every rejected draft (by its line in the input); nothing is written.
                 guard let lineNumbers else { throw .domain(error.message) }
                 rejected.append(Problem(line: lineNumbers[index], message: error.message))
                 continue
             }
-            let line = EventEncoder.line(for: event)
+            seq += 1
+            replayer.applyWritten(event)  // the next draft is decided against it
+            events.append(event)
+        }
+        if !rejected.isEmpty { throw .rejectedLines(rejected) }
+        let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
+        var prev = replayer.headHash
+        var output: [UInt8] = []
+        output.reserveCapacity(unsealed.reduce(0) { $0 + $1.count + 80 })
+        var lastLine = 0..<0
+        for index in events.indices {
+            let start = output.count
+            output += unsealed[index]
+            EventEncoder.seal(&output, prev: prev)  // the line is sealed where it will be written
+            let line = start..<output.count
             guard line.count <= Replayer.maxLineBytes else {
                 throw .domain("Event too large: \(line.count) bytes (a log line is at most \(Replayer.maxLineBytes) bytes)")
             }
-            seq += 1
-            prev = SHA256.hex(line)
-            // The line as a reader will find it: folded now, so the next draft sees it.
-            replayer.foldWritten(event, lineLength: line.count, hash: prev)
-            output += line
+            events[index].prev = prev
+            prev = output.withUnsafeBufferPointer { SHA256.hex(UnsafeBufferPointer(rebasing: $0[line])) }
+            replayer.advanceWritten(events[index], lineLength: line.count, hash: prev)
             output.append(0x0A)
-            events.append(event)
-            last = line
+            lastLine = line
         }
-        if !rejected.isEmpty { throw .rejectedLines(rejected) }
+        keepUntilExit(drafts)  // freeing thousands of parsed payloads is left to the exit
+        keepUntilExit(unsealed)
         try beforeWrite(events)
         try POSIX.writeAll(fd, output, path: path)
         try POSIX.sync(fd, path: path)
         if logWasEmpty { POSIX.syncDirectory(POSIX.directory(of: path)) }
         // Keep the replay for the next append through this writer.
-        if eventId == nil, !last.isEmpty {
+        if eventId == nil, !lastLine.isEmpty {
             cached = replayer
             cachedSize = replayer.consumedBytes
-            cachedLastLine = last
+            cachedLastLine = Array(output[lastLine])
         }
         return .written(events)
     }

@@ -319,6 +319,9 @@ import Testing
                       let payload = try? Rules.payloadIgnoringState(draft, sanitizing: false) else { return "line does not decode" }
                 let again = Event(seq: draft.seq, id: draft.id, at: draft.at, actor: draft.actor, family: draft.family, payload: payload, prev: draft.prev)
                 if EventEncoder.line(for: again) != line { return "re-encoded line differs:\n\(String(decoding: line, as: UTF8.self))" }
+                var sealed = EventEncoder.unsealedLine(for: again)
+                EventEncoder.seal(&sealed, prev: again.prev)
+                if sealed != line { return "unsealed + seal differs from the line" }
             }
             return nil
         })
@@ -418,10 +421,13 @@ import Testing
             var state = CompassState()
             for (number, line) in log.lines.enumerated() {
                 guard case .object(let object)? = JSONParser.parse(line), let draft = try? EnvelopeDecoder.decode(object) else { continue }
-                let prebuilt = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
+                for sanitizing in [false, true] {  // replay decides without sanitizing, import with
+                    let prebuilt = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: sanitizing) }
+                    let stepByStep = Result { () throws(EventError) in try Rules.decide(draft, in: state, sanitizing: sanitizing) }
+                    let fast = Result { () throws(EventError) in try Rules.decide(draft, prebuilt: prebuilt, in: state, sanitizing: sanitizing) }
+                    if stepByStep != fast { return "line \(number + 1) (sanitizing: \(sanitizing)): step-by-step \(stepByStep), prebuilt \(fast)" }
+                }
                 let stepByStep = Result { () throws(EventError) in try Rules.decide(draft, in: state) }
-                let fast = Result { () throws(EventError) in try Rules.decide(draft, prebuilt: prebuilt, in: state) }
-                if stepByStep != fast { return "line \(number + 1): step-by-step \(stepByStep), prebuilt \(fast)" }
                 if case .success(let event) = stepByStep { state.apply(event) }
                 decided += 1
             }

@@ -13,34 +13,47 @@ enum ImportCommand {
         guard let bytes = try POSIX.readFile(path) else { throw .io("cannot open \(inv.arguments.positionals[0]): no such file") }
         let now = try inv.now()
         let expectSeq = try inv.arguments.value("expect-seq").map { text throws(CLIError) in try inv.integer(text, option: "--expect-seq", minimum: 0) }
-        var unreadable: [Problem] = []
-        var lines: [(number: Int, object: JSONObject?)] = []
-        var number = 0
+        // Lines are split here and parsed on every core.
+        var ranges: [Range<Int>] = []
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-            number += 1
-            let line = bytes[start..<end]
+            ranges.append(start..<end)
             start = end + 1
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
-                if end < bytes.count {
-                    unreadable.append(Problem(line: number, message: "blank line"))
-                    lines.append((number, nil))
-                }
-                continue
+        }
+        let parsed = bytes.withUnsafeBufferPointer { all in
+            Parallel.map(ranges) { range -> ParsedLine in
+                let line = UnsafeBufferPointer(rebasing: all[range])
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
+                guard case .object(let object)? = JSONParser.parse(line) else { return .invalid }
+                return .object(object)
             }
-            guard case .object(let object)? = line.withUnsafeBufferPointer({ JSONParser.parse($0) }) else {
+        }
+        var unreadable: [Problem] = []
+        var lines: [(number: Int, object: JSONObject?)] = []
+        for (index, line) in parsed.enumerated() {
+            let number = index + 1
+            switch line {
+            case .object(let object):
+                lines.append((number, object))
+            case .invalid:
                 unreadable.append(Problem(line: number, message: "invalid JSON"))
                 lines.append((number, nil))
-                continue
+            case .blank where ranges[index].upperBound < bytes.count:
+                unreadable.append(Problem(line: number, message: "blank line"))
+                lines.append((number, nil))
+            case .blank:
+                break  // white space after the last newline
             }
-            lines.append((number, object))
         }
+        inv.console.keepUntilExit(parsed)
+        inv.console.keepUntilExit(lines)
         var shapeProblems = unreadable
         let writer = LogWriter(path: inv.logPath)
         let outcome: AppendOutcome
         do throws(CLIError) {
-            outcome = try writer.append(eventId: nil, expectSeq: expectSeq, lineNumbers: lines.map(\.number)) { state, _ throws(CLIError) in
+            outcome = try writer.append(eventId: nil, expectSeq: expectSeq, lineNumbers: lines.map(\.number),
+                                        keepUntilExit: inv.console.keepUntilExit) { state, _ throws(CLIError) in
                 var drafts: [EventDraft] = []
                 var families: [String: String] = [:]  // users who join in this file
                 // Unreadable lines get a placeholder that the rules reject, so nothing is written.
@@ -77,6 +90,10 @@ enum ImportCommand {
         } else {
             inv.console.out("imported 0 events\n")
         }
+    }
+
+    enum ParsedLine {
+        case blank, invalid, object(JSONObject)
     }
 
     /// A draft from one imported line, filling what the export may leave out.

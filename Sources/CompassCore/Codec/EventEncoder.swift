@@ -3,6 +3,15 @@
 public enum EventEncoder {
     /// One log line, without its `\n`.
     public static func line(for event: Event) -> [UInt8] {
+        var line = unsealedLine(for: event)
+        seal(&line, prev: event.prev)
+        return line
+    }
+
+    /// The line without its `prev` field and closing `}`: all of it that can be written before
+    /// the previous line's hash is known (a batch encodes these in parallel, then seals them
+    /// in order). ``seal(_:prev:)`` completes it to exactly ``line(for:)``.
+    public static func unsealedLine(for event: Event) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 512)
         writer.beginObject()
         writer.field("seq", event.seq)
@@ -13,9 +22,17 @@ public enum EventEncoder {
         writer.field("family", event.family)
         writer.key("data")
         writeData(event.payload, into: &writer)
-        if let prev = event.prev { writer.field("prev", prev) }
-        writer.endObject()
         return writer.bytes
+    }
+
+    /// Appends `,"prev":"HASH"` (when sealed) and the closing `}` to an unsealed line.
+    public static func seal(_ line: inout [UInt8], prev: String?) {
+        if let prev {
+            line.append(contentsOf: #","prev":""#.utf8)
+            line.append(contentsOf: prev.utf8)  // 64 hex digits: nothing to escape
+            line.append(UInt8(ascii: "\""))
+        }
+        line.append(UInt8(ascii: "}"))
     }
 
     /// The payload as its `data` object.

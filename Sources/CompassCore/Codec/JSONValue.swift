@@ -48,10 +48,22 @@ public struct JSONObject: Equatable, Sendable {
     /// would also match canonically equivalent spellings, and is slower).
     public subscript(key: String) -> JSONValue? {
         let length = key.utf8.count
-        for member in members where member.key.utf8.count == length && member.key.utf8.elementsEqual(key.utf8) {
+        for member in members where member.key.utf8.count == length && Self.sameBytes(member.key, key) {
             return member.value
         }
         return nil
+    }
+
+    /// Whether two strings have the same UTF-8 bytes (read in place, not through the generic view).
+    @inline(__always) static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard x.count == y.count else { return false }
+                for k in 0..<x.count where x[k] != y[k] { return false }
+                return true
+            }
+        }
     }
 
     /// Appends a member (callers keep keys unique).

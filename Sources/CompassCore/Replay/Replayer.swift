@@ -214,12 +214,17 @@ public struct Replayer {
         return true
     }
 
-    /// Folds an event this process has just written as the log's next line (`lineLength`
-    /// bytes without its `\n`, with SHA-256 `hash`): the same as reading that line back,
-    /// without parsing it again. The event must have been accepted by ``Rules`` against
-    /// this replayer's state.
-    public mutating func foldWritten(_ event: Event, lineLength: Int, hash: String) {
+    /// Folds the state of an event this process is about to write as the log's next line
+    /// (accepted by ``Rules`` against this replayer's state). ``advanceWritten(_:lineLength:hash:)``
+    /// then moves the position past its line: together, the same as reading that line back,
+    /// without parsing it again.
+    public mutating func applyWritten(_ event: Event) {
         state.apply(event)
+    }
+
+    /// Moves past the line of an event folded with ``applyWritten(_:)``: `lineLength` bytes
+    /// without its `\n`, SHA-256 `hash`.
+    public mutating func advanceWritten(_ event: Event, lineLength: Int, hash: String) {
         linesRead += 1
         if event.prev != nil { sealedLines += 1 }
         lastSeq = event.seq

@@ -14,11 +14,13 @@ public enum Rules {
         return try build(draft, state: state, sanitizing: sanitizing)
     }
 
-    /// ``decide(_:in:sanitizing:)`` (without sanitizing) for a draft whose payload was already
-    /// built without the state, possibly on another thread: only the state rules run when it
-    /// built; otherwise the step-by-step path finds the first failure in the SPEC's order.
-    public static func decide(_ draft: EventDraft, prebuilt: Result<Payload, EventError>, in state: CompassState) throws(EventError) -> Event {
-        guard case .success(let payload) = prebuilt else { return try decide(draft, in: state) }
+    /// ``decide(_:in:sanitizing:)`` for a draft whose payload was already built without the
+    /// state (by ``payloadIgnoringState(_:sanitizing:)`` with the same `sanitizing`), possibly
+    /// on another thread: only the state rules run when it built; otherwise the step-by-step
+    /// path finds the first failure in the SPEC's order.
+    public static func decide(_ draft: EventDraft, prebuilt: Result<Payload, EventError>, in state: CompassState,
+                              sanitizing: Bool = false) throws(EventError) -> Event {
+        guard case .success(let payload) = prebuilt else { return try decide(draft, in: state, sanitizing: sanitizing) }
         guard !state.eventIds.contains(draft.id) else { throw EventError("duplicate event id \(draft.id)") }
         let event = Event(seq: draft.seq, id: draft.id, at: draft.at, actor: draft.actor, family: draft.family,
                           payload: payload, prev: draft.prev)

@@ -5,7 +5,8 @@
 public enum Sanitizer {
     /// The sanitized text.
     public static func sanitize(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "<")) else { return text }
+        let hasTag = text.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "<")) } ?? text.utf8.contains(UInt8(ascii: "<"))
+        guard hasTag else { return text }
         var scalars = Array(text.unicodeScalars)
         scalars = removeBlocks(scalars, tag: "script")
         scalars = removeBlocks(scalars, tag: "style")

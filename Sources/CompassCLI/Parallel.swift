@@ -1,0 +1,35 @@
+import Dispatch
+import Foundation
+
+/// Pure work spread over the machine's cores, results in input order.
+enum Parallel {
+    /// Below this many items, work stays on the calling thread.
+    static let minimumBatch = 256
+
+    /// `transform` of every item, computed on every core; `transform` must be pure.
+    static func map<T, U>(_ items: [T], _ transform: (T) -> U) -> [U] {
+        guard items.count >= minimumBatch else { return items.map(transform) }
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        return withoutActuallyEscaping(transform) { transform in
+            [U](unsafeUninitializedCapacity: items.count) { buffer, count in
+                items.withUnsafeBufferPointer { input in
+                    // Each worker writes a disjoint range of the output.
+                    let shared = Shared(input: input, output: buffer.baseAddress!, transform: transform)
+                    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                        let lower = shared.input.count * worker / workers
+                        let upper = shared.input.count * (worker + 1) / workers
+                        for index in lower..<upper { (shared.output + index).initialize(to: shared.transform(shared.input[index])) }
+                    }
+                }
+                count = items.count
+            }
+        }
+    }
+
+    /// What the workers share; each touches only its own part of `output`.
+    private struct Shared<T, U>: @unchecked Sendable {
+        let input: UnsafeBufferPointer<T>
+        let output: UnsafeMutablePointer<U>
+        let transform: (T) -> U
+    }
+}
