@@ -147,7 +147,7 @@ import Foundation
         replayer.consume(bytes: HistoryGenerator(families: 3, events: 3000, seed: 1).bytes())
         #expect(replayer.problems.isEmpty)
         for type in EventType.allCases { #expect((replayer.state.countsByType[type] ?? 0) > 0, "\(type)") }
-        let logged = replayer.state.families.values.flatMap { $0.interactions.values.map(\.logged) }
+        let logged = replayer.state.families.values.flatMap { $0.interactions.records.map(\.logged) }
         #expect(Set(logged.map(\.type)) == Set(InteractionType.allCases))
         #expect(Set(logged.compactMap(\.sentiment)) == Set(Sentiment.allCases))
         #expect(logged.contains { $0.interestAnswers != nil })

@@ -49,7 +49,7 @@ public enum LogGen {
         let players = members.filter { state.members[$0]?.role == .player }
         let schools = family.schools.keys.sorted()
         let coaches = family.coaches.values.sorted { $0.id < $1.id }
-        let live = family.interactionOrder.compactMap { family.liveInteraction($0) }
+        let live = family.interactions.ids.compactMap { family.liveInteraction($0) }
         let anyone = members[rng.below(members.count)]
         var choices: [(Int, Int)] = [(0, members.count < 5 ? (players.isEmpty ? 30 : 4) : 0), (1, schools.count < 6 ? (schools.isEmpty ? 30 : 6) : 1)]
         choices += [(2, schools.isEmpty ? 0 : 5), (3, players.isEmpty || schools.isEmpty ? 0 : 40), (4, live.isEmpty ? 0 : 8)]

@@ -72,11 +72,9 @@ extension Family {
         case .coachAdded(let added):
             coaches[added.coachId] = Coach(id: added.coachId, schoolId: added.schoolId, firstName: added.firstName, lastName: added.lastName, role: added.role)
         case .interactionLogged(let logged):
-            interactions[logged.interactionId] = InteractionRecord(
-                eventId: event.id, seq: event.seq, at: event.at, loggedBy: event.actor, logged: logged)
-            interactionOrder.append(logged.interactionId)
+            interactions.append(InteractionRecord(eventId: event.id, seq: event.seq, at: event.at, loggedBy: event.actor, logged: logged))
         case .interactionDeleted(let deleted):
-            interactions[deleted.interactionId]?.deletion = Deletion(eventId: event.id, at: event.at, by: event.actor)
+            interactions.delete(deleted.interactionId, Deletion(eventId: event.id, at: event.at, by: event.actor))
         case .schoolStatusChanged(let changed):
             schools[changed.schoolId]?.status = changed.newStatus
             statusChanges.append(StatusChangeRecord(eventId: event.id, seq: event.seq, at: event.at, actor: event.actor, change: changed))
@@ -104,9 +102,7 @@ public struct Family: Equatable, Sendable {
     public internal(set) var schools: [String: School] = [:]
     public internal(set) var coaches: [String: Coach] = [:]
     /// Every interaction ever logged, deleted ones included (their ids stay used).
-    public internal(set) var interactions: [String: InteractionRecord] = [:]
-    /// Interaction ids in the order they were logged.
-    public internal(set) var interactionOrder: [String] = []
+    public internal(set) var interactions = InteractionTable()
     public internal(set) var statusChanges: [StatusChangeRecord] = []
     public internal(set) var documents: [String: DocumentRecord] = [:]
     /// Document ids in the order they were uploaded.

@@ -111,9 +111,8 @@ public enum SnapshotCodec {
             let c = f.coaches[id]!
             w.string(c.id); w.string(c.schoolId); w.string(c.firstName); w.string(c.lastName); w.choice(c.role)
         }
-        w.uint(UInt64(f.interactionOrder.count))
-        for id in f.interactionOrder {
-            let r = f.interactions[id]!
+        w.uint(UInt64(f.interactions.count))
+        for r in f.interactions.records {
             w.string(r.eventId); w.int(r.seq); w.int(r.at.millisecondsSinceEpoch); w.string(r.loggedBy)
             let i = r.logged
             w.string(i.interactionId); w.optional(i.schoolId); w.optional(i.coachId); w.optional(i.eventId); w.optional(i.otherCoachName)
@@ -200,8 +199,8 @@ public enum SnapshotCodec {
                 guard let did = r.string(), let dat = r.int(), let dby = r.string() else { return nil }
                 record.deletion = Deletion(eventId: did, at: Timestamp(millisecondsSinceEpoch: dat), by: dby)
             }
-            f.interactions[iid] = record
-            f.interactionOrder.append(iid)
+            guard !f.interactions.contains(iid) else { return nil }
+            f.interactions.append(record)
         }
         guard let changeCount = r.uint() else { return nil }
         for _ in 0..<changeCount {

@@ -74,7 +74,7 @@ struct StateRules {
     }
 
     func interactionIsNew(_ interactionId: String) throws(EventError) {
-        guard !familyHas({ $0.interactions.index(forKey: interactionId) != nil }) else { throw EventError("Interaction \(interactionId) already exists") }
+        guard !familyHas({ $0.interactions.contains(interactionId) }) else { throw EventError("Interaction \(interactionId) already exists") }
     }
 
     static func playerDeletes(_ member: Member) throws(EventError) {

@@ -93,7 +93,7 @@ public enum InteractionViews {
     public static func list(_ state: CompassState, viewer: Viewer, query: InteractionQuery, now: Timestamp) throws(EventError) -> InteractionList {
         let family = state.families[viewer.family] ?? Family(id: viewer.family)
         var items: [InteractionItem] = []
-        items.reserveCapacity(family.interactionOrder.count)
+        items.reserveCapacity(family.interactions.count)
         try forEachMatch(family, viewer: viewer, query: query, now: now) { record, shown in
             items.append(item(record, shownContent: shown, family: family, state: state, viewer: viewer))
         }

@@ -31,9 +31,7 @@ extension Family {
     /// copying the records out.
     public func forEachVisibleInteraction(to viewer: Viewer, _ body: (InteractionRecord) -> Void) {
         guard viewer.family == id else { return }
-        for id in interactionOrder {
-            guard let index = interactions.index(forKey: id) else { continue }
-            let record = interactions.values[index]
+        for record in interactions.records {
             guard record.deletion == nil, viewer.sees(actor: record.loggedBy) else { continue }
             body(record)
         }
