@@ -9,7 +9,7 @@ import Foundation
 
 /// Streams a log file into a ``Replayer`` in large `read(2)` blocks, splitting lines with
 /// `memchr`; memory follows the replayed state, not the file size.
-enum LogReader {
+package enum LogReader {
     static let blockSize = 4 << 20
 
     /// Replays the log at `path`; a missing file is an empty log.
@@ -22,7 +22,7 @@ enum LogReader {
     /// `scope` says how much of the state the caller reads: a query needs its viewer's family
     /// and the members, so only that family's section of the snapshot is read (and those of
     /// the families the new lines touch).
-    static func replay(path: String, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
+    package static func replay(path: String, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
                        observer: ((LineOutcome, CompassState) -> Void)? = nil,
                        snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
                        trustingSnapshot: Bool = true) throws(CLIError) -> Replayer {
@@ -260,7 +260,7 @@ private final class PreparedBlock: @unchecked Sendable {
 }
 
 /// How much of the replayed state a command reads.
-enum ReplayScope: Equatable {
+package enum ReplayScope: Equatable {
     /// Every family (the state is iterated, compared or written back whole).
     case everything
     /// Members, counts and problems, and the family of this user when they are a member.
@@ -314,7 +314,7 @@ final class SnapshotFile: @unchecked Sendable {
 }
 
 /// When to write snapshots, and how to run work after the command's output.
-struct SnapshotPolicy {
+package struct SnapshotPolicy {
     var minimumNewBytes: Int
     var afterOutput: (@escaping () -> Void) -> Void
 }

@@ -3,6 +3,8 @@
 //   compass-bench decode FILE        Foundation JSONDecoder, live interactions by direction and type
 //   compass-bench appends N FOLDER   in-process LogWriter appends (fsync each) vs a raw write+fsync loop
 //   compass-bench hammer LOG N W     N appends by worker W (one process of a concurrent-writers test)
+//   compass-bench stages FILE        one core: seconds per stage of preparing a line (scan, tree, hash, decode)
+//   compass-bench retained FILE      resident memory after replaying FILE against the peak during the replay
 import CompassCLI
 import CompassCore
 import Foundation
@@ -43,6 +45,46 @@ case "decode":
     var counts: [String: Int] = [:]
     for (key, value) in logged where !deleted.contains(key) { counts["\(value.0) \(value.1)", default: 0] += 1 }
     for key in counts.keys.sorted() { print(key, counts[key]!) }
+
+case "stages":
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: args[2])))
+    var ranges: [Range<Int>] = []
+    var start = 0
+    while let end = bytes[start...].firstIndex(of: 0x0A) { ranges.append(start..<end); start = end + 1 }
+    try bytes.withUnsafeBufferPointer { all in
+        var tape = JSONTape()
+        var valid = 0
+        let scan = seconds { for r in ranges where tape.scan(UnsafeBufferPointer(rebasing: all[r])) { valid += 1 } }
+        let parse = seconds { for r in ranges { _ = JSONParser.parse(UnsafeBufferPointer(rebasing: all[r])) } }
+        let hash = seconds { for r in ranges { _ = SHA256.hex(UnsafeBufferPointer(rebasing: all[r])) } }
+        let prepare = seconds { for r in ranges { _ = PreparedLine(UnsafeBufferPointer(rebasing: all[r]), keepingPayload: false) } }
+        var replayer = Replayer()
+        let prepared = ranges.map { PreparedLine(UnsafeBufferPointer(rebasing: all[$0]), keepingPayload: false) }
+        let fold = seconds { for line in prepared { replayer.consume(prepared: line) } }
+        let n = Double(ranges.count)
+        print(String(format: "%d lines (%d valid): scan %.2f µs, scan+tree %.2f µs, SHA-256 %.2f µs, prepare (all of it) %.2f µs, fold %.2f µs per line",
+                     ranges.count, valid, scan / n * 1e6, parse / n * 1e6, hash / n * 1e6, prepare / n * 1e6, fold / n * 1e6))
+        _ = consume prepared
+        withExtendedLifetime(replayer) {}
+    }
+
+case "retained":
+    // Resident memory after the replay (the state, and whatever the allocator keeps) against
+    // the peak during it: how much the replay needs beyond what it keeps.
+    func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+    let before = residentBytes()
+    let replayer = try LogReader.replay(path: args[2])
+    let retained = residentBytes() - before
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let peak = Int(usage.ru_maxrss) * 1024 - before
+    print(String(format: "resident after replay %.0f MB, peak during it %.0f MB, ratio %.2f (%d lines)",
+                 Double(retained) / 1e6, Double(peak) / 1e6, Double(peak) / Double(max(1, retained)), replayer.linesRead))
+    withExtendedLifetime(replayer) {}
 
 case "appends":
     let count = Int(args[2]) ?? 200
@@ -107,6 +149,6 @@ case "hammer":
     }
 
 default:
-    FileHandle.standardError.write(Data("usage: compass-bench decode FILE | appends N FOLDER | hammer LOG N WORKER\n".utf8))
+    FileHandle.standardError.write(Data("usage: compass-bench decode FILE | appends N FOLDER | hammer LOG N WORKER | stages FILE | retained FILE\n".utf8))
     exit(2)
 }
