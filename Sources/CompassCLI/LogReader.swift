@@ -26,13 +26,23 @@ package enum LogReader {
                        observer: ((LineOutcome, CompassState) -> Void)? = nil,
                        snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
                        trustingSnapshot: Bool = true) throws(CLIError) -> Replayer {
-        var replayer = Replayer(cut: cut, checksChain: checksChain, observer: observer)
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
-            if errno == ENOENT { return replayer }
+            if errno == ENOENT { return Replayer(cut: cut, checksChain: checksChain, observer: observer) }
             throw .io("cannot open \(path): \(POSIX.lastError)")
         }
         defer { close(fd) }
+        return try replay(fd: fd, path: path, cut: cut, checksChain: checksChain, observer: observer, snapshots: snapshots,
+                          scope: scope, trustingSnapshot: trustingSnapshot)
+    }
+
+    /// ``replay(path:cut:checksChain:observer:snapshots:scope:trustingSnapshot:)`` of a log
+    /// already open (a writer's, under its lock); it is read from its start.
+    package static func replay(fd: Int32, path: String, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
+                               observer: ((LineOutcome, CompassState) -> Void)? = nil,
+                               snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
+                               trustingSnapshot: Bool = true) throws(CLIError) -> Replayer {
+        var replayer = Replayer(cut: cut, checksChain: checksChain, observer: observer)
         let usesSnapshot = snapshots != nil && cut == ReplayCut() && observer == nil && checksChain
         var start = 0
         var resumed: SnapshotFile?  // set when the replay resumed from a snapshot read in part
@@ -49,15 +59,15 @@ package enum LogReader {
                 start = index.base.consumedBytes
                 resumed = file
             }
-            guard lseek(fd, off_t(start), SEEK_SET) == off_t(start) else { throw .io("cannot read \(path): \(POSIX.lastError)") }
         }
+        guard lseek(fd, off_t(start), SEEK_SET) == off_t(start) else { throw .io("cannot read \(path): \(POSIX.lastError)") }
         try stream(fd: fd, path: path, into: &replayer)
         if case .familyOf(let user) = scope, let family = replayer.state.members[user]?.family {
             replayer.load(families: [family])
         }
         if replayer.deferredFailed {
             // A section of the snapshot did not check: read the whole log instead (and rebuild it).
-            return try replay(path: path, cut: cut, checksChain: checksChain, observer: observer, snapshots: snapshots,
+            return try replay(fd: fd, path: path, cut: cut, checksChain: checksChain, observer: observer, snapshots: snapshots,
                               scope: scope, trustingSnapshot: false)
         }
         if usesSnapshot, let snapshots, replayer.consumedBytes - start >= snapshots.minimumNewBytes {
@@ -302,9 +312,19 @@ final class SnapshotFile: @unchecked Sendable {
         guard let size = try? POSIX.size(log, path: path), size >= base.consumedBytes else { return false }
         if base.consumedBytes == 0 { return true }
         let lineStart = base.consumedBytes - base.lastLineLength - 1
-        guard lineStart >= 0, let line = try? POSIX.read(log, from: lineStart, to: base.consumedBytes, path: path),
-              line.last == 0x0A else { return false }
-        return line.dropLast().withUnsafeBufferPointer { SHA256.hex($0) } == base.headHash
+        guard lineStart >= 0, (try? POSIX.read(log, from: base.consumedBytes - 1, to: base.consumedBytes, path: path)) == [0x0A] else {
+            return false
+        }
+        // Hashed in pieces: the line may be one too long to hold (it was replayed as such).
+        var hasher = SHA256()
+        var offset = lineStart
+        while offset < base.consumedBytes - 1 {
+            let end = min(offset + (1 << 20), base.consumedBytes - 1)
+            guard let piece = try? POSIX.read(log, from: offset, to: end, path: path), piece.count == end - offset else { return false }
+            hasher.update(piece)
+            offset = end
+        }
+        return hasher.finalizeHex() == base.headHash
     }
 
     /// A newer snapshot from a replay that resumed from this one in part.

@@ -32,7 +32,15 @@ package final class LogWriter {
     /// The log, kept open between appends while the path still names the same file.
     private var log: (fd: Int32, device: UInt64, inode: UInt64)?
 
-    package init(path: String) { self.path = path }
+    /// Whether (and when) to start from `LOG.snapshot` and write a newer one.
+    private let snapshots: SnapshotPolicy?
+
+    /// - Parameter snapshots: read the log from its snapshot when it matches (the drafts'
+    ///   families and the event ids are then read from it as deciding needs them).
+    package init(path: String, snapshots: SnapshotPolicy? = nil) {
+        self.path = path
+        self.snapshots = snapshots
+    }
 
     deinit {
         if let log { close(log.fd) }
@@ -45,6 +53,7 @@ package final class LogWriter {
     /// - Parameters:
     ///   - eventId: the id of the (single) event, for idempotent retries.
     ///   - expectSeq: fail unless the log's last `seq` is this.
+    ///   - actor: who appends: `build` may read their family (read from a snapshot if needed).
     ///   - sanitizing: strip markup from subject and content.
     ///   - lineNumbers: for a batch (`import`), each draft's line in its file: every rejected
     ///     draft is reported and nothing is written.
@@ -53,7 +62,7 @@ package final class LogWriter {
     ///   - keepUntilExit: takes large intermediate values the process may hand back at exit
     ///     instead of freeing them one by one (a command passes its console's).
     ///   - build: makes the drafts from the current state.
-    package func append(eventId: String?, expectSeq: Int64?, sanitizing: Bool = true, lineNumbers: [Int]? = nil,
+    package func append(eventId: String?, expectSeq: Int64?, actor: String? = nil, sanitizing: Bool = true, lineNumbers: [Int]? = nil,
                 beforeWrite: ([Event]) throws(CLIError) -> Void = { _ throws(CLIError) in },
                 keepUntilExit: (Any) -> Void = { _ in },
                 build: Builder) throws(CLIError) -> AppendOutcome {
@@ -77,15 +86,21 @@ package final class LogWriter {
             }
         } else {
             cached = nil
-            var bytes = try POSIX.readAll(fd, path: path)
-            try moveTornTailAside(fd: fd, base: 0, bytes: &bytes)
-            replayer = Replayer(observer: eventId == nil ? nil : { outcome, _ in
+            try cutTornTail(fd: fd, size: size)
+            // Streamed on both cores like any read, from the snapshot when it matches (not for a
+            // retry: finding the original event needs every line).
+            replayer = try LogReader.replay(fd: fd, path: path, observer: eventId == nil ? nil : { outcome, _ in
                 if case .applied(_, let event) = outcome, event.id == eventId { original = event }
-            })
-            replayer.consume(bytes: bytes)
+            }, snapshots: eventId == nil ? snapshots : nil, scope: actor.map { .familyOf($0) } ?? .summary)
         }
 
         let drafts = try build(replayer.state, original)
+        // A replay resumed from a snapshot reads the families it decides in, and the event ids.
+        // (What `build` read, the actor's family, was read whole before it ran.)
+        for draft in drafts { replayer.prepareToDecide(family: draft.family) }
+        if replayer.deferredFailed {
+            replayer = try LogReader.replay(fd: fd, path: path, snapshots: snapshots, trustingSnapshot: false)
+        }
         if let eventId, let original {
             guard let draft = drafts.first, drafts.count == 1,
                   draft.type == original.type.rawValue, draft.actor == original.actor, draft.family == original.family,
@@ -189,6 +204,25 @@ package final class LogWriter {
         guard start >= 0 else { return false }
         let tail = try POSIX.read(fd, from: start, to: cachedSize, path: path)
         return tail.count == cachedLastLine.count + 1 && tail.last == 0x0A && tail.starts(with: cachedLastLine)
+    }
+
+    /// ``moveTornTailAside(fd:base:bytes:)`` for a log not read into memory: the bytes after
+    /// its last `\n` are found by reading backwards from the end.
+    private func cutTornTail(fd: Int32, size: Int) throws(CLIError) {
+        guard size > 0, try POSIX.read(fd, from: size - 1, to: size, path: path) != [0x0A] else { return }
+        var start = size
+        let step = 1 << 16
+        while start > 0 {
+            let from = max(0, start - step)
+            let chunk = try POSIX.read(fd, from: from, to: start, path: path)
+            if let newline = chunk.lastIndex(of: 0x0A) {
+                start = from + newline + 1
+                break
+            }
+            start = from
+        }
+        var tail = try POSIX.read(fd, from: start, to: size, path: path)
+        try moveTornTailAside(fd: fd, base: start, bytes: &tail)
     }
 
     /// A last line without `\n` is a torn write: copy it to `LOG.torn` (fsynced), then cut it

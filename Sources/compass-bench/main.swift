@@ -57,13 +57,20 @@ case "stages":
         let scan = seconds { for r in ranges where tape.scan(UnsafeBufferPointer(rebasing: all[r])) { valid += 1 } }
         let parse = seconds { for r in ranges { _ = JSONParser.parse(UnsafeBufferPointer(rebasing: all[r])) } }
         let hash = seconds { for r in ranges { _ = SHA256.hex(UnsafeBufferPointer(rebasing: all[r])) } }
+        let objects = ranges.compactMap { r -> JSONObject? in
+            if case .object(let o)? = JSONParser.parse(UnsafeBufferPointer(rebasing: all[r])) { return o } else { return nil }
+        }
+        var drafts: [EventDraft] = []
+        let envelope = seconds { for o in objects { if let d = try? EnvelopeDecoder.decode(o) { drafts.append(d) } } }
+        let payload = seconds { for d in drafts { _ = try? Rules.payloadIgnoringState(d, sanitizing: false) } }
         let prepare = seconds { for r in ranges { _ = PreparedLine(UnsafeBufferPointer(rebasing: all[r]), keepingPayload: false) } }
         var replayer = Replayer()
         let prepared = ranges.map { PreparedLine(UnsafeBufferPointer(rebasing: all[$0]), keepingPayload: false) }
         let fold = seconds { for line in prepared { replayer.consume(prepared: line) } }
         let n = Double(ranges.count)
-        print(String(format: "%d lines (%d valid): scan %.2f µs, scan+tree %.2f µs, SHA-256 %.2f µs, prepare (all of it) %.2f µs, fold %.2f µs per line",
-                     ranges.count, valid, scan / n * 1e6, parse / n * 1e6, hash / n * 1e6, prepare / n * 1e6, fold / n * 1e6))
+        print(String(format: "%d lines (%d valid), per line: scan %.2f µs, scan+tree %.2f µs, SHA-256 %.2f µs, envelope %.2f µs, payload %.2f µs, prepare (all of it) %.2f µs, fold %.2f µs",
+                     ranges.count, valid, scan / n * 1e6, parse / n * 1e6, hash / n * 1e6, envelope / n * 1e6, payload / n * 1e6,
+                     prepare / n * 1e6, fold / n * 1e6))
         _ = consume prepared
         withExtendedLifetime(replayer) {}
     }

@@ -64,6 +64,36 @@ import Testing
         #expect(cli.run(CLIHarness.words("interactions --as u-pat --json"), environment: Self.always).stdout.contains("After the damage"))
     }
 
+    /// Appends and imports start from the snapshot too (reading the families they decide in
+    /// and the event ids from it): the log they write is the one they write without it.
+    @Test func appendsAndImportsThroughASnapshotWriteTheSameLog() throws {
+        let with = ReadCommandsTests.family(), without = ReadCommandsTests.family()
+        #expect(with.run(["replay"], environment: Self.always).status == 0)
+        let uuid = "0b331645-445b-4d27-bf6c-67e81909778a"
+        let imports = [
+            #"{"id":"\#(uuid)","type":"SchoolAdded","actor":"u-pat","at":"2026-03-01T00:00:00Z","data":{"schoolId":"s-duke","name":"Duke"}}"#,
+            #"{"type":"InteractionLogged","actor":"u-maya","at":"2026-03-02T00:00:00Z","data":{"interactionId":"i-77","schoolId":"s-duke","type":"email","direction":"outbound"}}"#,
+        ].joined(separator: "\n") + "\n"
+        for cli in [with, without] { cli.write("import.jsonl", imports) }
+        let steps = [
+            "log-interaction --as u-maya --school s-ucla --type dm --direction inbound --subject 'Through the snapshot'",
+            "add-school --as u-pat --name 'Rice University'",
+            "log-interaction --as u-pat --school s-ucla --type dm --direction inbound",    // a parent may not: refused
+            "delete-interaction i-1 --as u-maya",
+            "import import.jsonl",
+            "import import.jsonl",                                                          // every id is a duplicate now
+            "change-status --as u-pat --school s-duke --status committed",
+        ]
+        for step in steps {
+            let a = with.run(CLIHarness.words(step), environment: Self.always)
+            let b = without.run(CLIHarness.words(step), environment: Self.never)
+            #expect(a.stdout == b.stdout && a.stderr == b.stderr && a.status == b.status, "\(step)")
+        }
+        #expect(with.run(CLIHarness.words("import import.jsonl"), environment: Self.always).stderr.contains("duplicate event id \(uuid)"))
+        #expect(with.logText == without.logText)
+        #expect(with.run("verify").status == 0)
+    }
+
     @Test func aTornTailAfterTheSnapshotIsStillReported() throws {
         let cli = ReadCommandsTests.family()
         cli.run(["replay"], environment: Self.always)

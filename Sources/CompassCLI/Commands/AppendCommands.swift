@@ -29,9 +29,9 @@ enum AppendCommands {
         }
         let inputs = files
         let store = AttachmentStore(logPath: inv.logPath)
-        let writer = LogWriter(path: inv.logPath)
+        let writer = LogWriter(path: inv.logPath, snapshots: inv.snapshots)
         let outcome = try writer.append(
-            eventId: eventId, expectSeq: expectSeq,
+            eventId: eventId, expectSeq: expectSeq, actor: actor,
             beforeWrite: { _ throws(CLIError) in try store.save(inputs.attachments) },
             build: { state, original throws(CLIError) in
                 let (type, family, data) = try payload(args, actor: actor, state: state, original: original,

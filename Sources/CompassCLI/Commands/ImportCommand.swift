@@ -49,7 +49,7 @@ enum ImportCommand {
         inv.console.keepUntilExit(parsed)
         inv.console.keepUntilExit(lines)
         var shapeProblems = unreadable
-        let writer = LogWriter(path: inv.logPath)
+        let writer = LogWriter(path: inv.logPath, snapshots: inv.snapshots)
         let outcome: AppendOutcome
         do throws(CLIError) {
             outcome = try writer.append(eventId: nil, expectSeq: expectSeq, lineNumbers: lines.map(\.number),

@@ -238,6 +238,13 @@ public struct Replayer {
         for id in ids { load(family: id) }
     }
 
+    /// Reads what deciding an event of `family` needs from the snapshot being resumed (the
+    /// event ids and that family), as consuming a line of it would. A writer calls it before
+    /// deciding its own drafts; afterwards check ``deferredFailed``.
+    public mutating func prepareToDecide(family: String) {
+        if deferred != nil { loadDeferred(for: family) }
+    }
+
     private mutating func loadDeferred(for family: String) {
         if idsDeferred, let deferred {
             idsDeferred = false
