@@ -74,9 +74,12 @@ package enum LogReader {
             let snapshot = replayer.snapshot
             let idsDeferred = replayer.eventIdsDeferred
             snapshots.afterOutput {
-                // Best effort: a snapshot that cannot be written is simply not there next time.
-                guard let bytes = resumed.map({ $0.patched(with: snapshot, idsDeferred: idsDeferred) }) ?? SnapshotCodec.encode(snapshot) else { return }
-                try? POSIX.writeFileAtomically(path + ".snapshot", bytes)
+                // Family sections are encoded (and hashed) on every core, then written piece by
+                // piece. Best effort: a snapshot that cannot be written is simply not there next time.
+                let loaded = Parallel.map(snapshot.state.families.values, SnapshotCodec.Section.init)
+                guard let parts = resumed.map({ $0.patched(with: snapshot, loaded: loaded, idsDeferred: idsDeferred) })
+                    ?? SnapshotCodec.parts(snapshot, families: loaded) else { return }
+                try? POSIX.writeFileAtomically(path + ".snapshot", parts: parts)
             }
         }
         return replayer
@@ -328,8 +331,8 @@ final class SnapshotFile: @unchecked Sendable {
     }
 
     /// A newer snapshot from a replay that resumed from this one in part.
-    func patched(with snapshot: ReplaySnapshot, idsDeferred: Bool) -> [UInt8]? {
-        index.patched(with: snapshot, idsDeferred: idsDeferred, read: read)
+    func patched(with snapshot: ReplaySnapshot, loaded: [SnapshotCodec.Section], idsDeferred: Bool) -> [[UInt8]]? {
+        index.patched(with: snapshot, loaded: loaded, idsDeferred: idsDeferred, read: read)
     }
 }
 

@@ -89,11 +89,16 @@ enum POSIX {
 
     /// Writes a file atomically: temp file, fsync, rename.
     static func writeFileAtomically(_ path: String, _ bytes: [UInt8]) throws(CLIError) {
+        try writeFileAtomically(path, parts: [bytes])
+    }
+
+    /// Writes a file whose bytes are `parts`, one after another, atomically as above.
+    static func writeFileAtomically(_ path: String, parts: [[UInt8]]) throws(CLIError) {
         let temp = path + ".tmp-\(getpid())"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .io("cannot write \(temp): \(lastError)") }
         defer { close(fd) }
-        try writeAll(fd, bytes, path: temp)
+        for part in parts { try writeAll(fd, part, path: temp) }
         try sync(fd, path: temp)
         guard rename(temp, path) == 0 else { throw .io("cannot rename \(temp): \(lastError)") }
         syncDirectory(directory(of: path))

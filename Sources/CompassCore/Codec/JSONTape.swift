@@ -299,46 +299,46 @@ private struct Scanner {
     /// Scans a string from its opening quote: no raw control characters, known escapes,
     /// paired surrogates, valid UTF-8.
     mutating func string() -> Bool {
-        i += 1
-        let start = i
+        let start = i + 1
+        var at = start  // a local index (not `self.i`) keeps the hot loop in registers
+        let p = self.p, n = self.n
         var escaped = false
         var ascii = true
-        while i < n {
-            skipPlainASCII()
-            guard i < n else { return false }
-            let byte = p[i]
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while true {
+            // Eight bytes at a time while none is a quote, a backslash, a control character
+            // or a non-ASCII byte (the bulk of every text field).
+            while n &- at >= 8 {
+                let x = UnsafeRawPointer(p + at).loadUnaligned(as: UInt64.self)
+                let quote = x ^ (ones &* 0x22)
+                let backslash = x ^ (ones &* 0x5C)
+                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((x &- ones &* 0x20) & ~x)
+                if (x | special) & highs != 0 { break }
+                at &+= 8
+            }
+            guard at < n else { return false }
+            let byte = p[at]
             if byte == UInt8(ascii: "\"") {
-                tokens.append(Token(kind: .string, escaped: escaped, plain: ascii && !escaped, start: start, end: i, next: tokens.count + 1))
-                i += 1
+                tokens.append(Token(kind: .string, escaped: escaped, plain: ascii && !escaped, start: start, end: at, next: tokens.count + 1))
+                i = at &+ 1
                 return true
             }
             if byte == UInt8(ascii: "\\") {
                 escaped = true
+                i = at
                 guard escape() else { return false }
+                at = i
             } else if byte < 0x20 {
                 return false
             } else if byte < 0x80 {
-                i += 1
+                at &+= 1
             } else {
                 ascii = false
+                i = at
                 guard utf8Sequence() else { return false }
+                at = i
             }
-        }
-        return false
-    }
-
-    /// Skips eight bytes at a time while none is a quote, a backslash, a control character or
-    /// a non-ASCII byte (the bulk of every text field).
-    @inline(__always) mutating func skipPlainASCII() {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while n - i >= 8 {
-            let x = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-            let quote = x ^ (ones &* 0x22)
-            let backslash = x ^ (ones &* 0x5C)
-            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((x &- ones &* 0x20) & ~x)
-            if (x | special) & highs != 0 { return }
-            i += 8
         }
     }
 

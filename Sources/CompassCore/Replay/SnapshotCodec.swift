@@ -16,16 +16,40 @@ public enum SnapshotCodec {
     public static let formatVersion: UInt64 = 2
     static let preambleLength = magic.count + 8 + 8 + 3 * (8 + 8 + 32)
 
-    /// The bytes of a whole snapshot.
-    public static func encode(_ snapshot: ReplaySnapshot) -> [UInt8] {
-        let families = snapshot.state.families.values.sorted { $0.id < $1.id }
-        return assemble(snapshot, families: families.map { (id: $0.id, bytes: familySection($0)) })
+    /// One family's encoded section, with its SHA-256 (sections are independent: a writer may
+    /// encode them on several cores).
+    public struct Section: Sendable {
+        public var id: String
+        public var bytes: [UInt8]
+        public var digest: [UInt8]
+
+        public init(id: String, bytes: [UInt8]) {
+            self.id = id
+            self.bytes = bytes
+            self.digest = SHA256.digest(bytes)
+        }
+
+        /// The section of a family.
+        public init(_ family: Family) { self.init(id: family.id, bytes: SnapshotCodec.familySection(family)) }
+
+        /// A section whose digest is already known (copied from a snapshot that checked it).
+        init(id: String, bytes: [UInt8], digest: [UInt8]) {
+            self.id = id
+            self.bytes = bytes
+            self.digest = digest
+        }
     }
 
-    /// The bytes of a snapshot whose family sections are given (re-encoded, or copied from an
-    /// earlier snapshot for families the replay never loaded); `snapshot.state.families` is
-    /// not read.
-    public static func assemble(_ snapshot: ReplaySnapshot, families: [(id: String, bytes: [UInt8])]) -> [UInt8] {
+    /// The bytes of a whole snapshot.
+    public static func encode(_ snapshot: ReplaySnapshot) -> [UInt8] {
+        parts(snapshot, families: snapshot.state.families.values.map(Section.init)).reduce(into: []) { $0 += $1 }
+    }
+
+    /// A snapshot as consecutive pieces, to be written one after another (no copy of the whole):
+    /// the preamble, header, ids and directory, then the family sections in id order. The
+    /// family sections are given (encoded again, or copied from an earlier snapshot for
+    /// families the replay never loaded); `snapshot.state.families` is not read.
+    public static func parts(_ snapshot: ReplaySnapshot, families: [Section]) -> [[UInt8]] {
         let header = headerSection(snapshot)
         let ids = idsSection(snapshot.state.eventIds)
         let sorted = families.sorted { $0.id < $1.id }
@@ -41,29 +65,24 @@ public enum SnapshotCodec {
                 w.string(family.id)
                 w.uint(UInt64(offset))
                 w.uint(UInt64(family.bytes.count))
-                w.bytes += SHA256.digest(family.bytes)
+                w.bytes += family.digest
                 offset += family.bytes.count
             }
             if w.bytes.count == directory.count { directory = w.bytes; break }
             directory = w.bytes
         } while true
         let total = familyStart + sorted.reduce(0) { $0 + $1.bytes.count }
-        var out = magic
-        out.reserveCapacity(total)
-        out.appendLittleEndian(formatVersion)
-        out.appendLittleEndian(UInt64(total))
+        var preamble = magic
+        preamble.appendLittleEndian(formatVersion)
+        preamble.appendLittleEndian(UInt64(total))
         var offset = preambleLength
         for section in [header, ids, directory] {
-            out.appendLittleEndian(UInt64(offset))
-            out.appendLittleEndian(UInt64(section.count))
-            out += SHA256.digest(section)
+            preamble.appendLittleEndian(UInt64(offset))
+            preamble.appendLittleEndian(UInt64(section.count))
+            preamble += SHA256.digest(section)
             offset += section.count
         }
-        out += header
-        out += ids
-        out += directory
-        for family in sorted { out += family.bytes }
-        return out
+        return [preamble, header, ids, directory] + sorted.map(\.bytes)
     }
 
     /// Everything the state holds outside its families: position, problems, counts, members.
@@ -229,10 +248,11 @@ public struct SnapshotIndex: Sendable {
     public let base: ReplaySnapshot
     /// The ids of the families in the snapshot, in order.
     public let familyIds: [String]
-    let families: [String: Section]
-    let ids: Section
+    let families: [String: Stored]
+    let ids: Stored
 
-    struct Section: Sendable {
+    /// Where a section is in the file, and its SHA-256.
+    struct Stored: Sendable {
         var range: Range<Int>
         var digest: [UInt8]
     }
@@ -249,16 +269,16 @@ public struct SnapshotIndex: Sendable {
             return preamble.littleEndian(at: offset)
         }
         guard fixed() == codec.formatVersion, fixed() == UInt64(size) else { return nil }
-        var sections: [Section] = []
+        var sections: [Stored] = []
         for _ in 0..<3 {
             let start = fixed(), length = fixed()
             guard start <= UInt64(size), length <= UInt64(size) - start else { return nil }
-            sections.append(Section(range: Int(start)..<Int(start + length), digest: Array(preamble[offset..<(offset + 32)])))
+            sections.append(Stored(range: Int(start)..<Int(start + length), digest: Array(preamble[offset..<(offset + 32)])))
             offset += 32
         }
         guard let header = check(sections[0], read), let directory = check(sections[2], read),
               var base = decodeHeader(header) else { return nil }
-        var families: [String: Section] = [:]
+        var families: [String: Stored] = [:]
         var familyIds: [String] = []
         let valid = directory.withUnsafeBufferPointer { buffer -> Bool in
             var r = ByteReader(buffer)
@@ -268,7 +288,7 @@ public struct SnapshotIndex: Sendable {
                       start <= UInt64(size), length <= UInt64(size) - start else { return false }
                 let digest = r.take(32)
                 guard digest.count == 32, families[id] == nil else { return false }
-                families[id] = Section(range: Int(start)..<Int(start + length), digest: Array(digest))
+                families[id] = Stored(range: Int(start)..<Int(start + length), digest: Array(digest))
                 familyIds.append(id)
             }
             return r.isAtEnd
@@ -326,24 +346,26 @@ public struct SnapshotIndex: Sendable {
         return snapshot
     }
 
-    /// The bytes of a newer snapshot from a replay that resumed from this one with deferred
-    /// parts: the families it loaded are encoded again, the others copied from this snapshot
-    /// unchanged; the ids are read from it if the replay never needed them.
-    public func patched(with snapshot: ReplaySnapshot, idsDeferred: Bool, read: (Range<Int>) -> [UInt8]?) -> [UInt8]? {
+    /// A newer snapshot, as ``SnapshotCodec/parts(_:families:)``, from a replay that resumed
+    /// from this one with deferred parts: `loaded` holds the sections of the families it loaded,
+    /// encoded again; the others are copied from this snapshot unchanged; the ids are read
+    /// from it if the replay never needed them. Nil when a part of this snapshot does not check.
+    public func patched(with snapshot: ReplaySnapshot, loaded: [SnapshotCodec.Section], idsDeferred: Bool,
+                        read: (Range<Int>) -> [UInt8]?) -> [[UInt8]]? {
         var snapshot = snapshot
         if idsDeferred {
             guard let ids = eventIds(read: read) else { return nil }
             snapshot.state.eventIds = ids
         }
-        var sections = snapshot.state.families.values.map { (id: $0.id, bytes: SnapshotCodec.familySection($0)) }
+        var sections = loaded
         for id in familyIds where snapshot.state.families[id] == nil {
-            guard let bytes = familySection(id, read: read) else { return nil }
-            sections.append((id: id, bytes: bytes))
+            guard let family = families[id], let bytes = familySection(id, read: read) else { return nil }
+            sections.append(SnapshotCodec.Section(id: id, bytes: bytes, digest: family.digest))
         }
-        return SnapshotCodec.assemble(snapshot, families: sections)
+        return SnapshotCodec.parts(snapshot, families: sections)
     }
 
-    static func check(_ section: Section, _ read: (Range<Int>) -> [UInt8]?) -> [UInt8]? {
+    static func check(_ section: Stored, _ read: (Range<Int>) -> [UInt8]?) -> [UInt8]? {
         guard let bytes = read(section.range), bytes.count == section.range.count,
               SHA256.digest(bytes) == section.digest else { return nil }
         return bytes
