@@ -231,10 +231,11 @@ private final class PreparedBlock: @unchecked Sendable {
     }
 
     private func prepareChunks() {
+        var tape = JSONTape()  // one per thread, reused line after line
         while let chunk = claimChunk() {
             for index in chunk {
                 let line = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
-                (out + index).initialize(to: PreparedLine(line, hashing: hashing, keepingPayload: keepingPayload))
+                (out + index).initialize(to: PreparedLine(line, hashing: hashing, keepingPayload: keepingPayload, tape: &tape))
             }
         }
     }

@@ -139,3 +139,40 @@ import CompassTestSupport
         #expect(JSONParser.parse("{" + keys.joined(separator: ",") + ",\"k\\u0037\":0}") == nil)
     }
 }
+
+/// The envelope read straight from the tape against the general decoder on the built tree.
+@Suite struct EnvelopeFastPathTests {
+    static func prepared(_ line: [UInt8], fast: Bool) -> PreparedLine {
+        var tape = JSONTape()
+        return line.withUnsafeBufferPointer { PreparedLine($0, tape: &tape, fastEnvelope: fast) }
+    }
+
+    @Test func agreesWithTheGeneralDecoderOnMutatedAndAdversarialLines() {
+        var rng = SplitMix64(seed: 0xE4)
+        var lines = Sealed.lines(LogGen.history(maxFamilies: 2).sample(seed: 75, size: 80))
+        lines += LogGen.adversarial().sample(seed: 76, size: 40).lines
+        lines += [
+            #"{"seq":1,"id":"e-1","type":"SchoolAdded","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{"schoolId":"s","name":"n"},"v":1}"#,
+            #"{"seq":1,"id":"e-1","type":"SchoolAdded","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{},"prev":null}"#,
+            #"{"seq":0,"id":"e-1","type":"Nope","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{}}"#,
+            #"{"seq":1,"id":"e\u002d1","type":"SchoolAdded","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{}}"#,
+            #"{"seq":1,"id":"e-1","type":"SchoolAdded","at":"2026-13-01T00:00:00Z","actor":"u","family":"f","data":{}}"#,
+            #"{"extra":[1,2],"seq":1,"id":"e-1","type":"SchoolAdded","at":"2026-01-01T00:00:00+02:00","actor":"u","family":"f","data":{"x":{"y":1}}}"#,
+            #"[1,2]"#, #"42"#, #"{}"#,
+        ].map { Array($0.utf8) }
+        var fastTaken = 0
+        for round in 0..<4 {
+            for original in lines {
+                var line = original
+                if round > 0 {
+                    for _ in 0..<round where !line.isEmpty { line[rng.below(line.count)] ^= UInt8(1 << rng.below(8)) }
+                }
+                let fast = Self.prepared(line, fast: true), general = Self.prepared(line, fast: false)
+                #expect(fast == general, "\(String(decoding: line, as: UTF8.self))")
+                var tape = JSONTape()
+                if line.withUnsafeBufferPointer({ tape.scan($0) && EnvelopeFastPath.decode(tape, $0.baseAddress!) != nil }) { fastTaken += 1 }
+            }
+        }
+        #expect(fastTaken > lines.count)  // the common shape is most of a real log
+    }
+}

@@ -291,8 +291,8 @@ public struct DeferredParts {
 /// Preparing is pure and independent per line, so a reader may prepare lines on several
 /// threads and feed them to ``Replayer/consume(prepared:)`` in order; only the state rules
 /// (``Rules/check(_:in:)``) and the fold are left for that thread.
-public struct PreparedLine: Sendable {
-    public enum Content: Sendable {
+public struct PreparedLine: Equatable, Sendable {
+    public enum Content: Equatable, Sendable {
         case blank
         case invalid
         /// Valid JSON whose envelope breaks a rule of SPEC §1.
@@ -322,10 +322,33 @@ public struct PreparedLine: Sendable {
     /// - Parameter keepingPayload: keep the raw payload of a draft whose payload built (an
     ///   observer may want it when the state rejects the line); otherwise it is freed here.
     public init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true) {
+        var tape = JSONTape()
+        self.init(line, hashing: hashing, keepingPayload: keepingPayload, tape: &tape)
+    }
+
+    /// Prepares a line with a tape kept from earlier lines (no tape allocation per line).
+    ///
+    /// - Parameter fastEnvelope: read a common-shape envelope straight from the tape (tests
+    ///   turn it off to compare with the general decoder).
+    public init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true,
+                tape: inout JSONTape, fastEnvelope: Bool = true) {
         byteCount = line.count
         hash = hashing ? SHA256.hex(line) : ""
-        guard case .object(let object)? = JSONParser.parse(line) else {
+        guard tape.scan(line), let base = line.baseAddress else {
             content = line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .invalid
+            return
+        }
+        if fastEnvelope, var draft = EnvelopeFastPath.decode(tape, base) {
+            readableSeq = draft.seq
+            prevText = draft.prev
+            readableAt = draft.at
+            let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
+            if !keepingPayload, case .success = payload { draft.data = JSONObject() }
+            content = .draft(draft, payload: payload)
+            return
+        }
+        guard case .object(let object) = tape.value(at: 0, in: base) else {
+            content = .invalid  // valid JSON, but not an object
             return
         }
         if case .int(let value)? = object["seq"], value >= 1 { readableSeq = value }

@@ -1,0 +1,98 @@
+/// The envelope of a well-formed line, read straight from its tape: no tree for the
+/// top-level object, no text for `type`, `at` or the keys; only `data` is built.
+///
+/// It reads only the common shape — every field of SPEC §1 present and well-typed, strings
+/// without escapes, no `v`, no `null`s — and returns nil for anything else, which then takes
+/// ``EnvelopeDecoder/decode(_:)`` on the built tree. So whenever it answers, it answers what
+/// that decoder would (a differential test holds the two equal on mutated lines).
+enum EnvelopeFastPath {
+    /// The draft of the scanned document at `base`, or nil when the line is not of the common shape.
+    static func decode(_ tape: JSONTape, _ base: UnsafePointer<UInt8>) -> EventDraft? {
+        let tokens = tape.tokens
+        guard let root = tokens.first, root.kind == .object else { return nil }
+        var seq: Int64?, id: String?, type: String?, at: Timestamp?, actor: String?, family: String?
+        var data: JSONObject?, prev: String?
+        var key = 1
+        for _ in 0..<root.count {
+            let name = tokens[key], value = tokens[key + 1]
+            guard name.plain else { return nil }
+            let raw = UnsafeBufferPointer(start: base + name.start, count: name.end - name.start)
+            switch Field(raw) {
+            case .seq:
+                guard value.kind == .integer, let number = JSONTape.int64(base, value.start, value.end), number >= 1 else { return nil }
+                seq = number
+            case .id:
+                guard let text = identifier(value, base) else { return nil }
+                id = text
+            case .type:
+                guard value.kind == .string, !value.escaped else { return nil }
+                type = EventType.known(bytes(value, base))?.rawValue ?? JSONTape.string(value, base)
+            case .at:
+                guard value.kind == .string, !value.escaped, let time = Timestamp.parse(bytes(value, base)) else { return nil }
+                at = time
+            case .actor:
+                guard let text = identifier(value, base) else { return nil }
+                actor = text
+            case .family:
+                guard let text = identifier(value, base) else { return nil }
+                family = text
+            case .data:
+                guard value.kind == .object, case .object(let object) = tape.value(at: key + 1, in: base) else { return nil }
+                data = object
+            case .prev:
+                guard value.kind == .string, !value.escaped, value.end - value.start == 64,
+                      bytes(value, base).allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else { return nil }
+                prev = JSONTape.string(value, base)
+            case .version:
+                return nil  // rare; the general decoder checks it
+            case .other:
+                break  // fields the envelope does not read
+            }
+            key = tokens[key + 1].next
+        }
+        guard let seq, let id, let type, let at, let actor, let family, let data else { return nil }
+        return EventDraft(seq: seq, id: id, type: type, at: at, actor: actor, family: family, data: data, version: 1, prev: prev)
+    }
+
+    /// The fields of SPEC §1, recognised by their bytes.
+    enum Field {
+        case seq, id, type, at, actor, family, data, version, prev, other
+
+        init(_ name: UnsafeBufferPointer<UInt8>) {
+            func equals(_ word: StaticString) -> Bool {
+                word.utf8CodeUnitCount == name.count && word.withUTF8Buffer { $0.elementsEqual(name) }
+            }
+            switch name.count {
+            case 1: self = equals("v") ? .version : .other
+            case 2: self = equals("id") ? .id : equals("at") ? .at : .other
+            case 3: self = equals("seq") ? .seq : .other
+            case 4: self = equals("type") ? .type : equals("data") ? .data : equals("prev") ? .prev : .other
+            case 5: self = equals("actor") ? .actor : .other
+            case 6: self = equals("family") ? .family : .other
+            default: self = .other
+            }
+        }
+    }
+
+    static func bytes(_ token: JSONTape.Token, _ base: UnsafePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + token.start, count: token.end - token.start)
+    }
+
+    /// An id-shaped string value (1–64 id bytes), or nil.
+    static func identifier(_ token: JSONTape.Token, _ base: UnsafePointer<UInt8>) -> String? {
+        guard token.kind == .string, !token.escaped, (1...64).contains(token.end - token.start),
+              bytes(token, base).allSatisfy(Identifier.isIdByte) else { return nil }
+        return JSONTape.string(token, base)
+    }
+}
+
+extension EventType {
+    /// The type whose name these bytes spell, if any.
+    static func known(_ name: UnsafeBufferPointer<UInt8>) -> EventType? {
+        for type in allCases {
+            let raw = type.rawValue.utf8
+            if raw.count == name.count, raw.elementsEqual(name) { return type }
+        }
+        return nil
+    }
+}
