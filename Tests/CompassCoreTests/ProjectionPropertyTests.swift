@@ -55,13 +55,8 @@ import Testing
     }
 
     @Test func snapshotPlusTailEqualsFullReplay() {
-        let gen = Gen.zip(LogGen.adversarial(), Gen<Int> { rng, _ in rng.below(1000) })
-        let property = Property("snapshot plus tail equals full replay", seed: 14, maxSize: 30, gen, describe: { "split \($0.1) of\n\($0.0)" })
-        Self.expectHolds(property.check { log, splitChoice in
-            let bytes = log.bytes
-            let whole = Sealed.replay(bytes)
-            let boundaries = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
-            let split = boundaries[splitChoice % boundaries.count]
+        Self.expectHolds(Self.splitLogProperty("snapshot plus tail equals full replay", seed: 14).check { log, splitChoice in
+            let (bytes, whole, split) = Self.split(log, splitChoice)
             let prefix = Sealed.replay(Array(bytes[..<split]))
             let encoded = SnapshotCodec.encode(prefix.snapshot)
             guard let decoded = SnapshotCodec.decode(encoded) else { return "snapshot does not decode" }
@@ -83,13 +78,8 @@ import Testing
     /// views equal a full replay's, problems and position too, and the snapshot written back
     /// (loaded families encoded again, the rest copied) equals one of the full replay.
     @Test func aSnapshotReadInPartGivesEveryViewerTheSameViews() {
-        let gen = Gen.zip(LogGen.adversarial(), Gen<Int> { rng, _ in rng.below(1000) })
-        let property = Property("snapshot read in part == full replay", seed: 16, maxSize: 30, gen, describe: { "split \($0.1) of\n\($0.0)" })
-        Self.expectHolds(property.check { log, splitChoice in
-            let bytes = log.bytes
-            let whole = Sealed.replay(bytes)
-            let boundaries = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
-            let split = boundaries[splitChoice % boundaries.count]
+        Self.expectHolds(Self.splitLogProperty("snapshot read in part == full replay", seed: 16).check { log, splitChoice in
+            let (bytes, whole, split) = Self.split(log, splitChoice)
             let encoded = SnapshotCodec.encode(Sealed.replay(Array(bytes[..<split])).snapshot)
             let read = { (range: Range<Int>) -> [UInt8]? in range.upperBound <= encoded.count ? Array(encoded[range]) : nil }
             guard let index = SnapshotIndex.open(size: encoded.count, read: read) else { return "snapshot does not open" }
@@ -438,6 +428,19 @@ import Testing
     }
 
     // MARK: helpers
+
+    /// Adversarial logs with a choice of line boundary to split them at (a snapshot's offset).
+    static func splitLogProperty(_ name: String, seed: UInt64) -> Property<(AdversarialLog, Int)> {
+        let gen = Gen.zip(LogGen.adversarial(), Gen<Int> { rng, _ in rng.below(1000) })
+        return Property(name, seed: seed, maxSize: 30, gen, describe: { "split \($0.1) of\n\($0.0)" })
+    }
+
+    /// The log's bytes, its full replay, and the line boundary `choice` picks.
+    static func split(_ log: AdversarialLog, _ choice: Int) -> (bytes: [UInt8], whole: Replayer, split: Int) {
+        let bytes = log.bytes
+        let boundaries = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
+        return (bytes, Sealed.replay(bytes), boundaries[choice % boundaries.count])
+    }
 
     static func draft(_ event: Event) -> EventDraft {
         guard case .object(let data)? = JSONParser.parse(EventEncoder.data(for: event.payload)) else { fatalError() }
