@@ -20,15 +20,8 @@ public struct Viewer: Equatable, Sendable {
 }
 
 extension Family {
-    /// The live interactions a viewer may see (SPEC §3: players see what they logged).
-    public func visibleInteractions(to viewer: Viewer) -> [InteractionRecord] {
-        var records: [InteractionRecord] = []
-        forEachVisibleInteraction(to: viewer) { records.append($0) }
-        return records
-    }
-
-    /// Calls `body` with each interaction the viewer may see, in logging order, without
-    /// copying the records out.
+    /// Calls `body` with each live interaction the viewer may see (SPEC §3: players see what
+    /// they logged), in logging order, without copying the records out.
     public func forEachVisibleInteraction(to viewer: Viewer, _ body: (InteractionRecord) -> Void) {
         guard viewer.family == id else { return }
         for record in interactions.records {
