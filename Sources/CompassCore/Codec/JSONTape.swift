@@ -21,7 +21,7 @@ public struct JSONTape: Sendable {
         var end: Int
         /// The token after this value and everything inside it.
         var next: Int
-        /// Members of an object, elements of an array.
+        /// Members of an object, elements of an array; for a plain key, its fingerprint.
         var count = 0
     }
 
@@ -212,7 +212,9 @@ private struct Scanner {
             skipWhitespace()
             guard i < n, p[i] == UInt8(ascii: "\"") else { return false }
             let key = tokens.count
-            guard string(), !isDuplicate(key, in: index, count: count, seen: &seen) else { return false }
+            guard string() else { return false }
+            if tokens[key].plain { tokens[key].count = fingerprint(tokens[key].start, tokens[key].end) }
+            guard !isDuplicate(key, in: index, count: count, seen: &seen) else { return false }
             skipWhitespace()
             guard i < n, p[i] == UInt8(ascii: ":") else { return false }
             i += 1
@@ -282,14 +284,31 @@ private struct Scanner {
         for _ in 0..<count {
             let other = tokens[earlier]
             if token.plain && other.plain {
+                // Equal keys have equal fingerprints: most pairs are told apart by one comparison.
                 let length = token.end - token.start
-                if other.end - other.start == length, Self.equal(p + token.start, p + other.start, length) { return true }
+                if other.count == token.count, other.end - other.start == length,
+                   Self.equal(p + token.start, p + other.start, length) { return true }
             } else if text(token) == text(other) {
                 return true
             }
             earlier = tokens[earlier + 1].next
         }
         return false
+    }
+
+    /// A key's length and outer bytes folded into one integer (kept in a plain key token's
+    /// `count`, which only containers use otherwise).
+    @inline(__always) func fingerprint(_ start: Int, _ end: Int) -> Int {
+        let length = end - start
+        var bits: UInt64 = 0
+        if length >= 8 {
+            let head = UnsafeRawPointer(p + start).loadUnaligned(as: UInt64.self)
+            let tail = UnsafeRawPointer(p + end - 8).loadUnaligned(as: UInt64.self)
+            bits = head ^ (tail &* 0x9E37_79B9_7F4A_7C15)
+        } else {
+            for k in start..<end { bits = bits << 8 | UInt64(p[k]) }
+        }
+        return Int(truncatingIfNeeded: bits ^ (UInt64(truncatingIfNeeded: length) &<< 56))
     }
 
     func text(_ token: Token) -> String {
