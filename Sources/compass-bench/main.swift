@@ -68,7 +68,8 @@ case "stages":
         let drafts = objects.compactMap { try? EnvelopeDecoder.decode($0) }
         let envelope = fastest { for o in objects { _ = try? EnvelopeDecoder.decode(o) } }
         let payload = fastest { for d in drafts { _ = try? Rules.payloadIgnoringState(d, sanitizing: false) } }
-        let prepare = fastest { for r in ranges { _ = PreparedLine(UnsafeBufferPointer(rebasing: all[r]), keepingPayload: false) } }
+        var reused = JSONTape()
+        let prepare = fastest { for r in ranges { _ = PreparedLine(UnsafeBufferPointer(rebasing: all[r]), keepingPayload: false, tape: &reused) } }
         var replayer = Replayer()
         let prepared = ranges.map { PreparedLine(UnsafeBufferPointer(rebasing: all[$0]), keepingPayload: false) }
         let fold = seconds { for line in prepared { replayer.consume(prepared: line) } }

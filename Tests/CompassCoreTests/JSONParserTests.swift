@@ -142,9 +142,9 @@ import CompassTestSupport
 
 /// The envelope read straight from the tape against the general decoder on the built tree.
 @Suite struct EnvelopeFastPathTests {
-    static func prepared(_ line: [UInt8], fast: Bool) -> PreparedLine {
+    static func prepared(_ line: [UInt8], fast: Bool, keepingPayload: Bool = true) -> PreparedLine {
         var tape = JSONTape()
-        return line.withUnsafeBufferPointer { PreparedLine($0, tape: &tape, fastEnvelope: fast) }
+        return line.withUnsafeBufferPointer { PreparedLine($0, keepingPayload: keepingPayload, tape: &tape, fastEnvelope: fast) }
     }
 
     @Test func agreesWithTheGeneralDecoderOnMutatedAndAdversarialLines() {
@@ -169,6 +169,9 @@ import CompassTestSupport
                 }
                 let fast = Self.prepared(line, fast: true), general = Self.prepared(line, fast: false)
                 #expect(fast == general, "\(String(decoding: line, as: UTF8.self))")
+                // Without the payload kept, the fast path builds it from the tape in place.
+                #expect(Self.prepared(line, fast: true, keepingPayload: false) == Self.prepared(line, fast: false, keepingPayload: false),
+                        "\(String(decoding: line, as: UTF8.self))")
                 var tape = JSONTape()
                 if line.withUnsafeBufferPointer({ tape.scan($0) && EnvelopeFastPath.decode(tape, $0.baseAddress!) != nil }) { fastTaken += 1 }
             }

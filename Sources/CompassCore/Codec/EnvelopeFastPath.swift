@@ -1,17 +1,18 @@
 /// The envelope of a well-formed line, read straight from its tape: no tree for the
-/// top-level object, no text for `type`, `at` or the keys; only `data` is built.
+/// top-level object, no text for `type`, `at` or the keys; `data` is left on the tape.
 ///
 /// It reads only the common shape — every field of SPEC §1 present and well-typed, strings
 /// without escapes, no `v`, no `null`s — and returns nil for anything else, which then takes
 /// ``EnvelopeDecoder/decode(_:)`` on the built tree. So whenever it answers, it answers what
 /// that decoder would (a differential test holds the two equal on mutated lines).
 enum EnvelopeFastPath {
-    /// The draft of the scanned document at `base`, or nil when the line is not of the common shape.
-    static func decode(_ tape: JSONTape, _ base: UnsafePointer<UInt8>) -> EventDraft? {
+    /// The draft of the scanned document at `base` with an empty `data`, and the token of its
+    /// `data` object; nil when the line is not of the common shape.
+    static func decode(_ tape: JSONTape, _ base: UnsafePointer<UInt8>) -> (draft: EventDraft, data: Int)? {
         let tokens = tape.tokens
         guard let root = tokens.first, root.kind == .object else { return nil }
         var seq: Int64?, id: String?, type: String?, at: Timestamp?, actor: String?, family: String?
-        var data: JSONObject?, prev: String?
+        var data: Int?, prev: String?
         var key = 1
         for _ in 0..<root.count {
             let name = tokens[key], value = tokens[key + 1]
@@ -37,8 +38,8 @@ enum EnvelopeFastPath {
                 guard let text = identifier(value, base) else { return nil }
                 family = text
             case .data:
-                guard value.kind == .object, case .object(let object) = tape.value(at: key + 1, in: base) else { return nil }
-                data = object
+                guard value.kind == .object else { return nil }
+                data = key + 1
             case .prev:
                 guard value.kind == .string, !value.escaped, value.end - value.start == 64,
                       bytes(value, base).allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else { return nil }
@@ -51,7 +52,7 @@ enum EnvelopeFastPath {
             key = tokens[key + 1].next
         }
         guard let seq, let id, let type, let at, let actor, let family, let data else { return nil }
-        return EventDraft(seq: seq, id: id, type: type, at: at, actor: actor, family: family, data: data, version: 1, prev: prev)
+        return (EventDraft(seq: seq, id: id, type: type, at: at, actor: actor, family: family, data: JSONObject(), version: 1, prev: prev), data)
     }
 
     /// The fields of SPEC §1, recognised by their bytes.

@@ -73,7 +73,7 @@ public enum EnvelopeDecoder {
         return integer
     }
 
-    static func identifier(_ object: JSONObject, _ key: String, path: String? = nil) throws(EventError) -> String {
+    static func identifier(_ object: some JSONFields, _ key: String, path: String? = nil) throws(EventError) -> String {
         let name = path ?? key
         guard let value = object[key], value != .null else { throw .missing(name) }
         guard case .string(let text) = value, Identifier.isValid(text) else { throw .mustBe(name, "an id") }

@@ -146,6 +146,33 @@ public struct JSONTape: Sendable {
     }
 }
 
+/// An object of a scanned document, read in place: a field's value is built only when asked
+/// for (the rest of the object never becomes a tree).
+struct TapeObject: JSONFields {
+    let tape: JSONTape
+    let base: UnsafePointer<UInt8>
+    /// The object's token.
+    let index: Int
+
+    subscript(key: String) -> JSONValue? {
+        let tokens = tape.tokens
+        var key = key
+        return key.withUTF8 { wanted -> JSONValue? in
+            var name = index + 1
+            for _ in 0..<tokens[index].count {
+                let token = tokens[name]
+                let length = token.end - token.start
+                let matches = token.plain
+                    ? length == wanted.count && (0..<length).allSatisfy { base[token.start + $0] == wanted[$0] }
+                    : JSONTape.string(token, base).utf8.elementsEqual(wanted)
+                if matches { return tape.value(at: name + 1, in: base) }
+                name = tokens[name + 1].next
+            }
+            return nil
+        }
+    }
+}
+
 /// The scanning pass of ``JSONTape``: a recursive descent over raw bytes.
 private struct Scanner {
     typealias Token = JSONTape.Token

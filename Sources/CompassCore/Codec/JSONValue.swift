@@ -24,10 +24,17 @@ public enum JSONValue: Equatable, Sendable {
     }
 }
 
+/// Read access to a JSON object's fields by name, whatever holds them: a built
+/// ``JSONObject``, or a ``TapeObject`` that builds only the values asked for.
+public protocol JSONFields {
+    /// The value of `key` (compared by its UTF-8 bytes), or nil when the key is not present.
+    subscript(key: String) -> JSONValue? { get }
+}
+
 /// A JSON object: its members in written order, looked up by key.
 ///
 /// Objects in this product are small (≤ 15 keys), so a linear scan beats hashing.
-public struct JSONObject: Equatable, Sendable {
+public struct JSONObject: Equatable, Sendable, JSONFields {
     /// One `"key": value` member.
     public struct Member: Equatable, Sendable {
         public var key: String

@@ -274,6 +274,13 @@ public struct Replayer {
     }
 }
 
+extension Result {
+    var succeeded: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}
+
 /// How a replay resumed from a snapshot reads the parts it deferred.
 public struct DeferredParts {
     public var family: (String) -> DeferredFamily
@@ -338,12 +345,15 @@ public struct PreparedLine: Equatable, Sendable {
             content = line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .invalid
             return
         }
-        if fastEnvelope, var draft = EnvelopeFastPath.decode(tape, base) {
+        if fastEnvelope, var (draft, data) = EnvelopeFastPath.decode(tape, base) {
             readableSeq = draft.seq
             prevText = draft.prev
             readableAt = draft.at
-            let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
-            if !keepingPayload, case .success = payload { draft.data = JSONObject() }
+            // The payload is read from the tape in place; the `data` tree is built only when
+            // someone may still need it (an observer, or the step-by-step rules after a failure).
+            let fields = TapeObject(tape: tape, base: base, index: data)
+            let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, data: fields, sanitizing: false) }
+            if keepingPayload || !payload.succeeded, case .object(let object) = tape.value(at: data, in: base) { draft.data = object }
             content = .draft(draft, payload: payload)
             return
         }

@@ -1,7 +1,7 @@
 /// Reads payload fields with the SPEC's rule: a missing, wrong-typed or invalid value of a
 /// field that has a message gets that message; `null` (and `""` for optional text) is absent.
-struct PayloadReader {
-    let data: JSONObject
+struct PayloadReader<Fields: JSONFields> {
+    let data: Fields
 
     /// A field whose only rule is its shape (`missing field data.F` / `field data.F must be an id`).
     func requiredId(_ key: String) throws(EventError) -> String {

@@ -31,14 +31,25 @@ public enum Rules {
     /// The payload a draft would produce if the state allowed it: its shape and field
     /// messages only. Idempotent retries compare this with the event already in the log.
     public static func payloadIgnoringState(_ draft: EventDraft, sanitizing: Bool) throws(EventError) -> Payload {
-        try build(draft, state: nil, sanitizing: sanitizing).payload
+        try build(draft, data: draft.data, state: nil, sanitizing: sanitizing).payload
+    }
+
+    /// ``payloadIgnoringState(_:sanitizing:)`` with the payload read from `data` instead of the
+    /// draft's (replay reads it in place from the line's tape).
+    static func payloadIgnoringState(_ draft: EventDraft, data: some JSONFields, sanitizing: Bool) throws(EventError) -> Payload {
+        try build(draft, data: data, state: nil, sanitizing: sanitizing).payload
     }
 
     private static func build(_ draft: EventDraft, state: CompassState?, sanitizing: Bool) throws(EventError) -> Event {
+        try build(draft, data: draft.data, state: state, sanitizing: sanitizing)
+    }
+
+    private static func build<Fields: JSONFields>(_ draft: EventDraft, data: Fields, state: CompassState?,
+                                                  sanitizing: Bool) throws(EventError) -> Event {
         guard let type = EventType(rawValue: draft.type) else { throw EventError("unknown event type \(draft.type)") }
         guard draft.version == 1 else { throw EventError("unsupported version \(draft.version)") }
         let rules = state.map { StateRules(state: $0, actor: draft.actor, family: draft.family) }
-        let context = RuleContext(draft: draft, rules: rules, reader: PayloadReader(data: draft.data))
+        let context = RuleContext(draft: draft, rules: rules, reader: PayloadReader(data: data))
         let payload: Payload
         switch type {
         case .memberJoined: payload = .memberJoined(try context.memberJoined())
@@ -56,10 +67,10 @@ public enum Rules {
 
 /// A draft and the state rules it is decided against. With no state, only shape and field
 /// rules run.
-struct RuleContext {
+struct RuleContext<Fields: JSONFields> {
     let draft: EventDraft
     let rules: StateRules?
-    let reader: PayloadReader
+    let reader: PayloadReader<Fields>
 
     /// `Unknown user U` unless the actor is a member of the event's family.
     func actorMember() throws(EventError) -> Member? {
