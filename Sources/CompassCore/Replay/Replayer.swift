@@ -345,7 +345,9 @@ public struct PreparedLine: Equatable, Sendable {
             content = line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .invalid
             return
         }
-        if fastEnvelope, var (draft, data) = EnvelopeFastPath.decode(tape, base) {
+        if fastEnvelope, let decoded = EnvelopeFastPath.decode(tape, base) {
+            var draft = decoded.draft
+            let data = decoded.data
             readableSeq = draft.seq
             prevText = draft.prev
             readableAt = draft.at
