@@ -224,17 +224,10 @@ private struct Scanner {
     }
 
     mutating func object(depth: Int) -> Bool {
-        let index = tokens.count
-        tokens.append(Token(kind: .object, start: i, end: i, next: index + 1))
-        i += 1
-        skipWhitespace()
+        let index = open(.object)
         var count = 0
         var seen: Set<String>?  // for large objects, so duplicate checks stay linear
-        if i < n, p[i] == UInt8(ascii: "}") {
-            i += 1
-            close(index, count: 0)
-            return true
-        }
+        if closesEmpty(index, UInt8(ascii: "}")) { return true }
         while true {
             skipWhitespace()
             guard i < n, p[i] == UInt8(ascii: "\"") else { return false }
@@ -248,43 +241,61 @@ private struct Scanner {
             skipWhitespace()
             guard value(depth: depth + 1) else { return false }
             count += 1
-            skipWhitespace()
-            guard i < n else { return false }
-            if p[i] == UInt8(ascii: ",") { i += 1; continue }
-            if p[i] == UInt8(ascii: "}") {
-                i += 1
-                close(index, count: count)
-                return true
+            switch afterItem(index, count: count, closing: UInt8(ascii: "}")) {
+            case .next: continue
+            case .closed: return true
+            case .invalid: return false
             }
-            return false
         }
     }
 
     mutating func array(depth: Int) -> Bool {
-        let index = tokens.count
-        tokens.append(Token(kind: .array, start: i, end: i, next: index + 1))
-        i += 1
-        skipWhitespace()
+        let index = open(.array)
         var count = 0
-        if i < n, p[i] == UInt8(ascii: "]") {
-            i += 1
-            close(index, count: 0)
-            return true
-        }
+        if closesEmpty(index, UInt8(ascii: "]")) { return true }
         while true {
             skipWhitespace()
             guard value(depth: depth + 1) else { return false }
             count += 1
-            skipWhitespace()
-            guard i < n else { return false }
-            if p[i] == UInt8(ascii: ",") { i += 1; continue }
-            if p[i] == UInt8(ascii: "]") {
-                i += 1
-                close(index, count: count)
-                return true
+            switch afterItem(index, count: count, closing: UInt8(ascii: "]")) {
+            case .next: continue
+            case .closed: return true
+            case .invalid: return false
             }
-            return false
         }
+    }
+
+    /// Records a container's token at its opening byte and steps past it.
+    mutating func open(_ kind: JSONTape.Kind) -> Int {
+        let index = tokens.count
+        tokens.append(Token(kind: kind, start: i, end: i, next: index + 1))
+        i += 1
+        skipWhitespace()
+        return index
+    }
+
+    /// Closes an empty container when its closing byte comes first.
+    mutating func closesEmpty(_ index: Int, _ closing: UInt8) -> Bool {
+        guard i < n, p[i] == closing else { return false }
+        i += 1
+        close(index, count: 0)
+        return true
+    }
+
+    enum Step { case next, closed, invalid }
+
+    /// After a member or element: `,` (another follows), the closing byte, or anything else.
+    mutating func afterItem(_ index: Int, count: Int, closing: UInt8) -> Step {
+        skipWhitespace()
+        guard i < n else { return .invalid }
+        if p[i] == UInt8(ascii: ",") {
+            i += 1
+            return .next
+        }
+        guard p[i] == closing else { return .invalid }
+        i += 1
+        close(index, count: count)
+        return .closed
     }
 
     mutating func close(_ index: Int, count: Int) {
