@@ -25,40 +25,50 @@ struct AttachmentStore {
     func path(for sha256: String) -> String { folder + "/" + sha256 }
 
     /// Reads and checks a file for `--attach`: MIME type from the extension first, then size.
-    static func stage(_ full: String) throws(CLIError) -> StagedAttachment {
+    /// Only a regular file is read (a FIFO or device is refused without blocking).
+    static func stage(_ full: String, fs: FileSystem) throws(CLIError) -> StagedAttachment {
         let name = fileName(of: full)
         guard let mime = AttachmentRules.mimeType(forFileName: name) else { throw .domain("Unsupported file type") }
-        let size = try describe(full).size
+        let size = try describe(full, fs: fs).size
         guard size <= AttachmentRules.maxSizeBytes else { throw .domain("File exceeds 10MB limit") }
-        guard let bytes = try POSIX.readFile(full) else { throw .io("cannot open \(full): no such file") }
+        guard let bytes = try fs.readFile(full) else { throw .io("cannot open \(full): no such file") }
         return StagedAttachment(name: name, bytes: bytes, mimeType: mime, sha256: SHA256.hex(bytes))
     }
 
-    /// A file's name and size, for `upload-document --file`.
-    static func describe(_ path: String) throws(CLIError) -> (name: String, size: Int64) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw .io("cannot open \(path): \(POSIX.lastError)") }
-        return (fileName(of: path), Int64(info.st_size))
+    /// A regular file's name and size, for `upload-document --file` and `--attach`.
+    static func describe(_ path: String, fs: FileSystem) throws(CLIError) -> (name: String, size: Int64) {
+        let fd = try fs.openExisting(path)
+        defer { fs.close(fd) }
+        return (fileName(of: path), Int64(try fs.size(fd, path: path)))
     }
 
     static func fileName(of path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
-    /// Stores each attachment's bytes (atomically) unless the same bytes are already there.
-    func save(_ attachments: [StagedAttachment]) throws(CLIError) {
-        guard !attachments.isEmpty else { return }
-        try POSIX.makeDirectories(folder)
-        for attachment in attachments {
-            let target = path(for: attachment.sha256)
-            if access(target, F_OK) == 0 { continue }
-            try POSIX.writeFileAtomically(target, attachment.bytes)
+    /// Stores each attachment's bytes durably (temporary file, fsync, rename, folder fsync)
+    /// unless the same bytes are already there. Returns what takes back the files and the
+    /// folder it created, should the append then fail.
+    func save(_ attachments: [StagedAttachment], fs: FileSystem) throws(CLIError) -> () -> Void {
+        guard !attachments.isEmpty else { return {} }
+        var createdFolders: [String] = []
+        var createdFiles: [String] = []
+        let undo = {
+            for file in createdFiles { try? fs.remove(file) }
+            for folder in createdFolders.reversed() { fs.removeDirectory(folder) }
         }
+        do throws(CLIError) {
+            createdFolders = try fs.makeDirectories(folder)
+            for attachment in attachments {
+                let target = path(for: attachment.sha256)
+                if fs.kind(of: target) == .regular { continue }
+                try fs.writeFileAtomically(target, parts: [attachment.bytes])
+                createdFiles.append(target)
+            }
+        } catch {
+            undo()
+            throw error
+        }
+        return undo
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -16,13 +16,13 @@ public enum Compass {
     /// Runs one invocation; everything outside the core is passed in.
     static func run(_ words: [String], environment: [String: String], console: Console,
                     clock: @escaping () -> Timestamp, makeId: @escaping () -> String,
-                    currentDirectory: String) -> Int32 {
+                    currentDirectory: String, fileSystem: FileSystem = POSIXFileSystem()) -> Int32 {
         guard let name = words.first, name != "--help", name != "help", name != "-h" else {
             console.out(CommandCatalog.overview)
             return words.isEmpty ? 2 : 0
         }
         guard let spec = CommandCatalog.find(name) else {
-            console.err("error: unknown command '\(name)'\nRun 'compass --help' for the list of commands.\n")
+            console.err("error: unknown command '\(TerminalText.escape(name))'\nRun 'compass --help' for the list of commands.\n")
             return 2
         }
         do {
@@ -33,13 +33,14 @@ public enum Compass {
                 return 0
             }
             let invocation = Invocation(arguments: arguments, environment: environment, console: console,
-                                        clock: clock, makeId: makeId, currentDirectory: currentDirectory)
+                                        clock: clock, makeId: makeId, currentDirectory: currentDirectory,
+                                        fileSystem: fileSystem)
             _ = try invocation.timeZone()
             try dispatch(invocation)
             console.finish()
             return 0
         } catch let error as CLIError {
-            if let message = error.message { console.err("error: \(message)\n") }
+            if let message = error.message { console.err("error: \(TerminalText.escape(message))\n") }
             if error.exitStatus == 2 { console.err("Run 'compass \(name) --help' for usage.\n") }
             return error.exitStatus
         } catch {

@@ -7,7 +7,10 @@ enum InteractionsRendering {
         var out = s.bold(list.viewer.role == .player ? "My Interactions" : "Interactions") + "\n"
         if list.privacyNotice { out += s.blue("ℹ️  " + InteractionViews.privacyNotice) + "\n" }
         out += "\n" + analytics(list.analytics, style: s)
-        let chips = filterChips(query, names: { id in context.state.members[id]?.fullName ?? id })
+        // A name is shown only for a member of the viewer's own family; any other id as typed.
+        let chips = filterChips(query, names: { id in
+            context.state.members[id].flatMap { $0.family == context.viewer.family ? $0.fullName : nil } ?? id
+        }).map { InteractionsRendering.Chip(label: TerminalText.escape($0.label), option: $0.option) }
         if !chips.isEmpty {
             out += "\nFilters: " + chips.map { s.blue("[\($0.label) ×]") }.joined(separator: " ") + "\n"
             out += s.dim("  clear one by dropping its option (" + chips.map(\.option).joined(separator: ", ") + "); clear all by dropping them all") + "\n"
@@ -71,6 +74,7 @@ enum InteractionsRendering {
     }
 
     static func card(_ item: InteractionItem, viewer: Viewer, context: ReadContext) -> String {
+        let item = item.forTerminal
         let s = context.style
         let inner = max(20, context.style.width - 4)
         var out = "  " + badges(item, viewer: viewer, style: s) + s.dim("  \(item.id)") + "\n"
@@ -87,6 +91,7 @@ enum InteractionsRendering {
     }
 
     static func detail(_ d: InteractionDetail, context: ReadContext, store: AttachmentStore) -> String {
+        let d = d.forTerminal
         let s = context.style
         let item = d.item
         var out = s.bold(item.displaySubject) + "\n"
@@ -104,7 +109,7 @@ enum InteractionsRendering {
             out += "\n" + s.bold("Attachments (\(d.attachments.count))") + "\n"
             for attachment in d.attachments {
                 out += "  📎 \(attachment.name)  \(byteCount(attachment.sizeBytes))  \(attachment.mimeType)\n"
-                if let sha = attachment.sha256 { out += "     " + s.dim(store.path(for: sha)) + "\n" }
+                if let sha = attachment.sha256 { out += "     " + s.dim(TerminalText.escape(store.path(for: sha))) + "\n" }
             }
         }
         out += "\n" + s.dim("Created " + DateText.long(item.createdAt, in: context.zone)) + "\n"

@@ -12,6 +12,8 @@ struct Invocation {
     /// Makes a lowercase UUID for a new event id.
     var makeId: () -> String
     var currentDirectory: String
+    /// Every file operation of the log, its side files and attachments (tests inject faults).
+    var fileSystem: FileSystem = POSIXFileSystem()
 
     /// A path the user typed, made absolute against the current directory.
     func resolve(_ path: String) -> String {
@@ -27,6 +29,16 @@ struct Invocation {
     /// The log path as the user typed it (for messages).
     var logPathForDisplay: String { arguments.value("log") ?? environment["COMPASS_LOG"] ?? "events.jsonl" }
 
+    /// The log's path for a read, `verify` or `audit`: a log that does not exist is an error
+    /// (a mistyped `--log` must not look like an empty log).
+    func existingLog() throws(CLIError) -> String {
+        switch fileSystem.kind(of: logPath) {
+        case .missing: throw .domain("no log at \(logPathForDisplay)")
+        case .directory: throw .io("\(logPathForDisplay) is a directory, not a log")
+        case .regular, .other: return logPath  // anything else is refused, without blocking, when opened
+        }
+    }
+
     var json: Bool { arguments.has("json") }
 
     /// Snapshots for whole-log reads: `$COMPASS_SNAPSHOT_MIN_BYTES` new bytes (default 1 MiB)
@@ -35,7 +47,8 @@ struct Invocation {
         let setting = environment["COMPASS_SNAPSHOT_MIN_BYTES"]
         if setting == "off" { return nil }
         let console = console
-        return SnapshotPolicy(minimumNewBytes: setting.flatMap(Int.init) ?? (1 << 20), afterOutput: { console.afterOutput($0) })
+        return SnapshotPolicy(minimumNewBytes: setting.flatMap(Int.init).map { max(0, $0) } ?? (1 << 20),
+                              afterOutput: { console.afterOutput($0) })
     }
 
     /// `--as`, else `$COMPASS_USER`, else a usage error.
@@ -57,7 +70,7 @@ struct Invocation {
     func cut() throws(CLIError) -> ReplayCut {
         var cut = ReplayCut()
         if let text = arguments.value("as-of") { cut.asOf = try time(text, option: "--as-of") }
-        if let text = arguments.value("at-seq") { cut.atSeq = try integer(text, option: "--at-seq", minimum: 0) }
+        if let text = arguments.value("at-seq") { cut.atSeq = try integer(text, option: "--at-seq", minimum: 0, maximum: EnvelopeDecoder.maxSeq) }
         return cut
     }
 
@@ -66,18 +79,24 @@ struct Invocation {
         let name = arguments.value("tz") ?? "UTC"
         // Only a zone's offsets are read (DateText): UTC needs no time-zone database.
         if name == "UTC", let utc = TimeZone(secondsFromGMT: 0) { return utc }
-        guard let zone = TimeZone(identifier: name) else { throw .usage("unknown time zone '\(name)'") }
+        guard let zone = TimeZone(identifier: name) else { throw .usage("unknown time zone '\(TerminalText.escape(name))'") }
         return zone
     }
 
     func time(_ text: String, option: String) throws(CLIError) -> Timestamp {
-        guard let time = Timestamp(rfc3339: text) else { throw .usage("invalid time '\(text)' for '\(option)' (expected RFC 3339)") }
+        guard let time = Timestamp(rfc3339: text) else {
+            throw .usage("invalid time '\(TerminalText.escape(text))' for '\(option)' (expected RFC 3339 between years 0000 and 9999, e.g. 2026-02-03T14:15:00Z)")
+        }
         return time
     }
 
-    func integer(_ text: String, option: String, minimum: Int64) throws(CLIError) -> Int64 {
-        guard let value = Int64(text), value >= minimum else {
-            throw .usage("invalid value '\(text)' for '\(option)' (expected an integer ≥ \(minimum))")
+    /// The largest value of a numeric option (SPEC §4): 2^31 − 1, so no arithmetic on it traps.
+    static let maxOption: Int64 = Int64(Int32.max)
+
+    /// A numeric option in `minimum … maximum` (SPEC §4: 1 … 2^31 − 1 unless said otherwise).
+    func integer(_ text: String, option: String, minimum: Int64, maximum: Int64 = Invocation.maxOption) throws(CLIError) -> Int64 {
+        guard let value = Int64(text), value >= minimum, value <= maximum else {
+            throw .usage("invalid value '\(TerminalText.escape(text))' for '\(option)' (expected an integer from \(minimum) to \(maximum))")
         }
         return value
     }
@@ -86,7 +105,7 @@ struct Invocation {
     func choice(_ option: String, in allowed: [String]) throws(CLIError) -> String? {
         guard let value = arguments.value(option) else { return nil }
         guard allowed.contains(value) else {
-            throw .usage("invalid value '\(value)' for '--\(option)' (expected \(allowed.joined(separator: "|")))")
+            throw .usage("invalid value '\(TerminalText.escape(value))' for '--\(option)' (expected \(allowed.joined(separator: "|")))")
         }
         return value
     }

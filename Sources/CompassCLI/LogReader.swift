@@ -14,6 +14,10 @@ package enum LogReader {
 
     /// Replays the log at `path`; a missing file is an empty log.
     ///
+    /// Only the committed part is read: under a shared lock the log's extent is measured (a
+    /// batch being written, or left unfinished by a writer that died, is not committed; see
+    /// ``LogJournal``), then the lock is released and those bytes are streamed.
+    ///
     /// With `snapshots`, a whole-log replay (no cut, no observer) starts from `LOG.snapshot`
     /// when that file matches the log (same format, the log still ends its prefix with the
     /// line it recorded) and reads only the bytes after it; a new snapshot is written once
@@ -22,64 +26,70 @@ package enum LogReader {
     /// `scope` says how much of the state the caller reads: a query needs its viewer's family
     /// and the members, so only that family's section of the snapshot is read (and those of
     /// the families the new lines touch).
-    package static func replay(path: String, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
-                       observer: ((LineOutcome, CompassState) -> Void)? = nil,
-                       snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
-                       trustingSnapshot: Bool = true) throws(CLIError) -> Replayer {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return Replayer(cut: cut, checksChain: checksChain, observer: observer) }
-            throw .io("cannot open \(path): \(POSIX.lastError)")
-        }
-        defer { close(fd) }
-        return try replay(fd: fd, path: path, cut: cut, checksChain: checksChain, observer: observer, snapshots: snapshots,
-                          scope: scope, trustingSnapshot: trustingSnapshot)
-    }
-
-    /// ``replay(path:cut:checksChain:observer:snapshots:scope:trustingSnapshot:)`` of a log
-    /// already open (a writer's, under its lock); it is read from its start.
-    package static func replay(fd: Int32, path: String, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
+    package static func replay(path: String, fs: FileSystem, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
                                observer: ((LineOutcome, CompassState) -> Void)? = nil,
                                snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
-                               trustingSnapshot: Bool = true) throws(CLIError) -> Replayer {
-        var replayer = Replayer(cut: cut, checksChain: checksChain, observer: observer)
+                               problems: ProblemRetention = .all) throws(CLIError) -> Replayer {
+        guard let fd = try fs.open(path, .read) else {
+            return Replayer(cut: cut, checksChain: checksChain, observer: observer, problems: problems)
+        }
+        defer { fs.close(fd) }
+        let extent = try LogExtent.measure(fd, path: path, fs: fs)
+        return try replay(fd: fd, path: path, extent: extent, fs: fs, cut: cut, checksChain: checksChain, observer: observer,
+                          snapshots: snapshots, scope: scope, problems: problems)
+    }
+
+    /// ``replay(path:fs:cut:checksChain:observer:snapshots:scope:problems:)`` of a log already
+    /// open and measured (a writer's, under its lock); it is read from its start.
+    package static func replay(fd: Int32, path: String, extent: LogExtent, fs: FileSystem, cut: ReplayCut = ReplayCut(),
+                               checksChain: Bool = true,
+                               observer: ((LineOutcome, CompassState) -> Void)? = nil,
+                               snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
+                               trustingSnapshot: Bool = true, problems: ProblemRetention = .all) throws(CLIError) -> Replayer {
+        var replayer = Replayer(cut: cut, checksChain: checksChain, observer: observer, problems: problems)
         let usesSnapshot = snapshots != nil && cut == ReplayCut() && observer == nil && checksChain
         var start = 0
         var resumed: SnapshotFile?  // set when the replay resumed from a snapshot read in part
-        if usesSnapshot, trustingSnapshot, let file = SnapshotFile(path: path + ".snapshot"), file.matches(log: fd, path: path) {
+        // A snapshot keeps only a summary of the problems: a caller that lists every problem
+        // reads the whole log when the snapshot's prefix has any.
+        let listsProblems: Bool = if case .summary = problems { false } else { true }
+        if usesSnapshot, trustingSnapshot, let file = SnapshotFile(path: path + ".snapshot", fs: fs),
+           !(listsProblems && file.index.base.problems.count > 0),
+           file.matches(log: fd, path: path, extent: extent, fs: fs) {
             let index = file.index
             if scope == .everything {
                 if let whole = index.whole(read: file.read) {
-                    replayer = Replayer(resuming: whole)
+                    replayer = Replayer(resuming: whole, problems: problems)
                     start = whole.consumedBytes
                 }
             } else {
                 replayer = Replayer(resuming: index.base, deferring: DeferredParts(
-                    family: { index.familyState($0, read: file.read) }, eventIds: { index.eventIds(read: file.read) }))
+                    family: { index.familyState($0, read: file.read) }, eventIds: { index.eventIds(read: file.read) }),
+                    problems: problems)
                 start = index.base.consumedBytes
                 resumed = file
             }
         }
-        guard lseek(fd, off_t(start), SEEK_SET) == off_t(start) else { throw .io("cannot read \(path): \(POSIX.lastError)") }
-        try stream(fd: fd, path: path, into: &replayer)
+        try stream(fd: fd, path: path, from: start, extent: extent, fs: fs, into: &replayer)
         if case .familyOf(let user) = scope, let family = replayer.state.members[user]?.family {
             replayer.load(families: [family])
         }
         if replayer.deferredFailed {
             // A section of the snapshot did not check: read the whole log instead (and rebuild it).
-            return try replay(fd: fd, path: path, cut: cut, checksChain: checksChain, observer: observer, snapshots: snapshots,
-                              scope: scope, trustingSnapshot: false)
+            return try replay(fd: fd, path: path, extent: extent, fs: fs, cut: cut, checksChain: checksChain, observer: observer,
+                              snapshots: snapshots, scope: scope, trustingSnapshot: false, problems: problems)
         }
         if usesSnapshot, let snapshots, replayer.consumedBytes - start >= snapshots.minimumNewBytes {
             let snapshot = replayer.snapshot
             let idsDeferred = replayer.eventIdsDeferred
             snapshots.afterOutput {
                 // Family sections are encoded (and hashed) on every core, then written piece by
-                // piece. Best effort: a snapshot that cannot be written is simply not there next time.
+                // piece. Best effort: a snapshot that cannot be written is simply not there next
+                // time (and its temporary file is removed).
                 let loaded = Parallel.map(snapshot.state.families.values, SnapshotCodec.Section.init)
                 guard let parts = resumed.map({ $0.patched(with: snapshot, loaded: loaded, idsDeferred: idsDeferred) })
                     ?? SnapshotCodec.parts(snapshot, families: loaded) else { return }
-                try? POSIX.writeFileAtomically(path + ".snapshot", parts: parts)
+                try? fs.writeFileAtomically(path + ".snapshot", parts: parts)
             }
         }
         return replayer
@@ -91,8 +101,10 @@ package enum LogReader {
     /// parses, hashes and decodes the next block's (``PreparedLine`` is pure); when the fold
     /// is done first, this thread helps prepare. The raw bytes are no longer needed once a
     /// block is prepared, so one buffer serves both stages.
-    static func stream(fd: Int32, path: String, into replayer: inout Replayer) throws(CLIError) {
-        var buffer = [UInt8](repeating: 0, count: blockSize)
+    static func stream(fd: Int32, path: String, from offset: Int, extent: LogExtent, fs: FileSystem,
+                       into replayer: inout Replayer) throws(CLIError) {
+        var offset = offset
+        var buffer = [UInt8](repeating: 0, count: min(blockSize, max(1 << 12, extent.complete - offset)))
         var filled = 0  // bytes in buffer[0..<filled]; a partial line sits at the front
         var ranges: [Range<Int>] = []
         var prepared: PreparedBlock?  // the previous block, ready to fold
@@ -110,10 +122,17 @@ package enum LogReader {
             prepared = nil
             return block.fold(into: &replayer)
         }
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 { if errno == EINTR { continue }; throw .io("cannot read \(path): \(POSIX.lastError)") }
-            if n == 0 { break }
+        while offset < extent.complete {
+            let want = min(buffer.count - filled, extent.complete - offset)
+            var result: Result<Int, CLIError> = .success(0)
+            buffer.withUnsafeMutableBytes { raw in
+                result = Result { () throws(CLIError) in
+                    try fs.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<(filled + want)]), at: offset, path: path)
+                }
+            }
+            let n = try result.get()
+            if n == 0 { break }  // the file ended early (cut by another process): what was read is what there is
+            offset += n
             filled += n
             var start = 0
             if var skipping = oversized {
@@ -131,15 +150,8 @@ package enum LogReader {
                 start = end + 1
             }
             ranges.removeAll(keepingCapacity: true)
-            let consumed = buffer.withUnsafeBufferPointer { all -> Int in
-                var start = start
-                let base = all.baseAddress!
-                while start < filled, let found = memchr(base + start, 0x0A, filled - start) {
-                    let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                    ranges.append(start..<end)
-                    start = end + 1
-                }
-                return start
+            let consumed = buffer.withUnsafeBufferPointer { all in
+                LineSplitter.completeLines(in: all, from: start, to: filled, into: &ranges)
             }
             let keepGoing = buffer.withUnsafeBufferPointer { all -> Bool in
                 let block = blocks[turn]
@@ -168,15 +180,10 @@ package enum LogReader {
             }
         }
         guard foldPrepared() else { return }
-        if oversized != nil {
-            // An oversized last line without `\n` is a torn write like any other.
+        // Committed bytes after the last `\n` (or a complete part cut short by another
+        // process) are a torn write; their bytes are never needed, only that they are there.
+        if extent.torn || oversized != nil || filled > 0 {
             _ = replayer.consume(line: UnsafeBufferPointer(start: nil, count: 0), terminated: false)
-            return
-        }
-        if filled > 0 {
-            buffer.withUnsafeBufferPointer { all in
-                _ = replayer.consume(line: UnsafeBufferPointer(rebasing: all[0..<filled]), terminated: false)
-            }
         }
     }
 }
@@ -289,34 +296,39 @@ final class SnapshotFile: @unchecked Sendable {
     private let fd: Int32
     let index: SnapshotIndex
 
-    /// Opens the snapshot at `path`, or nil when there is none or its header does not check.
-    init?(path: String) {
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        let fd = fd
-        guard let size = try? POSIX.size(fd, path: path),
-              let index = SnapshotIndex.open(size: size, read: { range in try? POSIX.read(fd, from: range.lowerBound, to: range.upperBound, path: path) })
+    private let fs: FileSystem
+
+    /// Opens the snapshot at `path`, or nil when there is none, it is not a regular file, or
+    /// its header does not check.
+    init?(path: String, fs: FileSystem) {
+        guard let opened = try? fs.open(path, .read) else { return nil }
+        self.fd = opened
+        self.fs = fs
+        let fd = opened
+        guard let size = try? fs.size(fd, path: path),
+              let index = SnapshotIndex.open(size: size, read: { range in try? fs.read(fd, from: range.lowerBound, to: range.upperBound, path: path) })
         else {
-            close(fd)
+            fs.close(fd)
             return nil
         }
         self.index = index
     }
 
-    deinit { close(fd) }
+    deinit { fs.close(fd) }
 
     /// The bytes of `range`, or nil when they cannot be read.
     func read(_ range: Range<Int>) -> [UInt8]? {
-        try? POSIX.read(fd, from: range.lowerBound, to: range.upperBound, path: "snapshot")
+        try? fs.read(fd, from: range.lowerBound, to: range.upperBound, path: "snapshot")
     }
 
-    /// Whether the open log still ends the snapshot's prefix with the line it recorded.
-    func matches(log: Int32, path: String) -> Bool {
+    /// Whether the open log still ends the snapshot's prefix with the line it recorded, within
+    /// the committed extent.
+    func matches(log: Int32, path: String, extent: LogExtent, fs: FileSystem) -> Bool {
         let base = index.base
-        guard let size = try? POSIX.size(log, path: path), size >= base.consumedBytes else { return false }
+        guard extent.complete >= base.consumedBytes else { return false }
         if base.consumedBytes == 0 { return true }
         let lineStart = base.consumedBytes - base.lastLineLength - 1
-        guard lineStart >= 0, (try? POSIX.read(log, from: base.consumedBytes - 1, to: base.consumedBytes, path: path)) == [0x0A] else {
+        guard lineStart >= 0, (try? fs.read(log, from: base.consumedBytes - 1, to: base.consumedBytes, path: path)) == [0x0A] else {
             return false
         }
         // Hashed in pieces: the line may be one too long to hold (it was replayed as such).
@@ -324,7 +336,7 @@ final class SnapshotFile: @unchecked Sendable {
         var offset = lineStart
         while offset < base.consumedBytes - 1 {
             let end = min(offset + (1 << 20), base.consumedBytes - 1)
-            guard let piece = try? POSIX.read(log, from: offset, to: end, path: path), piece.count == end - offset else { return false }
+            guard let piece = try? fs.read(log, from: offset, to: end, path: path), piece.count == end - offset else { return false }
             hasher.update(piece)
             offset = end
         }

@@ -15,12 +15,17 @@ package enum AppendOutcome {
 
 /// Appends events to a log: the only code that writes it.
 ///
-/// Under an exclusive `flock` held across read → decide → write → fsync, it moves a torn
-/// tail aside into `LOG.torn`, replays the log, checks `--event-id` and `--expect-seq`,
-/// decides every draft with the one rule set, assigns `seq` and `prev`, writes all lines
-/// in one `write` call and fsyncs before reporting success. A rejected append writes nothing.
+/// Under an exclusive `flock` held across read → decide → write → fsync, it rolls back a
+/// batch a dead writer left unfinished (``LogJournal``), moves a torn tail aside into
+/// `LOG.torn`, replays the log, checks `--event-id` and `--expect-seq`, decides every draft
+/// with the one rule set, assigns `seq` and `prev`, writes all lines and fsyncs before
+/// reporting success. A batch of more than one line is journaled first, so it is all or
+/// nothing across crashes. A rejected or failed append leaves the log byte-identical and
+/// creates nothing: a first append is decided before its log and folders are made, and a
+/// failure after writing cuts the log back to its old size.
 package final class LogWriter {
     package let path: String
+    private let fs: FileSystem
 
     /// The replayed state of the log's first `cachedSize` bytes, kept between appends made
     /// through this writer so an in-process caller does not replay the log again each time.
@@ -30,25 +35,30 @@ package final class LogWriter {
     private var cachedSize = 0
     private var cachedLastLine: [UInt8] = []
     /// The log, kept open between appends while the path still names the same file.
-    private var log: (fd: Int32, device: UInt64, inode: UInt64)?
+    private var log: (fd: Int32, identity: FileIdentity)?
 
     /// Whether (and when) to start from `LOG.snapshot` and write a newer one.
     private let snapshots: SnapshotPolicy?
 
     /// - Parameter snapshots: read the log from its snapshot when it matches (the drafts'
     ///   families and the event ids are then read from it as deciding needs them).
-    package init(path: String, snapshots: SnapshotPolicy? = nil) {
+    package init(path: String, snapshots: SnapshotPolicy? = nil, fileSystem: FileSystem = POSIXFileSystem()) {
         self.path = path
         self.snapshots = snapshots
+        self.fs = fileSystem
     }
 
-    deinit {
-        if let log { close(log.fd) }
-    }
+    deinit { closeLog() }
+
+    private var folder: String { POSIX.directory(of: path) }
 
     /// What the drafts are built from: the state of the log as it is under the lock.
     /// `original` is the event already logged under `--event-id`, if any (a retry reuses its ids).
     package typealias Builder = (_ state: CompassState, _ original: Event?) throws(CLIError) -> [EventDraft]
+
+    /// Runs after every draft is accepted and before the log is written; returns what undoes
+    /// it if the write then fails (attachment bytes stored for the events, say).
+    package typealias BeforeWrite = (_ events: [Event]) throws(CLIError) -> (() -> Void)
 
     /// - Parameters:
     ///   - eventId: the id of the (single) event, for idempotent retries.
@@ -57,30 +67,84 @@ package final class LogWriter {
     ///   - sanitizing: strip markup from subject and content.
     ///   - lineNumbers: for a batch (`import`), each draft's line in its file: every rejected
     ///     draft is reported and nothing is written.
-    ///   - beforeWrite: runs after every draft is accepted and before the log is written
-    ///     (stores attachment bytes, so an acknowledged event never points at missing bytes).
+    ///   - beforeWrite: stores what the events point at (attachment bytes), so an acknowledged
+    ///     event never points at missing bytes; its undo runs if the write fails.
     ///   - keepUntilExit: takes large intermediate values the process may hand back at exit
     ///     instead of freeing them one by one (a command passes its console's).
     ///   - build: makes the drafts from the current state.
     package func append(eventId: String?, expectSeq: Int64?, actor: String? = nil, sanitizing: Bool = true, lineNumbers: [Int]? = nil,
-                beforeWrite: ([Event]) throws(CLIError) -> Void = { _ throws(CLIError) in },
-                keepUntilExit: (Any) -> Void = { _ in },
-                build: Builder) throws(CLIError) -> AppendOutcome {
-        let fd = try openLog()
-        while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw .io("cannot lock \(path): \(POSIX.lastError)") }
+                        beforeWrite: BeforeWrite = { _ throws(CLIError) in {} },
+                        keepUntilExit: (Any) -> Void = { _ in },
+                        build: Builder) throws(CLIError) -> AppendOutcome {
+        var created: [String] = []  // folders, then the log, made by this append
+        var fd: Int32
+        while true {
+            if let kept = log, fs.identity(of: path) == kept.identity {
+                fd = kept.fd
+            } else {
+                closeLog()
+                if let opened = try fs.open(path, .append) {
+                    fd = opened
+                } else {
+                    // The first append: decided against an empty log before anything exists,
+                    // so a rejected one creates no folder and no file.
+                    var empty = Replayer()
+                    let drafts = try build(empty.state, nil)
+                    _ = try decide(drafts, against: &empty, sanitizing: sanitizing, lineNumbers: lineNumbers)
+                    created = try fs.makeDirectories(folder)
+                    do throws(CLIError) {
+                        fd = try fs.openExisting(path, .create(exclusive: false))
+                        created.append(path)
+                        try fs.syncDirectory(folder)
+                    } catch {
+                        if created.last == path { try? fs.remove(path) }
+                        for made in created.reversed() where made != path { fs.removeDirectory(made) }
+                        throw error
+                    }
+                }
+                guard let identity = fs.identity(fd) else { fs.close(fd); throw .io("cannot open \(path)") }
+                log = (fd, identity)
+            }
+            try fs.lock(fd, .exclusive, path: path)
+            // Renamed over or removed while this writer waited (an erasure, a failed first
+            // append): the path names another file now, so open it again.
+            if fs.identity(of: path) == log?.identity { break }
+            try? fs.lock(fd, .unlock, path: path)
+            closeLog()
         }
-        defer { flock(fd, LOCK_UN) }
+        defer { if log?.fd == fd { try? fs.lock(fd, .unlock, path: path) } }
+        do {
+            return try appendLocked(fd, eventId: eventId, expectSeq: expectSeq, actor: actor, sanitizing: sanitizing,
+                                    lineNumbers: lineNumbers, beforeWrite: beforeWrite, keepUntilExit: keepUntilExit, build: build)
+        } catch {
+            // A failed first append takes back the log and folders it made (still holding the
+            // lock, so a writer waiting for it finds the path gone and starts over).
+            if created.contains(path), (try? fs.size(fd, path: path)) == 0 {
+                try? fs.remove(path)
+                try? fs.syncDirectory(folder)
+                try? fs.lock(fd, .unlock, path: path)
+                closeLog()
+                for made in created.reversed() where made != path { fs.removeDirectory(made) }
+            }
+            throw error
+        }
+    }
+
+    private func appendLocked(_ fd: Int32, eventId: String?, expectSeq: Int64?, actor: String?, sanitizing: Bool, lineNumbers: [Int]?,
+                              beforeWrite: BeforeWrite, keepUntilExit: (Any) -> Void, build: Builder) throws(CLIError) -> AppendOutcome {
+        // A batch a writer left unfinished is rolled back before anything else is read.
+        try LogJournal.recover(log: fd, path: path, fs: fs)
+        fs.removeStaleTemporaries(in: folder)
+        fs.removeStaleTemporaries(in: AttachmentStore(logPath: path).folder)
         var original: Event?
         var replayer: Replayer
-        let size = try POSIX.size(fd, path: path)
-        let logWasEmpty = size == 0
+        let size = try fs.size(fd, path: path)
         // The cached replay is taken out (not copied), so folding the new events mutates it in
         // place; it is put back only after a successful write.
         if eventId == nil, let kept = cached.take(), size >= cachedSize, try endsWithCachedLine(fd) {
             replayer = kept
             if size > cachedSize {
-                var fresh = try POSIX.read(fd, from: cachedSize, to: size, path: path)
+                var fresh = try fs.read(fd, from: cachedSize, to: size, path: path)
                 try moveTornTailAside(fd: fd, base: cachedSize, bytes: &fresh)
                 replayer.consume(bytes: fresh)
             }
@@ -89,7 +153,8 @@ package final class LogWriter {
             try cutTornTail(fd: fd, size: size)
             // Streamed on both cores like any read, from the snapshot when it matches (not for a
             // retry: finding the original event needs every line).
-            replayer = try LogReader.replay(fd: fd, path: path, observer: eventId == nil ? nil : { outcome, _ in
+            replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
+                                            fs: fs, observer: eventId == nil ? nil : { outcome, _ in
                 if case .applied(_, let event) = outcome, event.id == eventId { original = event }
             }, snapshots: eventId == nil ? snapshots : nil, scope: actor.map { .familyOf($0) } ?? .summary)
         }
@@ -99,46 +164,24 @@ package final class LogWriter {
         // (What `build` read, the actor's family, was read whole before it ran.)
         for draft in drafts { replayer.prepareToDecide(family: draft.family) }
         if replayer.deferredFailed {
-            replayer = try LogReader.replay(fd: fd, path: path, snapshots: snapshots, trustingSnapshot: false)
+            replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
+                                            fs: fs, snapshots: snapshots, trustingSnapshot: false)
         }
         if let eventId, let original {
             guard let draft = drafts.first, drafts.count == 1,
                   draft.type == original.type.rawValue, draft.actor == original.actor, draft.family == original.family,
                   (try? Rules.payloadIgnoringState(draft, sanitizing: sanitizing)) == original.payload
             else { throw .domain("Conflict: event \(eventId) is already in the log with different content") }
+            // The first writer may have died between its write and its fsync: make the
+            // original durable before acknowledging it.
+            try fs.sync(fd, path: path)
             return .alreadyPresent(original)
         }
         if let expectSeq, expectSeq != replayer.lastSeq {
             throw .domain("Conflict: expected last seq \(expectSeq), but the log's last seq is \(replayer.lastSeq)")
         }
+        var events = try decide(drafts, against: &replayer, sanitizing: sanitizing, lineNumbers: lineNumbers)
 
-        // Three passes, so a large batch (an import) uses every core where the work is pure:
-        // payloads are built without the state in parallel; each draft is decided against the
-        // state in order; lines are encoded in parallel, then sealed with `prev` in order
-        // (each line's hash is the next line's `prev`).
-        let prebuilt = Parallel.map(drafts) { draft in
-            Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: sanitizing) }
-        }
-        var seq = replayer.lastSeq
-        var events: [Event] = []
-        var rejected: [Problem] = []
-        for (index, var draft) in drafts.enumerated() {
-            draft.seq = seq + 1
-            draft.prev = nil  // sealed below
-            let event: Event
-            do {
-                event = try Rules.decide(draft, prebuilt: prebuilt[index], in: replayer.state, sanitizing: sanitizing)
-            } catch {
-                // A batch reports every rejected draft (by its line in the input); nothing is written.
-                guard let lineNumbers else { throw .domain(error.message) }
-                rejected.append(Problem(line: lineNumbers[index], message: error.message))
-                continue
-            }
-            seq += 1
-            replayer.applyWritten(event)  // the next draft is decided against it
-            events.append(event)
-        }
-        if !rejected.isEmpty { throw .rejectedLines(rejected) }
         let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
         var prev = replayer.headHash
         var output: [UInt8] = []
@@ -160,10 +203,19 @@ package final class LogWriter {
         }
         keepUntilExit(drafts)  // freeing thousands of parsed payloads is left to the exit
         keepUntilExit(unsealed)
-        try beforeWrite(events)
-        try POSIX.writeAll(fd, output, path: path)
-        try POSIX.sync(fd, path: path)
-        if logWasEmpty { POSIX.syncDirectory(POSIX.directory(of: path)) }
+        let committed = try fs.size(fd, path: path)
+        let undo = try beforeWrite(events)
+        let journaled = events.count > 1
+        do throws(CLIError) {
+            if journaled { try LogJournal.begin(log: path, committedSize: committed, fs: fs) }
+            try fs.writeAll(fd, output, path: path)
+            try fs.sync(fd, path: path)
+            if journaled { try LogJournal.end(log: path, fs: fs) }  // the commit point of a batch
+        } catch {
+            rollBack(fd, to: committed, journaled: journaled)
+            undo()
+            throw error
+        }
         // Keep the replay for the next append through this writer.
         if eventId == nil, !lastLine.isEmpty {
             cached = replayer
@@ -173,28 +225,57 @@ package final class LogWriter {
         return .written(events)
     }
 
-    /// The log's descriptor: the one kept from the last append while the path still names the
-    /// same file, else a new one (the log, and its folder, are created when missing).
-    private func openLog() throws(CLIError) -> Int32 {
-        var info = stat()
-        if let log {
-            if stat(path, &info) == 0, UInt64(info.st_dev) == log.device, UInt64(info.st_ino) == log.inode { return log.fd }
-            close(log.fd)
-            self.log = nil
-            cached = nil
+    /// Decides each draft against the state in order, folding each accepted one so the next
+    /// is decided against it. A batch (`lineNumbers`) reports every rejected draft.
+    private func decide(_ drafts: [EventDraft], against replayer: inout Replayer, sanitizing: Bool,
+                        lineNumbers: [Int]?) throws(CLIError) -> [Event] {
+        // Payloads are built without the state on every core (a large import), then each draft
+        // is decided against the state in order.
+        let prebuilt = Parallel.map(drafts) { draft in
+            Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: sanitizing) }
         }
-        var fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        if fd < 0, errno == ENOENT {  // the folder is missing: create it, then the log
-            try POSIX.makeDirectories(POSIX.directory(of: path))
-            fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        var seq = replayer.lastSeq
+        var events: [Event] = []
+        var rejected: [Problem] = []
+        for (index, var draft) in drafts.enumerated() {
+            draft.seq = seq + 1
+            draft.prev = nil  // sealed when written
+            let event: Event
+            do {
+                event = try Rules.decide(draft, prebuilt: prebuilt[index], in: replayer.state, sanitizing: sanitizing)
+            } catch {
+                guard let lineNumbers else { throw .domain(error.message) }
+                rejected.append(Problem(line: lineNumbers[index], message: error.message))
+                continue
+            }
+            seq += 1
+            replayer.applyWritten(event)
+            events.append(event)
         }
-        guard fd >= 0 else { throw .io("cannot open \(path): \(POSIX.lastError)") }
-        guard fstat(fd, &info) == 0 else {
-            close(fd)
-            throw .io("cannot open \(path): \(POSIX.lastError)")
+        if !rejected.isEmpty { throw .rejectedLines(rejected) }
+        return events
+    }
+
+    /// Puts the log back as it was before a failed write: cut to its old size and fsynced,
+    /// the journal removed. If that fails too, a journal is left naming the old size, so
+    /// every reader and the next writer still see the log without the unacknowledged bytes.
+    private func rollBack(_ fd: Int32, to size: Int, journaled: Bool) {
+        cached = nil
+        do throws(CLIError) {
+            try fs.truncate(fd, to: size, path: path)
+            try fs.sync(fd, path: path)
+            if journaled || fs.kind(of: LogJournal.path(of: path)) != .missing { try LogJournal.end(log: path, fs: fs) }
+        } catch {
+            if !journaled, LogJournal.committedSize(log: path, fs: fs) == nil {
+                try? LogJournal.begin(log: path, committedSize: size, fs: fs)
+            }
         }
-        log = (fd, UInt64(info.st_dev), UInt64(info.st_ino))
-        return fd
+    }
+
+    private func closeLog() {
+        if let log { fs.close(log.fd) }
+        log = nil
+        cached = nil
     }
 
     /// Whether the file still holds, just before `cachedSize`, the last line this writer saw.
@@ -202,42 +283,33 @@ package final class LogWriter {
         guard !cachedLastLine.isEmpty else { return cachedSize == 0 }
         let start = cachedSize - cachedLastLine.count - 1
         guard start >= 0 else { return false }
-        let tail = try POSIX.read(fd, from: start, to: cachedSize, path: path)
+        let tail = try fs.read(fd, from: start, to: cachedSize, path: path)
         return tail.count == cachedLastLine.count + 1 && tail.last == 0x0A && tail.starts(with: cachedLastLine)
     }
 
     /// ``moveTornTailAside(fd:base:bytes:)`` for a log not read into memory: the bytes after
     /// its last `\n` are found by reading backwards from the end.
     private func cutTornTail(fd: Int32, size: Int) throws(CLIError) {
-        guard size > 0, try POSIX.read(fd, from: size - 1, to: size, path: path) != [0x0A] else { return }
-        var start = size
-        let step = 1 << 16
-        while start > 0 {
-            let from = max(0, start - step)
-            let chunk = try POSIX.read(fd, from: from, to: start, path: path)
-            if let newline = chunk.lastIndex(of: 0x0A) {
-                start = from + newline + 1
-                break
-            }
-            start = from
-        }
-        var tail = try POSIX.read(fd, from: start, to: size, path: path)
+        let start = try LogExtent.lastLineEnd(fd, before: size, path: path, fs: fs)
+        guard start < size else { return }
+        var tail = try fs.read(fd, from: start, to: size, path: path)
         try moveTornTailAside(fd: fd, base: start, bytes: &tail)
     }
 
-    /// A last line without `\n` is a torn write: copy it to `LOG.torn` (fsynced), then cut it
-    /// from the log, so nothing is silently dropped and the next line starts clean.
+    /// A last line without `\n` is a torn write: copy it to `LOG.torn` (fsynced, its folder
+    /// entry too), then cut it from the log, so nothing is silently dropped and the next line
+    /// starts clean.
     private func moveTornTailAside(fd: Int32, base: Int, bytes: inout [UInt8]) throws(CLIError) {
         guard let last = bytes.last, last != 0x0A else { return }
         let keep = (bytes.lastIndex(of: 0x0A) ?? -1) + 1
         let sidePath = path + ".torn"
-        let side = open(sidePath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard side >= 0 else { throw .io("cannot open \(sidePath): \(POSIX.lastError)") }
-        defer { close(side) }
-        try POSIX.writeAll(side, Array(bytes[keep...]) + [0x0A], path: sidePath)
-        try POSIX.sync(side, path: sidePath)
-        guard ftruncate(fd, off_t(base + keep)) == 0 else { throw .io("cannot truncate \(path): \(POSIX.lastError)") }
-        try POSIX.sync(fd, path: path)
+        let side = try fs.openExisting(sidePath, .create(exclusive: false))
+        defer { fs.close(side) }
+        try fs.writeAll(side, Array(bytes[keep...]) + [0x0A], path: sidePath)
+        try fs.sync(side, path: sidePath)
+        try fs.syncDirectory(folder)
+        try fs.truncate(fd, to: base + keep, path: path)
+        try fs.sync(fd, path: path)
         bytes.removeSubrange(keep...)
     }
 }

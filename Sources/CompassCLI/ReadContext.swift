@@ -15,12 +15,12 @@ struct ReadContext {
         let viewerId = try inv.viewer()
         now = try inv.now()
         zone = try inv.timeZone()
-        let replayer = try LogReader.replay(path: inv.logPath, cut: try inv.cut(), snapshots: inv.snapshots,
-                                            scope: .familyOf(viewerId))
+        let replayer = try LogReader.replay(path: try inv.existingLog(), fs: inv.fileSystem, cut: try inv.cut(),
+                                            snapshots: inv.snapshots, scope: .familyOf(viewerId), problems: .summary)
         inv.console.keepUntilExit(replayer)
-        ProblemRendering.warn(replayer.problems, log: inv.logPathForDisplay, console: inv.console)
         state = replayer.state
         do { viewer = try Viewer(viewerId, in: state) } catch { throw .domain(error.message) }
+        ProblemRendering.warn(replayer, family: viewer.family, log: inv.logPathForDisplay, console: inv.console)
         style = TextStyle(inv)
     }
 }
@@ -37,7 +37,9 @@ struct TextStyle {
 
     init(_ inv: Invocation) {
         colour = inv.console.isTerminal && inv.environment["NO_COLOR"] == nil
-        width = Int(inv.environment["COLUMNS"] ?? "").flatMap { $0 >= 40 ? $0 : nil } ?? (inv.console.isTerminal ? Terminal.width() : 80)
+        // $COLUMNS within 40 … 500 (a huge value would make layouts allocate without end).
+        width = Int(inv.environment["COLUMNS"] ?? "").flatMap { $0 >= 40 ? min($0, 500) : nil }
+            ?? (inv.console.isTerminal ? Terminal.width() : 80)
     }
 
     func bold(_ text: String) -> String { wrap(text, "1") }
@@ -113,7 +115,7 @@ enum Terminal {
         #else
         let request = TIOCGWINSZ
         #endif
-        if ioctl(1, request, &size) == 0, size.ws_col >= 40 { return Int(size.ws_col) }
+        if ioctl(1, request, &size) == 0, size.ws_col >= 40 { return min(Int(size.ws_col), 500) }
         return 80
     }
 }

@@ -90,7 +90,7 @@ case "retained":
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
     let before = residentBytes()
-    let replayer = try LogReader.replay(path: args[2])
+    let replayer = try LogReader.replay(path: args[2], fs: POSIXFileSystem())
     let retained = residentBytes() - before
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)

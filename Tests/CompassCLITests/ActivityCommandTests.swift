@@ -128,7 +128,7 @@ import Testing
         let (process, collector) = try Self.startFollow(log: log, as: "u-maya")
         defer { if process.isRunning { process.terminate() } }
         usleep(200_000)
-        try Self.append(["add-member", "--user", "u-maya", "--name", "Maya", "--role", "player"], log: log)
+        try Self.append(["add-member", "--user", "u-maya", "--name", "Maya", "--role", "player", "--family", "f-u-maya"], log: log)
         try Self.append(["add-school", "--as", "u-maya", "--name", "UCLA"], log: log)
         try Self.append(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "text", "--direction", "outbound", "--subject", "First"], log: log)
         let lines = collector.wait(for: 1)
@@ -148,12 +148,12 @@ import Testing
         usleep(300_000)
         #expect(collector.lines.isEmpty)  // nothing in the timeline yet
 
-        // Write a valid status-change line in two pieces, as a slow writer would.
-        cli.run("change-status --as u-pat --school s-ucla --status committed")
-        let line = cli.logText.split(separator: "\n").last.map(String.init)!
-        let withoutLast = cli.logText.split(separator: "\n").dropLast().joined(separator: "\n") + "\n"
-        // Re-create the situation: truncate the log to before the last line, then write it in halves.
-        try Data(withoutLast.utf8).write(to: URL(fileURLWithPath: cli.logPath))
+        // Write a valid status-change line in two pieces, as a slow writer would: the line is
+        // made on a copy of the log (so its `prev` links to the real log's last line).
+        let copy = cli.directory + "/copy.jsonl"
+        try FileManager.default.copyItem(atPath: cli.logPath, toPath: copy)
+        #expect(cli.run(["change-status", "--as", "u-pat", "--school", "s-ucla", "--status", "committed", "--log", copy]).status == 0)
+        let line = try String(contentsOfFile: copy, encoding: .utf8).split(separator: "\n").last.map(String.init)!
         let half = line.utf8.count / 2
         let handle = try #require(FileHandle(forWritingAtPath: cli.logPath))
         handle.seekToEndOfFile()

@@ -111,7 +111,7 @@ import Testing
         #expect(replay.status == 1)
         #expect(replay.stdout.contains("6: torn last line"))
         #expect(cli.run("add-school --as u-pat --name Duke").status == 0)
-        let side = try #require(try POSIX.readFile(cli.logPath + ".torn"))
+        let side = try #require(try POSIXFileSystem().readFile(cli.logPath + ".torn"))
         #expect(String(decoding: side, as: UTF8.self) == fragment + "\n")
         let verify = cli.run("verify")
         #expect(verify.status == 0, "\(verify.stdout)")
@@ -121,7 +121,7 @@ import Testing
     @Test func logAndFolderAreCreatedWhenAbsent() {
         let cli = CLIHarness()
         let nested = cli.directory + "/a/b/log.jsonl"
-        #expect(cli.run(["add-member", "--user", "u-1", "--name", "One", "--role", "player", "--log", nested]).status == 0)
+        #expect(cli.run(["add-member", "--user", "u-1", "--name", "One", "--role", "player", "--family", "f-1", "--log", nested]).status == 0)
         #expect(FileManager.default.fileExists(atPath: nested))
     }
 
@@ -136,7 +136,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let sha = SHA256.hex(Array("hello coach".utf8))
         #expect(cli.logText.contains(#""attachments":[{"name":"notes.TXT","sizeBytes":11,"mimeType":"text/plain","sha256":"\#(sha)"}]"#))
-        let stored = try #require(try POSIX.readFile(cli.logPath + ".attachments/" + sha))
+        let stored = try #require(try POSIXFileSystem().readFile(cli.logPath + ".attachments/" + sha))
         #expect(stored == Array("hello coach".utf8))
     }
 

@@ -63,7 +63,7 @@ final class CLIHarness {
     /// A family: parent u-pat, athletes u-maya and u-leo, UCLA with a coach.
     func seedFamily() {
         for line in [
-            "add-member --user u-pat --name 'Pat Lopez' --role parent",
+            "add-member --user u-pat --name 'Pat Lopez' --role parent --family f-u-pat",
             "add-member --as u-pat --user u-maya --name 'Maya Lopez' --role player",
             "add-member --as u-pat --user u-leo --name 'Leo Lopez' --role player",
             "add-school --as u-pat --name UCLA --school s-ucla --status interested",
@@ -74,7 +74,7 @@ final class CLIHarness {
         }
     }
 
-    var logBytes: [UInt8] { (try? POSIX.readFile(logPath)) .flatMap { $0 } ?? [] }
+    var logBytes: [UInt8] { (try? POSIXFileSystem().readFile(logPath)) .flatMap { $0 } ?? [] }
     var logText: String { String(decoding: logBytes, as: UTF8.self) }
 
     func write(_ path: String, _ text: String) {

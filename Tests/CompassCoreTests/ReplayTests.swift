@@ -88,8 +88,11 @@ import Foundation
         lines.append(#"{"seq":11,"id":"e-new","type":"TeamFormed","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{}}"#)
         lines.append(#"{"seq":12,"id":"e-v2","type":"SchoolAdded","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{},"v":2}"#)
         let replayer = Self.replay(lines)
+        // The hand-written lines carry no `prev` after a sealed prefix: a chain problem too (SPEC §1 v2).
         #expect(replayer.problems == [
+            Problem(line: 11, message: "missing field prev"),
             Problem(line: 11, message: "unknown event type TeamFormed"),
+            Problem(line: 12, message: "missing field prev"),
             Problem(line: 12, message: "unsupported version 2"),
         ])
     }
@@ -98,7 +101,7 @@ import Foundation
         var lines = Self.lines(10)
         lines.append(#"{"seq":11,"id":"e-x","type":"SchoolAdded","at":"2026-01-01T00:00:00Z","actor":"u-ghost","family":"fam-1","data":{"schoolId":"s-x","name":"X"}}"#)
         let replayer = Self.replay(lines)
-        #expect(replayer.problems == [Problem(line: 11, message: "Unknown user u-ghost")])
+        #expect(replayer.problems == [Problem(line: 11, message: "missing field prev"), Problem(line: 11, message: "Unknown user u-ghost")])
     }
 
     @Test func atSeqStopsBeforeTheFirstLaterLineButNotAtUnreadableOnes() {

@@ -31,7 +31,7 @@ enum ActivityRendering {
         var filters: [String] = []
         if let type = query.type { filters.append("type: \(type.rawValue)") }
         if query.range != .all { filters.append("range: \(query.range.rawValue)") }
-        if let search = query.search, !search.isEmpty { filters.append("search: \"\(search)\"") }
+        if let search = query.search, !search.isEmpty { filters.append("search: \"\(TerminalText.escape(search))\"") }
         if !filters.isEmpty { out += s.dim("Filters: " + filters.joined(separator: ", ")) + "\n" }
         guard !page.items.isEmpty else {
             out += "\n" + s.bold("No activities found") + "\n" + s.dim("Try adjusting your filters or search query") + "\n"
@@ -51,6 +51,7 @@ enum ActivityRendering {
     /// One item: icon and title with the relative time at the right, the description on up
     /// to two lines, and `›` with the target for clickable items.
     static func row(_ item: ActivityItem, style s: TextStyle) -> String {
+        let item = item.forTerminal
         let width = s.width
         let time = item.relativeTime
         let titleRoom = max(10, width - 4 - time.count - 2)

@@ -8,31 +8,32 @@ enum AppendCommands {
         let args = inv.arguments
         let now = try inv.now()
         let eventId = args.value("event-id")
-        if let eventId, !Identifier.isValid(eventId) { throw .usage("invalid event id '\(eventId)'") }
-        let expectSeq = try args.value("expect-seq").map { text throws(CLIError) in try inv.integer(text, option: "--expect-seq", minimum: 0) }
+        if let eventId, !Identifier.isValid(eventId) { throw .usage("invalid event id '\(TerminalText.escape(eventId))' (expected 1–64 of A-Z a-z 0-9 _ . : -)") }
+        let expectSeq = try args.value("expect-seq").map { text throws(CLIError) in try inv.integer(text, option: "--expect-seq", minimum: 0, maximum: EnvelopeDecoder.maxSeq) }
         let newEventId = eventId ?? inv.makeId()
         let actor: String
-        if args.command == "add-member" {
-            actor = args.value("as") ?? inv.environment["COMPASS_USER"] ?? args.value("user") ?? ""
-            if actor.isEmpty { throw .usage("missing '--as USER' (or set COMPASS_USER)") }
+        if args.command == "add-member", let family = args.value("family"), !familyExists(family, inv: inv) {
+            // A new family: its first member joins on their own (SPEC §4).
+            actor = args.value("user") ?? ""
         } else {
             actor = try inv.viewer()
         }
         // Everything read from files or parsed from words is checked before the log is locked.
         var files = FileInputs()
         if args.command == "log-interaction" {
-            for path in args.all("attach") { files.attachments.append(try AttachmentStore.stage(inv.resolve(path))) }
+            for path in args.all("attach") { files.attachments.append(try AttachmentStore.stage(inv.resolve(path), fs: inv.fileSystem)) }
             files.interest = try args.value("interest").map { text throws(CLIError) in try interestAnswers(text) }
         }
         if args.command == "upload-document", let path = args.value("file") {
-            files.document = try AttachmentStore.describe(inv.resolve(path))
+            files.document = try AttachmentStore.describe(inv.resolve(path), fs: inv.fileSystem)
         }
         let inputs = files
         let store = AttachmentStore(logPath: inv.logPath)
-        let writer = LogWriter(path: inv.logPath, snapshots: inv.snapshots)
+        let writer = LogWriter(path: inv.logPath, snapshots: inv.snapshots, fileSystem: inv.fileSystem)
+        let fs = inv.fileSystem
         let outcome = try writer.append(
             eventId: eventId, expectSeq: expectSeq, actor: actor,
-            beforeWrite: { _ throws(CLIError) in try store.save(inputs.attachments) },
+            beforeWrite: { _ throws(CLIError) in try store.save(inputs.attachments, fs: fs) },
             build: { state, original throws(CLIError) in
                 let (type, family, data) = try payload(args, actor: actor, state: state, original: original,
                                                        now: now, files: inputs)
@@ -66,7 +67,8 @@ enum AppendCommands {
         let reused = original?.payload.entityId
         if args.command == "add-member" {
             let user = args.value("user") ?? ""
-            let family = args.value("family") ?? state.members[actor]?.family ?? "f-\(user)"
+            // Into the family of `--as`; `--family` names a new family (its first member is the actor).
+            let family = state.members[actor]?.family ?? args.value("family") ?? "f-\(user)"
             data.append("userId", .string(user))
             put("fullName", "name")
             put("role", "role")
@@ -102,7 +104,9 @@ enum AppendCommands {
             put("otherCoachName", "other-coach")
             put("type", "type")
             put("direction", "direction")
-            data.append("occurredAt", .string(args.value("occurred-at") ?? now.rfc3339))
+            // Without --occurred-at, `at` stands in (SPEC §4): no clock-filled field, so a retry
+            // of the same command compares equal.
+            put("occurredAt", "occurred-at")
             put("subject", "subject")
             put("content", "content")
             put("sentiment", "sentiment")
@@ -131,6 +135,15 @@ enum AppendCommands {
             }
             return (.documentUploaded, member.family, data)
         }
+    }
+
+    /// Whether a family id already has members in the log (read without a full replay when a
+    /// snapshot matches).
+    static func familyExists(_ family: String, inv: Invocation) -> Bool {
+        guard inv.fileSystem.kind(of: inv.logPath) == .regular,
+              let replayer = try? LogReader.replay(path: inv.logPath, fs: inv.fileSystem, snapshots: inv.snapshots,
+                                                   scope: .summary, problems: .summary) else { return false }
+        return replayer.state.members.values.contains { $0.family == family }
     }
 
     /// `y,n,y,n,n,y` → six booleans (yes/no/true/false accepted too).

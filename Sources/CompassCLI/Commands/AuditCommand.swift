@@ -12,13 +12,13 @@ enum AuditCommand {
         if let text = args.value("until") { query.until = try inv.time(text, option: "--until") }
         let zone = try inv.timeZone()
         var trail = AuditTrail(zone: zone)
-        let replayer = try LogReader.replay(path: inv.logPath, cut: try inv.cut(), observer: { outcome, state in
-            trail.record(outcome, state: state)
-        })
+        let replayer = try LogReader.replay(path: try inv.existingLog(), fs: inv.fileSystem, cut: try inv.cut(),
+                                            observer: { outcome, state in trail.record(outcome, state: state) },
+                                            problems: .summary)
         inv.console.keepUntilExit(replayer)
         var viewer: Viewer?
         if let id = args.value("as") ?? inv.environment["COMPASS_USER"] {
-            do { viewer = try Viewer(id, in: replayer.state) } catch { throw .domain(error.message) }
+            do throws(EventError) { viewer = try Viewer(id, in: replayer.state) } catch { throw .domain(error.message) }
         }
         let entries = trail.entries(for: viewer, query: query)
         if inv.json {
@@ -35,6 +35,7 @@ enum AuditCommand {
     }
 
     static func line(_ entry: AuditEntry, zone: TimeZone, style s: TextStyle) -> String {
+        let entry = entry.forTerminal
         var parts: [String] = [entry.seq.map { "#\($0)" } ?? "line \(entry.line)"]
         if let at = entry.at { parts.append(DateText.long(at, in: zone)) }
         if let actor = entry.actor {

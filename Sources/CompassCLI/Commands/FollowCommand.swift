@@ -18,7 +18,9 @@ enum FollowCommand {
         let viewerId = try inv.viewer()
         let zone = try inv.timeZone()
         let fixedNow = try inv.arguments.value("now").map { text throws(CLIError) in try inv.time(text, option: "--now") }
-        let interval = try inv.arguments.value("interval").map { text throws(CLIError) in try inv.integer(text, option: "--interval", minimum: 1) } ?? 100
+        let interval = try inv.arguments.value("interval").map { text throws(CLIError) in
+            try inv.integer(text, option: "--interval", minimum: 1, maximum: 86_400_000)
+        } ?? 100
         signal(SIGINT) { _ in stopRequested = 1 }
         signal(SIGTERM) { _ in stopRequested = 1 }
         signal(SIGPIPE, SIG_IGN)
@@ -30,15 +32,28 @@ enum FollowCommand {
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 
         let sink = AppliedEvents()
-        var replayer = Replayer(observer: { outcome, _ in
-            if case .applied(_, let event) = outcome { sink.events.append(event) }
-        })
-        var tail = LogTail(path: inv.logPath)
+        func freshReplayer() -> Replayer {
+            Replayer(observer: { outcome, _ in
+                if case .applied(_, let event) = outcome { sink.events.append(event) }
+            }, problems: .summary)
+        }
+        var replayer = freshReplayer()
+        var tail = LogTail(path: inv.logPath, fs: inv.fileSystem)
         var printed: Set<String> = []
         var started = false
         var warnedWaiting = false
         while stopRequested == 0 {
-            try tail.poll(into: &replayer)
+            if try tail.poll(into: &replayer, fresh: freshReplayer) == .replaced {
+                // The log was replaced (erased and renamed over, or deleted and made again): it was
+                // read again from its start; every item not printed yet is new.
+                sink.events.removeAll()
+                if started, let viewer = try? Viewer(viewerId, in: replayer.state) {
+                    let now = fixedNow ?? inv.clock()
+                    let all = ActivityViews.items(replayer.state, viewer: viewer, now: now, zone: zone)
+                    for item in all.filter({ !printed.contains($0.id) }).sorted(by: { $0.seq < $1.seq }) { emit(item, inv: inv) }
+                    printed.formUnion(all.map(\.id))
+                }
+            }
             let newEvents = sink.events
             sink.events.removeAll()
             let now = fixedNow ?? inv.clock()
@@ -51,32 +66,32 @@ enum FollowCommand {
                     fresh = Array(all.prefix(10))
                     started = true
                 } else {
-                    fresh = newEvents.compactMap { item(for: $0, state: state, viewer: viewer, now: now, zone: zone) }
+                    fresh = newEvents.compactMap { ActivityViews.newItem(for: $0, in: state, viewer: viewer, now: now, zone: zone) }
                         .filter { !printed.contains($0.id) }
                     printed.formUnion(fresh.map(\.id))
                 }
                 fresh.sort { $0.seq < $1.seq }
                 for item in fresh { emit(item, inv: inv) }
+            } else if tail.isOpen, !started {
+                // The log exists and the viewer is not in it: the usual error, not a wait. (Once
+                // following, a log being replaced may lack the viewer for a moment: wait then.)
+                throw .domain("Unknown user \(viewerId)")
             } else if !warnedWaiting {
-                inv.console.err("waiting for \(viewerId) to join a family in \(inv.logPathForDisplay)…\n")
+                inv.console.err("waiting for \(TerminalText.escape(inv.logPathForDisplay)) to be created…\n")
                 warnedWaiting = true
             }
-            usleep(useconds_t(interval * 1000))
+            pause(milliseconds: interval)
         }
     }
 
-    /// The item a newly applied event adds to the viewer's timeline, if any. An interaction
-    /// deleted before it was printed is not printed.
-    static func item(for event: Event, state: CompassState, viewer: Viewer, now: Timestamp, zone: TimeZone) -> ActivityItem? {
-        guard event.family == viewer.family, let family = state.families[event.family] else { return nil }
-        switch event.payload {
-        case .interactionLogged(let logged):
-            guard let record = family.liveInteraction(logged.interactionId), viewer.sees(actor: record.loggedBy) else { return nil }
-            return ActivityViews.item(for: record, family: family, now: now, zone: zone)
-        case .schoolStatusChanged, .documentUploaded:
-            return ActivityViews.items(state, viewer: viewer, now: now, zone: zone).first { $0.seq == event.seq && $0.type != .interaction }
-        default:
-            return nil
+    /// Sleeps in steps of at most a second (no overflow for long intervals; a stop request is
+    /// noticed within a second).
+    static func pause(milliseconds: Int64) {
+        var left = milliseconds
+        while left > 0, stopRequested == 0 {
+            let step = min(left, 1000)
+            usleep(useconds_t(step * 1000))
+            left -= step
         }
     }
 
@@ -94,36 +109,60 @@ final class AppliedEvents {
     var events: [Event] = []
 }
 
-/// Reads a growing log from where it last stopped, passing only complete lines on; a torn
-/// last line waits until its `\n` arrives. A log that does not exist yet is waited for.
+/// Reads a growing log from where it last stopped, committed complete lines only: a torn
+/// last line, or a batch not yet committed, is read once it is whole. A log that does not
+/// exist yet is waited for; a log replaced (renamed over, removed and made again, or cut
+/// below what was read) is read again from its start.
 struct LogTail {
     let path: String
+    let fs: FileSystem
     private var fd: Int32 = -1
-    private var pending: [UInt8] = []
+    private var identity: FileIdentity?
+    private var offset = 0
+    private var everOpened = false
 
-    init(path: String) { self.path = path }
+    init(path: String, fs: FileSystem) {
+        self.path = path
+        self.fs = fs
+    }
 
-    mutating func poll(into replayer: inout Replayer) throws(CLIError) {
+    var isOpen: Bool { fd >= 0 }
+
+    enum Poll: Equatable { case read, replaced }
+
+    mutating func poll(into replayer: inout Replayer, fresh: () -> Replayer) throws(CLIError) -> Poll {
+        var outcome = Poll.read
+        if fd >= 0, fs.identity(of: path) != identity {
+            close()  // removed or renamed over: the path's new file, if any, is read from its start
+        }
         if fd < 0 {
-            fd = open(path, O_RDONLY | O_CLOEXEC)
-            if fd < 0 { return }
-        }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw .io("cannot read \(path): \(POSIX.lastError)") }
-            if n == 0 { break }
-            pending += chunk[0..<n]
-        }
-        guard let lastNewline = pending.lastIndex(of: 0x0A) else { return }
-        var start = 0
-        pending.withUnsafeBufferPointer { buffer in
-            while start <= lastNewline {
-                let end = buffer[start...lastNewline].firstIndex(of: 0x0A)!
-                replayer.consume(line: UnsafeBufferPointer(rebasing: buffer[start..<end]), terminated: true)
-                start = end + 1
+            guard let opened = try fs.open(path, .read) else { return .read }
+            fd = opened
+            identity = fs.identity(opened)
+            offset = 0
+            if everOpened {
+                replayer = fresh()
+                outcome = .replaced
             }
+            everOpened = true
         }
-        pending.removeSubrange(0..<start)
+        let extent = try LogExtent.measure(fd, path: path, fs: fs)
+        if extent.complete < offset {
+            // Cut below what was read: not the same history any more.
+            offset = 0
+            replayer = fresh()
+            outcome = .replaced
+        }
+        guard extent.complete > offset else { return outcome }
+        try LogReader.stream(fd: fd, path: path, from: offset, extent: LogExtent(complete: extent.complete, torn: false),
+                             fs: fs, into: &replayer)
+        offset = extent.complete
+        return outcome
+    }
+
+    private mutating func close() {
+        if fd >= 0 { fs.close(fd) }
+        fd = -1
+        identity = nil
     }
 }

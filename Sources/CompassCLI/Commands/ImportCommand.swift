@@ -4,66 +4,68 @@ import CompassCore
 /// from the web app, say) against the rules and appends them in one locked, fsynced batch,
 /// all or nothing, reporting every rejected line with its number.
 ///
-/// Each line needs `type`, `actor` and `data`; `id` (default: a new UUID), `at` (default:
-/// now) and `family` (default: the actor's family, or the joining user's new family) are
-/// optional; `seq` and `prev` are ignored and assigned on append.
+/// Each line is read exactly as replay reads a log line (the same line splitter, strict
+/// parser and envelope decoder), then import's defaults fill what an export may leave out:
+/// `id` (a new UUID), `at` (now) and `family` (the actor's family, or the joining user's
+/// new family `f-USER`); `seq` and `prev` are assigned on append. A last line without `\n`
+/// is a line like the others (a file is not a log being written).
 enum ImportCommand {
     static func run(_ inv: Invocation) throws(CLIError) {
-        let path = inv.resolve(inv.arguments.positionals[0])
-        guard let bytes = try POSIX.readFile(path) else { throw .io("cannot open \(inv.arguments.positionals[0]): no such file") }
-        let now = try inv.now()
-        let expectSeq = try inv.arguments.value("expect-seq").map { text throws(CLIError) in try inv.integer(text, option: "--expect-seq", minimum: 0) }
-        // Lines are split here and parsed on every core.
-        var ranges: [Range<Int>] = []
-        var start = 0
-        while start < bytes.count {
-            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-            ranges.append(start..<end)
-            start = end + 1
+        let given = inv.arguments.positionals[0]
+        guard let bytes = try inv.fileSystem.readFile(inv.resolve(given)) else {
+            throw .io("cannot open \(TerminalText.escape(given)): no such file")
         }
+        let now = try inv.now()
+        let expectSeq = try inv.arguments.value("expect-seq").map { text throws(CLIError) in
+            try inv.integer(text, option: "--expect-seq", minimum: 0, maximum: EnvelopeDecoder.maxSeq)
+        }
+        var ranges: [Range<Int>] = []
+        let end = bytes.withUnsafeBufferPointer { LineSplitter.completeLines(in: $0, from: 0, to: $0.count, into: &ranges) }
+        if end < bytes.count { ranges.append(end..<bytes.count) }
+        let defaults = ImportDefaults(makeId: inv.makeId, at: now)
+        // Parsed on every core; ids for lines without one are made in line order afterwards.
         let parsed = bytes.withUnsafeBufferPointer { all in
             Parallel.map(ranges) { range -> ParsedLine in
                 let line = UnsafeBufferPointer(rebasing: all[range])
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
-                guard case .object(let object)? = JSONParser.parse(line) else { return .invalid }
+                guard let value = JSONParser.parse(line) else {
+                    let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+                    return blank ? .blank : .problem("invalid JSON")
+                }
+                guard case .object(let object) = value else { return .problem("invalid JSON") }
                 return .object(object)
             }
         }
-        var unreadable: [Problem] = []
-        var lines: [(number: Int, object: JSONObject?)] = []
+        inv.console.keepUntilExit(parsed)
+        var lines: [(number: Int, draft: Result<EventDraft, EventError>)] = []
         for (index, line) in parsed.enumerated() {
             let number = index + 1
             switch line {
             case .object(let object):
-                lines.append((number, object))
-            case .invalid:
-                unreadable.append(Problem(line: number, message: "invalid JSON"))
-                lines.append((number, nil))
-            case .blank where ranges[index].upperBound < bytes.count:
-                unreadable.append(Problem(line: number, message: "blank line"))
-                lines.append((number, nil))
-            case .blank:
+                lines.append((number, Result { () throws(EventError) in try EnvelopeDecoder.decode(object, defaults: defaults) }))
+            case .problem(let message):
+                lines.append((number, .failure(EventError(message, kind: .unreadable))))
+            case .blank where index == ranges.count - 1 && ranges[index].upperBound == bytes.count:
                 break  // white space after the last newline
+            case .blank:
+                lines.append((number, .failure(EventError("blank line", kind: .unreadable))))
             }
         }
-        inv.console.keepUntilExit(parsed)
-        inv.console.keepUntilExit(lines)
-        var shapeProblems = unreadable
-        let writer = LogWriter(path: inv.logPath, snapshots: inv.snapshots)
+        var shapeProblems: [Problem] = []
+        let writer = LogWriter(path: inv.logPath, snapshots: inv.snapshots, fileSystem: inv.fileSystem)
         let outcome: AppendOutcome
         do throws(CLIError) {
             outcome = try writer.append(eventId: nil, expectSeq: expectSeq, lineNumbers: lines.map(\.number),
                                         keepUntilExit: inv.console.keepUntilExit) { state, _ throws(CLIError) in
+                shapeProblems = []
                 var drafts: [EventDraft] = []
                 var families: [String: String] = [:]  // users who join in this file
                 // Unreadable lines get a placeholder that the rules reject, so nothing is written.
                 let placeholder = EventDraft(seq: 1, id: "_", type: "_", at: now, actor: "_", family: "_", data: JSONObject())
-                for (lineNumber, object) in lines {
-                    guard let object else { drafts.append(placeholder); continue }
+                for (number, result) in lines {
                     do throws(EventError) {
-                        drafts.append(try draft(object, now: now, state: state, families: &families, makeId: inv.makeId))
+                        drafts.append(try withFamily(try result.get(), state: state, families: &families))
                     } catch {
-                        shapeProblems.append(Problem(line: lineNumber, message: error.message))
+                        shapeProblems.append(Problem(line: number, message: error.message, kind: error.kind))
                         drafts.append(placeholder)
                     }
                 }
@@ -93,35 +95,24 @@ enum ImportCommand {
     }
 
     enum ParsedLine {
-        case blank, invalid, object(JSONObject)
+        case blank, problem(String), object(JSONObject)
     }
 
-    /// A draft from one imported line, filling what the export may leave out.
-    static func draft(_ object: JSONObject, now: Timestamp, state: CompassState, families: inout [String: String],
-                      makeId: () -> String) throws(EventError) -> EventDraft {
-        func text(_ key: String) throws(EventError) -> String? {
-            guard let value = object[key], value != .null else { return nil }
-            guard case .string(let s) = value else { throw EventError("field \(key) must be a string") }
-            return s
+    /// Fills a draft's family when its line left it out: the actor's family, a family joined
+    /// earlier in the file, or the joining user's new family.
+    static func withFamily(_ draft: EventDraft, state: CompassState, families: inout [String: String]) throws(EventError) -> EventDraft {
+        var draft = draft
+        let joining: String? = if draft.type == EventType.memberJoined.rawValue, case .string(let user)? = draft.data["userId"] { user } else { nil }
+        if draft.family.isEmpty {
+            if let family = state.members[draft.actor]?.family ?? families[draft.actor] {
+                draft.family = family
+            } else if let joining, joining == draft.actor {
+                draft.family = "f-\(joining)"
+            } else {
+                throw EventError("Unknown user \(draft.actor)")
+            }
         }
-        guard let type = try text("type") else { throw EventError("missing field type") }
-        guard let actor = try text("actor") else { throw EventError("missing field actor") }
-        guard case .object(let data)? = object["data"] else { throw EventError("missing field data") }
-        let id = try text("id") ?? makeId()
-        guard Identifier.isValid(id) else { throw EventError("field id must be an id") }
-        var at = now
-        if let text = try text("at") {
-            guard let time = Timestamp(rfc3339: text) else { throw EventError("field at must be an RFC 3339 time") }
-            at = time
-        }
-        var family = try text("family") ?? state.members[actor]?.family ?? families[actor]
-        if family == nil, type == EventType.memberJoined.rawValue, case .string(let user)? = data["userId"], user == actor {
-            family = "f-\(user)"
-        }
-        guard let family, Identifier.isValid(family) else { throw EventError("Unknown user \(actor)") }
-        if type == EventType.memberJoined.rawValue, case .string(let user)? = data["userId"] { families[user] = family }
-        var version: Int64 = 1
-        if case .int(let v)? = object["v"] { version = v }
-        return EventDraft(seq: 1, id: id, type: type, at: at, actor: actor, family: family, data: data, version: version)
+        if let joining { families[joining] = draft.family }
+        return draft
     }
 }

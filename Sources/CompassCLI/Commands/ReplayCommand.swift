@@ -3,7 +3,9 @@ import CompassCore
 /// `compass replay`: counts by type, members, live interactions and every problem.
 enum ReplayCommand {
     static func run(_ inv: Invocation) throws(CLIError) {
-        let replayer = try LogReader.replay(path: inv.logPath, cut: try inv.cut(), snapshots: inv.snapshots, scope: .summary)
+        let spool = ProblemSpool()
+        let replayer = try LogReader.replay(path: try inv.existingLog(), fs: inv.fileSystem, cut: try inv.cut(),
+                                            snapshots: inv.snapshots, scope: .summary, problems: .forward(spool.add))
         inv.console.keepUntilExit(replayer)
         let state = replayer.state
         let byType = EventType.allCases.map { ($0.rawValue, state.countsByType[$0] ?? 0) }
@@ -19,7 +21,7 @@ enum ReplayCommand {
             w.endObject()
             w.field("members", state.members.count)
             w.field("liveInteractions", state.liveInteractionCount)
-            ProblemRendering.write(replayer.problems, into: &w)
+            ProblemRendering.write(spool, into: &w)
             w.endObject()
             inv.console.out(bytes: w.bytes + [0x0A])
         } else {
@@ -29,20 +31,20 @@ enum ReplayCommand {
                 text += "  \(type)" + String(repeating: " ", count: width - type.count + 2) + "\(count)\n"
             }
             text += "members: \(state.members.count)\nlive interactions: \(state.liveInteractionCount)\n"
-            text += "problems: \(replayer.problems.count)\n"
-            for problem in replayer.problems { text += "  \(problem)\n" }
+            text += "problems: \(spool.count)\n"
             inv.console.out(text)
+            ProblemRendering.list(spool, console: inv.console)
         }
-        if !replayer.problems.isEmpty { throw .silentFailure }
+        if spool.count > 0 { throw .silentFailure }
     }
 }
 
-/// Problems as output: JSON `{"line","message"}` objects, or a warning on stderr.
+/// Problems as output: JSON `{"line","message"}` objects, an escaped list, or a warning on stderr.
 enum ProblemRendering {
-    static func write(_ problems: [Problem], into w: inout JSONWriter) {
+    static func write(_ problems: ProblemSpool, into w: inout JSONWriter) {
         w.key("problems")
         w.beginArray()
-        for problem in problems {
+        problems.forEach { problem in
             w.beginObject()
             w.field("line", problem.line)
             w.field("message", problem.message)
@@ -51,10 +53,28 @@ enum ProblemRendering {
         w.endArray()
     }
 
-    /// The one warning line read commands print when the log has problems.
-    static func warn(_ problems: [Problem], log: String, console: Console) {
-        guard let first = problems.first else { return }
-        let more = problems.count == 1 ? "" : " (and \(problems.count - 1) more; run 'compass replay')"
-        console.err("warning: \(log) has \(problems.count) problem\(problems.count == 1 ? "" : "s"); first: \(log):\(first.line): \(first.message)\(more)\n")
+    /// `  LINE: message` per problem, written in pieces (the list may be long).
+    static func list(_ problems: ProblemSpool, console: Console) {
+        var text = ""
+        problems.forEach { problem in
+            text += "  \(problem.line): \(TerminalText.escape(problem.message))\n"
+            if text.utf8.count >= 1 << 16 { console.out(text); text = "" }
+        }
+        console.out(text)
+    }
+
+    /// The one warning line read commands print when the log has problems that the viewer
+    /// may be told about: those of their family's lines and of lines naming no family
+    /// (nothing of another family, not even how many it has).
+    static func warn(_ replayer: Replayer, family: String, log: String, console: Console) {
+        var (count, first) = replayer.problemSummary.visible(to: family)
+        if let torn = replayer.tornLine {
+            count += 1
+            if first == nil { first = Problem(line: torn, message: "torn last line", kind: .torn) }
+        }
+        guard let first else { return }
+        let log = TerminalText.escape(log)
+        let more = count == 1 ? "" : " (and \(count - 1) more; run 'compass replay')"
+        console.err("warning: \(log) has \(count) problem\(count == 1 ? "" : "s"); first: \(log):\(first.line): \(TerminalText.escape(first.message))\(more)\n")
     }
 }

@@ -20,7 +20,8 @@ enum EnvelopeFastPath {
             let raw = UnsafeBufferPointer(start: base + name.start, count: name.end - name.start)
             switch Field(raw) {
             case .seq:
-                guard value.kind == .integer, let number = JSONTape.int64(base, value.start, value.end), number >= 1 else { return nil }
+                guard value.kind == .integer, let number = JSONTape.int64(base, value.start, value.end), number >= 1,
+                      number <= EnvelopeDecoder.maxSeq else { return nil }
                 seq = number
             case .id:
                 guard let text = identifier(value, base) else { return nil }

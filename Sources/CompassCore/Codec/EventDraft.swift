@@ -30,27 +30,60 @@ public struct EventDraft: Equatable, Sendable {
 /// Why a line or a proposed event was not applied, in the SPEC's words.
 public struct EventError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// What kind of problem the line has when replay reports this error.
+    public var kind: ProblemKind
+    public init(_ message: String, kind: ProblemKind = .rule) {
+        self.message = message
+        self.kind = kind
+    }
     public var description: String { message }
 
-    static func missing(_ field: String) -> EventError { EventError("missing field \(field)") }
-    static func mustBe(_ field: String, _ kind: String) -> EventError { EventError("field \(field) must be \(kind)") }
+    /// Errors are equal when their messages are: the kind follows from the message.
+    public static func == (a: EventError, b: EventError) -> Bool { a.message == b.message }
+
+    static func missing(_ field: String) -> EventError { EventError("missing field \(field)", kind: .shape) }
+    static func mustBe(_ field: String, _ kind: String) -> EventError { EventError("field \(field) must be \(kind)", kind: .shape) }
+}
+
+/// What `import` fills in for the envelope fields a line leaves out (absent or `null`); a
+/// field that is there is read exactly as replay reads it.
+public struct ImportDefaults {
+    /// A new event id for a line without `id`.
+    public var makeId: () -> String
+    /// `at` for a line without one.
+    public var at: Timestamp
+
+    public init(makeId: @escaping () -> String, at: Timestamp) {
+        self.makeId = makeId
+        self.at = at
+    }
 }
 
 /// Reads the envelope of SPEC §1 from a parsed line.
 public enum EnvelopeDecoder {
     /// The envelope fields, checked in table order; the payload is left raw.
-    public static func decode(_ object: JSONObject) throws(EventError) -> EventDraft {
-        let seq = try integer(object, "seq", minimum: 1, kind: "a positive integer")
-        let id = try identifier(object, "id")
+    ///
+    /// With `defaults` (an imported line), a missing `seq` is 1 (it is assigned on append), a
+    /// missing `id` or `at` comes from the defaults and a missing `family` is `""`, for the
+    /// importer to resolve from the state.
+    public static func decode(_ object: JSONObject, defaults: ImportDefaults? = nil) throws(EventError) -> EventDraft {
+        func absent(_ key: String) -> Bool { defaults != nil && (object[key] == nil || object[key] == .null) }
+        let seq = absent("seq") ? 1 : try integer(object, "seq", minimum: 1, maximum: maxSeq, kind: "a positive integer")
+        let id = absent("id") ? defaults!.makeId() : try identifier(object, "id")
         guard let typeValue = object["type"], typeValue != .null else { throw .missing("type") }
         guard case .string(let type) = typeValue else { throw .mustBe("type", "a string") }
-        guard let atValue = object["at"], atValue != .null else { throw .missing("at") }
-        guard case .string(let atText) = atValue, let at = Timestamp(rfc3339: atText) else {
-            throw .mustBe("at", "an RFC 3339 time")
+        let at: Timestamp
+        if absent("at") {
+            at = defaults!.at
+        } else {
+            guard let atValue = object["at"], atValue != .null else { throw .missing("at") }
+            guard case .string(let atText) = atValue, let time = Timestamp(rfc3339: atText) else {
+                throw .mustBe("at", "an RFC 3339 time")
+            }
+            at = time
         }
         let actor = try identifier(object, "actor")
-        let family = try identifier(object, "family")
+        let family = absent("family") ? "" : try identifier(object, "family")
         guard let dataValue = object["data"], dataValue != .null else { throw .missing("data") }
         guard case .object(let data) = dataValue else { throw .mustBe("data", "an object") }
         var version: Int64 = 1
@@ -67,9 +100,14 @@ public enum EnvelopeDecoder {
                           data: data, version: version, prev: prev)
     }
 
-    static func integer(_ object: JSONObject, _ key: String, minimum: Int64, kind: String) throws(EventError) -> Int64 {
+    /// The largest `seq` (SPEC §1): 2^53 − 1, so `seq + 1` never overflows and every reader
+    /// of JSON numbers reads it exactly.
+    public static let maxSeq: Int64 = (1 << 53) - 1
+
+    static func integer(_ object: JSONObject, _ key: String, minimum: Int64, maximum: Int64, kind: String) throws(EventError) -> Int64 {
         guard let value = object[key], value != .null else { throw .missing(key) }
         guard case .int(let integer) = value, integer >= minimum else { throw .mustBe(key, kind) }
+        guard integer <= maximum else { throw .mustBe(key, "at most \(maximum)") }
         return integer
     }
 

@@ -116,8 +116,17 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         guard index == b.count else { return nil }
         let days = CivilTime.daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetMinutes * 60)
-        return Timestamp(millisecondsSinceEpoch: seconds * 1000 + Int64(millis))
+        let time = Timestamp(millisecondsSinceEpoch: seconds * 1000 + Int64(millis))
+        // SPEC §1: an instant outside years 0000–9999 in UTC is not a valid time, so every
+        // time a writer accepts can be written (`YYYY-…Z`) and read back.
+        guard Timestamp.validRange.contains(time) else { return nil }
+        return time
     }
+
+    /// The valid instants: 0000-01-01T00:00:00.000Z … 9999-12-31T23:59:59.999Z.
+    public static let validRange: ClosedRange<Timestamp> =
+        Timestamp(millisecondsSinceEpoch: Int64(CivilTime.daysFromCivil(year: 0, month: 1, day: 1)) * 86_400_000)
+        ... Timestamp(millisecondsSinceEpoch: Int64(CivilTime.daysFromCivil(year: 10000, month: 1, day: 1)) * 86_400_000 - 1)
 }
 
 /// Calendar fields of a UTC (or offset-shifted) moment, by the proleptic Gregorian calendar.

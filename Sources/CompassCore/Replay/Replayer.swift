@@ -1,15 +1,93 @@
-/// One problem found in a log: its 1-based line and the SPEC's message.
+/// One problem found in a log: its 1-based line, the SPEC's message, what kind of problem it
+/// is and the family of its line (when the line names one readably).
+///
+/// Two problems are equal when they have the same line and message: the kind follows from
+/// the message and the family from the line.
 public struct Problem: Equatable, Sendable, CustomStringConvertible {
     public var line: Int
     public var message: String
+    public var kind: ProblemKind
+    /// The line's `family` when it is a readable id; nil for unreadable lines.
+    public var family: String?
 
-    public init(line: Int, message: String) {
+    public init(line: Int, message: String, kind: ProblemKind = .rule, family: String? = nil) {
         self.line = line
         self.message = message
+        self.kind = kind
+        self.family = family
     }
+
+    public static func == (a: Problem, b: Problem) -> Bool { a.line == b.line && a.message == b.message }
 
     /// `LINE: message`.
     public var description: String { "\(line): \(message)" }
+}
+
+/// What kind of problem a line has, so callers never compare message texts.
+public enum ProblemKind: UInt8, Sendable, Hashable, CaseIterable {
+    /// Blank, not JSON, or longer than ``Replayer/maxLineBytes``.
+    case unreadable
+    /// A last line without `\n`.
+    case torn
+    /// A missing or wrong-typed envelope or payload field.
+    case shape
+    /// A `seq` other than the previous one + 1 (the event is still applied).
+    case sequence
+    /// A `prev` that does not match, or is missing once the chain started (still applied).
+    case chain
+    case duplicate
+    case unknownType
+    case unsupportedVersion
+    /// A rule of SPEC §2 (membership, references, limits…).
+    case rule
+}
+
+/// The problems of a log in bounded memory: how many, and the first of each family's lines
+/// (lines without a readable family under nil).
+public struct ProblemSummary: Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
+        public var count: Int
+        public var first: Problem
+    }
+
+    public private(set) var count = 0
+    public private(set) var byFamily: [String?: Entry] = [:]
+
+    public init() {}
+
+    mutating func record(_ problem: Problem) {
+        count += 1
+        if byFamily[problem.family] == nil {
+            byFamily[problem.family] = Entry(count: 1, first: problem)
+        } else {
+            byFamily[problem.family]!.count += 1
+        }
+    }
+
+    /// Rebuilds a summary (a snapshot's).
+    public init(count: Int, byFamily: [String?: Entry]) {
+        self.count = count
+        self.byFamily = byFamily
+    }
+
+    /// The problems a member of `family` may be told about: their family's lines and lines
+    /// that name no family (which carry nothing of anyone's).
+    public func visible(to family: String?) -> (count: Int, first: Problem?) {
+        let own = family.flatMap { byFamily[$0] }
+        let unnamed = byFamily[nil as String?]
+        let firsts = [own?.first, unnamed?.first].compactMap { $0 }.sorted { $0.line < $1.line }
+        return ((own?.count ?? 0) + (unnamed?.count ?? 0), firsts.first)
+    }
+}
+
+/// How much a ``Replayer`` keeps of the problems it finds (it always keeps a ``ProblemSummary``).
+public enum ProblemRetention: Sendable {
+    /// Every problem, in ``Replayer/problems``.
+    case all
+    /// The summary only: memory does not grow with the number of bad lines.
+    case summary
+    /// Each problem handed to a closure as it is found (a command streams them out).
+    case forward(@Sendable (Problem) -> Void)
 }
 
 /// Where to end a replay: before the first line whose readable `seq` is greater than
@@ -55,8 +133,13 @@ public struct Replayer {
 
     /// The folded state of every applied event.
     public private(set) var state = CompassState()
-    /// Every problem, in line order.
+    /// Every problem, in line order (with ``ProblemRetention/all``).
     public private(set) var problems: [Problem] = []
+    /// How many problems, and the first of each family's lines.
+    public private(set) var problemSummary = ProblemSummary()
+    /// The line of a torn last line, if the replay ended with one.
+    public private(set) var tornLine: Int?
+    private let retention: ProblemRetention
     /// Lines read, a torn last line included.
     public private(set) var linesRead = 0
     /// The last readable `seq` (0 before any).
@@ -85,10 +168,19 @@ public struct Replayer {
     ///   - checksChain: hash every line to check `prev` links.
     ///   - observer: told the outcome of every line with the state right after it (the audit
     ///     and `follow` use it).
-    public init(cut: ReplayCut = ReplayCut(), checksChain: Bool = true, observer: ((LineOutcome, CompassState) -> Void)? = nil) {
+    ///   - problems: how much to keep of the problems found.
+    public init(cut: ReplayCut = ReplayCut(), checksChain: Bool = true, observer: ((LineOutcome, CompassState) -> Void)? = nil,
+                problems: ProblemRetention = .all) {
         self.cut = cut
         self.checksChain = checksChain
         self.observer = observer
+        self.retention = problems
+    }
+
+    /// Whether ``problems`` holds every problem found (a snapshot records only the summary).
+    public var problemsAreComplete: Bool {
+        if case .all = retention { return true }
+        return false
     }
 
     /// Parts of a resumed state still in the snapshot, read when a line first needs them.
@@ -106,12 +198,12 @@ public struct Replayer {
     ///   ids yet: each family is read the first time a line of it is decided (or
     ///   ``load(families:)`` asks for it), the ids before the first line is decided.
     public init(resuming snapshot: ReplaySnapshot, deferring parts: DeferredParts? = nil, cut: ReplayCut = ReplayCut(),
-                checksChain: Bool = true, observer: ((LineOutcome, CompassState) -> Void)? = nil) {
-        self.init(cut: cut, checksChain: checksChain, observer: observer)
+                checksChain: Bool = true, observer: ((LineOutcome, CompassState) -> Void)? = nil, problems: ProblemRetention = .summary) {
+        self.init(cut: cut, checksChain: checksChain, observer: observer, problems: problems)
         deferred = parts
         idsDeferred = parts != nil
         state = snapshot.state
-        problems = snapshot.problems
+        problemSummary = snapshot.problems
         linesRead = snapshot.linesRead
         lastSeq = snapshot.lastSeq
         headHash = snapshot.headHash
@@ -123,14 +215,13 @@ public struct Replayer {
     /// Replays a whole log held in memory; a last line without `\n` is a torn write.
     public mutating func consume(bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { buffer in
-            var start = 0
-            while start < buffer.count, !reachedCut {
-                guard let newline = buffer[start...].firstIndex(of: 0x0A) else {
-                    consume(line: UnsafeBufferPointer(rebasing: buffer[start...]), terminated: false)
-                    return
-                }
-                consume(line: UnsafeBufferPointer(rebasing: buffer[start..<newline]), terminated: true)
-                start = newline + 1
+            var lines: [Range<Int>] = []
+            let end = LineSplitter.completeLines(in: buffer, from: 0, to: buffer.count, into: &lines)
+            for line in lines where !reachedCut {
+                consume(line: UnsafeBufferPointer(rebasing: buffer[line]), terminated: true)
+            }
+            if end < buffer.count, !reachedCut {
+                consume(line: UnsafeBufferPointer(rebasing: buffer[end...]), terminated: false)
             }
         }
     }
@@ -141,7 +232,8 @@ public struct Replayer {
         guard !reachedCut else { return false }
         guard terminated else {
             linesRead += 1
-            reject(linesRead, nil, "torn last line")
+            tornLine = linesRead
+            reject(linesRead, nil, "torn last line", kind: .torn)
             return true
         }
         guard line.count <= Self.maxLineBytes else {
@@ -159,7 +251,7 @@ public struct Replayer {
         consumedBytes += byteCount + 1
         lastLineLength = byteCount
         if checksChain { headHash = hash }
-        reject(linesRead, nil, "line too long")
+        reject(linesRead, nil, "line too long", kind: .unreadable)
         return true
     }
 
@@ -173,7 +265,7 @@ public struct Replayer {
         case .blank, .invalid:
             linesRead = number
             advance(over: line)
-            reject(number, nil, line.content.isBlank ? "blank line" : "invalid JSON")
+            reject(number, nil, line.content.isBlank ? "blank line" : "invalid JSON", kind: .unreadable)
             return true
         case .badEnvelope, .draft:
             break
@@ -186,19 +278,25 @@ public struct Replayer {
         let previousHash = headHash
         advance(over: line)
 
+        let family = line.readableFamily
         if let seq = line.readableSeq {
-            if seq != lastSeq + 1 { problems.append(Problem(line: number, message: "seq \(seq), expected \(lastSeq + 1)")) }
+            if seq != lastSeq + 1 {
+                record(Problem(line: number, message: "seq \(seq), expected \(lastSeq + 1)", kind: .sequence, family: family))
+            }
             lastSeq = seq
         }
         if let prev = line.prevText {
             sealedLines += 1
             if checksChain, prev != previousHash {
-                problems.append(Problem(line: number, message: "prev does not match line \(number - 1)"))
+                record(Problem(line: number, message: "prev does not match line \(number - 1)", kind: .chain, family: family))
             }
+        } else if sealedLines > 0 {
+            // Once a line carried `prev`, every later line must (SPEC §1): reported, still applied.
+            record(Problem(line: number, message: "missing field prev", kind: .chain, family: family))
         }
         switch line.content {
         case .badEnvelope(let error):
-            reject(number, nil, error.message)
+            reject(number, nil, error.message, kind: error.kind, family: family)
         case .draft(let draft, let payload):
             if deferred != nil { loadDeferred(for: draft.family) }
             do {
@@ -206,7 +304,7 @@ public struct Replayer {
                 state.apply(event)
                 observer?(.applied(line: number, event: event), state)
             } catch {
-                reject(number, draft, error.message)
+                reject(number, draft, error.message, kind: error.kind, family: draft.family)
             }
         case .blank, .invalid:
             break
@@ -268,10 +366,24 @@ public struct Replayer {
         if checksChain { headHash = line.hash }
     }
 
-    private mutating func reject(_ line: Int, _ draft: EventDraft?, _ message: String) {
-        problems.append(Problem(line: line, message: message))
+    private mutating func reject(_ line: Int, _ draft: EventDraft?, _ message: String, kind: ProblemKind, family: String? = nil) {
+        record(Problem(line: line, message: message, kind: kind, family: family))
         observer?(.rejected(line: line, draft: draft, message: message), state)
     }
+
+    private mutating func record(_ problem: Problem) {
+        // A torn last line is kept out of the summary: it is not part of the prefix a snapshot
+        // records, and is read again (or healed) next time.
+        if problem.kind != .torn { problemSummary.record(problem) }
+        switch retention {
+        case .all: problems.append(problem)
+        case .summary: break
+        case .forward(let body): body(problem)
+        }
+    }
+
+    /// How many problems, the torn last line included.
+    public var problemCount: Int { problemSummary.count + (tornLine == nil ? 0 : 1) }
 }
 
 extension Result {
@@ -323,6 +435,8 @@ public struct PreparedLine: Equatable, Sendable {
     public var readableAt: Timestamp?
     /// The `prev` field when it is a string, well-formed or not.
     public var prevText: String?
+    /// The `family` field when it is a valid id, even if the envelope is otherwise broken.
+    public var readableFamily: String?
 
     /// Parses, hashes and decodes one line without its `\n`.
     ///
@@ -351,6 +465,7 @@ public struct PreparedLine: Equatable, Sendable {
             readableSeq = draft.seq
             prevText = draft.prev
             readableAt = draft.at
+            readableFamily = draft.family
             // The payload is read from the tape in place; the `data` tree is built only when
             // someone may still need it (an observer, or the step-by-step rules after a failure).
             let fields = TapeObject(tape: tape, base: base, index: data)
@@ -363,8 +478,9 @@ public struct PreparedLine: Equatable, Sendable {
             content = .invalid  // valid JSON, but not an object
             return
         }
-        if case .int(let value)? = object["seq"], value >= 1 { readableSeq = value }
+        if case .int(let value)? = object["seq"], value >= 1, value <= EnvelopeDecoder.maxSeq { readableSeq = value }
         if case .string(let prev)? = object["prev"] { prevText = prev }
+        if case .string(let family)? = object["family"], Identifier.isValid(family) { readableFamily = family }
         do {
             var draft = try EnvelopeDecoder.decode(object)
             readableAt = draft.at

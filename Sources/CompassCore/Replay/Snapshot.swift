@@ -2,7 +2,8 @@
 /// to go on with the rest of the file without reading the prefix again.
 public struct ReplaySnapshot: Equatable, Sendable {
     public var state: CompassState
-    public var problems: [Problem]
+    /// How many problems the prefix has, and the first of each family's lines.
+    public var problems: ProblemSummary
     public var linesRead: Int
     public var lastSeq: Int64
     /// SHA-256 of the last complete line before `consumedBytes`: the log must still end
@@ -18,13 +19,8 @@ extension Replayer {
     /// A snapshot of the complete lines replayed so far. A torn last line is left out: it
     /// is not part of the prefix and will be read again.
     public var snapshot: ReplaySnapshot {
-        var problems = problems
-        var lines = linesRead
-        if let last = problems.last, last.message == "torn last line", last.line == linesRead {
-            problems.removeLast()
-            lines -= 1
-        }
-        return ReplaySnapshot(state: state, problems: problems, linesRead: lines, lastSeq: lastSeq, headHash: headHash,
+        let lines = linesRead - (tornLine == linesRead ? 1 : 0)
+        return ReplaySnapshot(state: state, problems: problemSummary, linesRead: lines, lastSeq: lastSeq, headHash: headHash,
                               lastLineLength: lastLineLength, sealedLines: sealedLines, consumedBytes: consumedBytes)
     }
 }

@@ -13,7 +13,7 @@
 /// used: it is rebuilt, never trusted.
 public enum SnapshotCodec {
     static let magic = Array("compass-snapshot\n".utf8)
-    public static let formatVersion: UInt64 = 2
+    public static let formatVersion: UInt64 = 3
     static let preambleLength = magic.count + 8 + 8 + 3 * (8 + 8 + 32)
 
     /// One family's encoded section, with its SHA-256 (sections are independent: a writer may
@@ -94,8 +94,18 @@ public enum SnapshotCodec {
         w.uint(UInt64(s.linesRead))
         w.int(s.lastSeq)
         w.uint(UInt64(s.sealedLines))
+        // Problems in bounded space: the count, then per family (unnamed lines first) how many
+        // and the first one.
         w.uint(UInt64(s.problems.count))
-        for p in s.problems { w.uint(UInt64(p.line)); w.string(p.message) }
+        let families = s.problems.byFamily.keys.sorted { ($0 ?? "") < ($1 ?? "") || ($0 == nil && $1 != nil) }
+        w.uint(UInt64(families.count))
+        for family in families {
+            let entry = s.problems.byFamily[family]!
+            w.uint(family == nil ? 0 : 1)
+            if let family { w.string(family) }
+            w.uint(UInt64(entry.count))
+            w.uint(UInt64(entry.first.line)); w.string(entry.first.message); w.uint(UInt64(entry.first.kind.rawValue))
+        }
         let counts = s.state.countsByType
         for type in EventType.allCases { w.uint(UInt64(counts[type] ?? 0)) }
         w.int(Int64(s.state.liveInteractionCount))
@@ -375,13 +385,20 @@ public struct SnapshotIndex: Sendable {
         bytes.withUnsafeBufferPointer { buffer -> ReplaySnapshot? in
             var r = ByteReader(buffer)
             guard let consumed = r.uint(), let head = r.string(), let lastLength = r.uint(), let lines = r.uint(),
-                  let lastSeq = r.int(), let sealed = r.uint(), let problemCount = r.uint(),
-                  problemCount <= UInt64(buffer.count) else { return nil }
-            var problems: [Problem] = []
-            for _ in 0..<problemCount {
-                guard let line = r.uint(), let message = r.string() else { return nil }
-                problems.append(Problem(line: Int(line), message: message))
+                  let lastSeq = r.int(), let sealed = r.uint(), let problemCount = r.uint(), let familyCount = r.uint(),
+                  problemCount <= UInt64(Int.max), familyCount <= UInt64(buffer.count) else { return nil }
+            var byFamily: [String?: ProblemSummary.Entry] = [:]
+            for _ in 0..<familyCount {
+                guard let named = r.uint() else { return nil }
+                var family: String?
+                if named == 1 { guard let text = r.string() else { return nil }; family = text }
+                guard let count = r.uint(), count <= problemCount, let line = r.uint(), line <= UInt64(Int.max),
+                      let message = r.string(), let rawKind = r.uint(), let kind = ProblemKind(rawValue: UInt8(truncatingIfNeeded: rawKind))
+                else { return nil }
+                byFamily[family] = ProblemSummary.Entry(count: Int(count),
+                                                        first: Problem(line: Int(line), message: message, kind: kind, family: family))
             }
+            let problems = ProblemSummary(count: Int(problemCount), byFamily: byFamily)
             var state = CompassState()
             for type in EventType.allCases {
                 guard let count = r.uint() else { return nil }

@@ -10,7 +10,7 @@ public enum Rules {
     /// - Parameter sanitizing: strip markup from subject and content first (appends only).
     /// - Complexity: O(size of the payload); every state lookup is a hash lookup.
     public static func decide(_ draft: EventDraft, in state: CompassState, sanitizing: Bool = false) throws(EventError) -> Event {
-        guard !state.eventIds.contains(draft.id) else { throw EventError("duplicate event id \(draft.id)") }
+        guard !state.eventIds.contains(draft.id) else { throw EventError("duplicate event id \(draft.id)", kind: .duplicate) }
         return try build(draft, state: state, sanitizing: sanitizing)
     }
 
@@ -21,7 +21,7 @@ public enum Rules {
     public static func decide(_ draft: EventDraft, prebuilt: Result<Payload, EventError>, in state: CompassState,
                               sanitizing: Bool = false) throws(EventError) -> Event {
         guard case .success(let payload) = prebuilt else { return try decide(draft, in: state, sanitizing: sanitizing) }
-        guard !state.eventIds.contains(draft.id) else { throw EventError("duplicate event id \(draft.id)") }
+        guard !state.eventIds.contains(draft.id) else { throw EventError("duplicate event id \(draft.id)", kind: .duplicate) }
         let event = Event(seq: draft.seq, id: draft.id, at: draft.at, actor: draft.actor, family: draft.family,
                           payload: payload, prev: draft.prev)
         try check(event, in: state)
@@ -46,8 +46,8 @@ public enum Rules {
 
     private static func build<Fields: JSONFields>(_ draft: EventDraft, data: Fields, state: CompassState?,
                                                   sanitizing: Bool) throws(EventError) -> Event {
-        guard let type = EventType(rawValue: draft.type) else { throw EventError("unknown event type \(draft.type)") }
-        guard draft.version == 1 else { throw EventError("unsupported version \(draft.version)") }
+        guard let type = EventType(rawValue: draft.type) else { throw EventError("unknown event type \(draft.type)", kind: .unknownType) }
+        guard draft.version == 1 else { throw EventError("unsupported version \(draft.version)", kind: .unsupportedVersion) }
         let rules = state.map { StateRules(state: $0, actor: draft.actor, family: draft.family) }
         let context = RuleContext(draft: draft, rules: rules, reader: PayloadReader(data: data))
         let payload: Payload

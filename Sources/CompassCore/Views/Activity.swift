@@ -114,6 +114,27 @@ public enum ActivityViews {
         a.timestamp != b.timestamp ? a.timestamp > b.timestamp : a.id < b.id
     }
 
+    /// The item a just-applied event adds to the viewer's timeline, if any, built on its own
+    /// (a live feed must not rebuild the whole timeline per event). An interaction already
+    /// deleted, or one the viewer may not see, adds none.
+    public static func newItem(for event: Event, in state: CompassState, viewer: Viewer, now: Timestamp, zone: TimeZone) -> ActivityItem? {
+        guard event.family == viewer.family, let family = state.families[event.family] else { return nil }
+        switch event.payload {
+        case .interactionLogged(let logged):
+            guard let record = family.liveInteraction(logged.interactionId), viewer.sees(actor: record.loggedBy) else { return nil }
+            return item(for: record, family: family, now: now, zone: zone)
+        case .schoolStatusChanged:
+            guard viewer.sees(actor: event.actor),
+                  let change = family.statusChanges.last(where: { $0.seq == event.seq }) else { return nil }
+            return item(for: change, family: family, now: now, zone: zone)
+        case .documentUploaded(let uploaded):
+            guard viewer.sees(actor: event.actor), let record = family.documents[uploaded.documentId], record.seq == event.seq else { return nil }
+            return item(for: record, now: now, zone: zone)
+        default:
+            return nil
+        }
+    }
+
     /// The timeline item of an interaction.
     public static func item(for record: InteractionRecord, family: Family, now: Timestamp, zone: TimeZone) -> ActivityItem {
         let logged = record.logged

@@ -1,0 +1,341 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every file operation the store makes, as one small seam.
+///
+/// The real implementation is ``POSIXFileSystem``. Tests replace it with one that fails (EIO,
+/// ENOSPC, a short write) or "crashes" at the N-th operation, the way SQLite's test VFS does,
+/// and then check every promise of ARCHITECTURE.md "What we guarantee". Each method is one
+/// system call (or as close as the platform allows), so "every step" means every call.
+package protocol FileSystem: Sendable {
+    /// Opens a regular file; nil when it does not exist and `mode` does not create it.
+    /// Never blocks: a FIFO, device or folder is refused with a clear error.
+    func open(_ path: String, _ mode: OpenMode) throws(CLIError) -> Int32?
+    func close(_ fd: Int32)
+    /// One `pread` into `buffer` at `offset`; returns the bytes read (0 at the end).
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws(CLIError) -> Int
+    /// One `write` at the end of the file (`O_APPEND`) or at the file position; returns the bytes written.
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(CLIError) -> Int
+    /// Makes the file's bytes durable (`F_FULLFSYNC` on Apple platforms, `fsync` elsewhere).
+    func sync(_ fd: Int32, path: String) throws(CLIError)
+    func truncate(_ fd: Int32, to size: Int, path: String) throws(CLIError)
+    func size(_ fd: Int32, path: String) throws(CLIError) -> Int
+    /// Device and inode of an open file, or of a path (nil when it does not exist).
+    func identity(_ fd: Int32) -> FileIdentity?
+    func identity(of path: String) -> FileIdentity?
+    /// `flock`: shared, exclusive or unlock; waits for the lock.
+    func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(CLIError)
+    func rename(_ from: String, to: String) throws(CLIError)
+    /// Removes a file; fine when it is already gone.
+    func remove(_ path: String) throws(CLIError)
+    /// Creates one folder; false when it already existed.
+    func makeDirectory(_ path: String) throws(CLIError) -> Bool
+    /// Removes an empty folder (best effort: cleanup after a failed first append).
+    func removeDirectory(_ path: String)
+    /// Makes a folder's entries (files created, renamed or removed in it) durable.
+    func syncDirectory(_ path: String) throws(CLIError)
+    /// The names in a folder (empty when it cannot be read).
+    func list(_ directory: String) -> [String]
+    /// What is at a path, without following it into a FIFO.
+    func kind(of path: String) -> FileKind
+}
+
+/// How ``FileSystem/open(_:_:)`` opens a file.
+package enum OpenMode: Sendable {
+    case read
+    /// Read and append (`O_APPEND`), an existing file only.
+    case append
+    /// Read and append, created when missing; fails when it exists and `exclusive`.
+    case create(exclusive: Bool)
+    /// Write, created or emptied (a temporary file).
+    case replace
+}
+
+package enum LockKind: Sendable { case shared, exclusive, unlock }
+
+package enum FileKind: Sendable, Equatable { case missing, regular, directory, other }
+
+package struct FileIdentity: Equatable, Hashable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
+}
+
+/// The real file system, through POSIX calls.
+package struct POSIXFileSystem: FileSystem {
+    package init() {}
+
+    package func open(_ path: String, _ mode: OpenMode) throws(CLIError) -> Int32? {
+        var flags = O_CLOEXEC | O_NONBLOCK  // non-blocking so a FIFO cannot hang the open
+        switch mode {
+        case .read: flags |= O_RDONLY
+        case .append: flags |= O_RDWR | O_APPEND
+        case .create(let exclusive): flags |= O_RDWR | O_APPEND | O_CREAT | (exclusive ? O_EXCL : 0)
+        case .replace: flags |= O_WRONLY | O_CREAT | O_TRUNC
+        }
+        var fd: Int32
+        repeat { fd = sysOpen(path, flags, 0o644) } while fd < 0 && errno == EINTR
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT, case .read = mode { return nil }
+            if code == ENOENT, case .append = mode { return nil }
+            if code == EISDIR { throw .io("\(path) is a directory, not a file") }
+            if code == ENXIO { throw .io("\(path) is not a regular file") }
+            throw .io("cannot open \(path): \(POSIX.message(code))")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            sysClose(fd)
+            throw .io("cannot open \(path): \(POSIX.message(code))")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            sysClose(fd)
+            throw .io((info.st_mode & S_IFMT) == S_IFDIR ? "\(path) is a directory, not a file" : "\(path) is not a regular file")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+
+    package func close(_ fd: Int32) { sysClose(fd) }
+
+    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws(CLIError) -> Int {
+        while true {
+            let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
+            if n >= 0 { return n }
+            if errno != EINTR { throw .io("cannot read \(path): \(POSIX.lastError)") }
+        }
+    }
+
+    package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(CLIError) -> Int {
+        while true {
+            let n = sysWrite(fd, bytes.baseAddress, bytes.count)
+            if n >= 0 { return n }
+            if errno != EINTR { throw .io("cannot write \(path): \(POSIX.lastError)") }
+        }
+    }
+
+    package func sync(_ fd: Int32, path: String) throws(CLIError) {
+        #if canImport(Darwin)
+        // fsync on Apple platforms does not flush the drive's cache; F_FULLFSYNC does.
+        if fcntl(fd, F_FULLFSYNC) == 0 { return }
+        #endif
+        guard fsync(fd) == 0 else { throw .io("cannot sync \(path): \(POSIX.lastError)") }
+    }
+
+    package func truncate(_ fd: Int32, to size: Int, path: String) throws(CLIError) {
+        guard ftruncate(fd, off_t(size)) == 0 else { throw .io("cannot truncate \(path): \(POSIX.lastError)") }
+    }
+
+    package func size(_ fd: Int32, path: String) throws(CLIError) -> Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .io("cannot read \(path): \(POSIX.lastError)") }
+        return Int(info.st_size)
+    }
+
+    package func identity(_ fd: Int32) -> FileIdentity? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    package func identity(of path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    package func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(CLIError) {
+        let operation = switch kind {
+        case .shared: LOCK_SH
+        case .exclusive: LOCK_EX
+        case .unlock: LOCK_UN
+        }
+        while flock(fd, operation) != 0 {
+            guard errno == EINTR else { throw .io("cannot lock \(path): \(POSIX.lastError)") }
+        }
+    }
+
+    package func rename(_ from: String, to: String) throws(CLIError) {
+        guard sysRename(from, to) == 0 else { throw .io("cannot rename \(from): \(POSIX.lastError)") }
+    }
+
+    package func remove(_ path: String) throws(CLIError) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw .io("cannot remove \(path): \(POSIX.lastError)") }
+    }
+
+    package func makeDirectory(_ path: String) throws(CLIError) -> Bool {
+        if mkdir(path, 0o755) == 0 { return true }
+        if errno == EEXIST, kind(of: path) == .directory { return false }
+        throw .io("cannot create folder \(path): \(POSIX.lastError)")
+    }
+
+    package func removeDirectory(_ path: String) { _ = rmdir(path) }
+
+    package func syncDirectory(_ path: String) throws(CLIError) {
+        let fd = sysOpen(path, O_RDONLY | O_CLOEXEC | O_DIRECTORY, 0)
+        guard fd >= 0 else { throw .io("cannot sync folder \(path): \(POSIX.lastError)") }
+        defer { sysClose(fd) }
+        #if canImport(Darwin)
+        if fcntl(fd, F_FULLFSYNC) == 0 { return }
+        #endif
+        guard fsync(fd) == 0 else { throw .io("cannot sync folder \(path): \(POSIX.lastError)") }
+    }
+
+    package func list(_ directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    package func kind(of path: String) -> FileKind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        default: return .other
+        }
+    }
+}
+
+// The C functions under names that do not clash with the protocol's methods.
+private func sysOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.open(path, flags, mode)
+    #else
+    Darwin.open(path, flags, mode)
+    #endif
+}
+
+private func sysClose(_ fd: Int32) {
+    #if canImport(Glibc)
+    _ = Glibc.close(fd)
+    #else
+    _ = Darwin.close(fd)
+    #endif
+}
+
+private func sysWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(fd, bytes, count)
+    #else
+    Darwin.write(fd, bytes, count)
+    #endif
+}
+
+private func sysRename(_ from: String, _ to: String) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.rename(from, to)
+    #else
+    Darwin.rename(from, to)
+    #endif
+}
+
+extension FileSystem {
+    /// Opens a file that must exist.
+    package func openExisting(_ path: String, _ mode: OpenMode = .read) throws(CLIError) -> Int32 {
+        guard let fd = try open(path, mode) else { throw .io("cannot open \(path): no such file") }
+        return fd
+    }
+
+    /// Reads the bytes `from..<to` of an open file (fewer when the file ends first).
+    package func read(_ fd: Int32, from: Int, to: Int, path: String) throws(CLIError) -> [UInt8] {
+        let wanted = max(0, to - from)
+        var failure: CLIError?
+        // Read straight into the array's storage: no zero-filling of bytes about to be overwritten.
+        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
+            while count < wanted {
+                do throws(CLIError) {
+                    let n = try read(fd, into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[count...]),
+                                     at: from + count, path: path)
+                    if n == 0 { return }
+                    count += n
+                } catch {
+                    failure = error
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    /// Reads a whole open file.
+    package func readAll(_ fd: Int32, path: String) throws(CLIError) -> [UInt8] {
+        try read(fd, from: 0, to: try size(fd, path: path), path: path)
+    }
+
+    /// Reads a whole file by path, or nil when it does not exist.
+    package func readFile(_ path: String) throws(CLIError) -> [UInt8]? {
+        guard let fd = try open(path, .read) else { return nil }
+        defer { close(fd) }
+        return try readAll(fd, path: path)
+    }
+
+    /// Writes every byte, calling `write` again after a short write.
+    package func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(CLIError) {
+        var offset = 0
+        while offset < bytes.count {
+            var result: Result<Int, CLIError> = .success(0)
+            bytes.withUnsafeBytes { raw in
+                result = Result { () throws(CLIError) in try write(fd, UnsafeRawBufferPointer(rebasing: raw[offset...]), path: path) }
+            }
+            let n = try result.get()
+            guard n > 0 else { throw .io("cannot write \(path): no space left") }
+            offset += n
+        }
+    }
+
+    /// Writes a file whose bytes are `parts`, one after another, atomically: a temporary file
+    /// beside it (`PATH.tmp-PID`), fsynced, renamed over it, the folder fsynced. On any failure
+    /// the temporary file is removed and the old file, if any, is left as it was.
+    package func writeFileAtomically(_ path: String, parts: [[UInt8]]) throws(CLIError) {
+        let temp = path + ".tmp-\(getpid())"
+        guard let fd = try open(temp, .replace) else { throw .io("cannot write \(temp)") }
+        do throws(CLIError) {
+            for part in parts { try writeAll(fd, part, path: temp) }
+            try sync(fd, path: temp)
+            close(fd)
+            try rename(temp, to: path)
+        } catch {
+            close(fd)  // a second close of a closed descriptor only fails with EBADF
+            try? remove(temp)
+            throw error
+        }
+        try syncDirectory(POSIX.directory(of: path))
+    }
+
+    /// Creates a folder and any missing parents, each made durable in its parent; returns the
+    /// folders it created, outermost first (so a failed first append can remove them).
+    package func makeDirectories(_ path: String) throws(CLIError) -> [String] {
+        guard !path.isEmpty, kind(of: path) != .directory else { return [] }
+        let parent = POSIX.directory(of: path)
+        var created = parent == path ? [] : try makeDirectories(parent)
+        do throws(CLIError) {
+            if try makeDirectory(path) { created.append(path) }
+            try syncDirectory(parent)
+        } catch {
+            for folder in created.reversed() { removeDirectory(folder) }
+            throw error
+        }
+        return created
+    }
+
+    /// Removes `PATH.tmp-PID` files left in `directory` by processes that no longer run.
+    package func removeStaleTemporaries(in directory: String) {
+        for name in list(directory) {
+            guard let pid = POSIX.temporaryOwner(name), pid != getpid() else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { try? remove(directory + "/" + name) }
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Splits bytes into lines at `\n`: the one splitter of the log reader, of replay from bytes
+/// in memory, and of `import`.
+public enum LineSplitter {
+    /// Appends the ranges of the complete lines (without their `\n`) in `buffer[start..<end]`
+    /// to `ranges`; returns the offset just after the last `\n` (`start` when there is none).
+    @discardableResult
+    public static func completeLines(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
+                                     into ranges: inout [Range<Int>]) -> Int {
+        guard let base = buffer.baseAddress else { return start }
+        var start = start
+        while start < end, let found = memchr(base + start, 0x0A, end - start) {
+            let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            ranges.append(start..<newline)
+            start = newline + 1
+        }
+        return start
+    }
+}
