@@ -62,8 +62,8 @@ struct AttachmentStore {
             for attachment in attachments {
                 let target = path(for: attachment.sha256)
                 if fs.kind(of: target) == .regular { continue }
+                createdFiles.append(target)  // before writing: a rename may land before a later step fails
                 try fs.writeFileAtomically(target, parts: [attachment.bytes])
-                createdFiles.append(target)
             }
         } catch {
             undo()

@@ -77,57 +77,62 @@ package final class LogWriter {
                         keepUntilExit: (Any) -> Void = { _ in },
                         build: Builder) throws(CLIError) -> AppendOutcome {
         var created: [String] = []  // folders, then the log, made by this append
-        var fd: Int32
-        while true {
-            if let kept = log, fs.identity(of: path) == kept.identity {
-                fd = kept.fd
-            } else {
-                closeLog()
-                if let opened = try fs.open(path, .append) {
-                    fd = opened
+        var locked: Int32?
+        do throws(CLIError) {
+            var fd: Int32
+            while true {
+                if let kept = log, fs.identity(of: path) == kept.identity {
+                    fd = kept.fd
                 } else {
-                    // The first append: decided against an empty log before anything exists,
-                    // so a rejected one creates no folder and no file.
-                    var empty = Replayer()
-                    let drafts = try build(empty.state, nil)
-                    _ = try decide(drafts, against: &empty, sanitizing: sanitizing, lineNumbers: lineNumbers)
-                    created = try fs.makeDirectories(folder)
-                    do throws(CLIError) {
+                    closeLog()
+                    if let opened = try fs.open(path, .append) {
+                        fd = opened
+                    } else {
+                        // The first append: decided against an empty log before anything exists,
+                        // so a rejected one creates no folder and no file.
+                        var empty = Replayer(problems: .summary)
+                        let drafts = try build(empty.state, nil)
+                        _ = try decide(drafts, against: &empty, sanitizing: sanitizing, lineNumbers: lineNumbers)
+                        created = try fs.makeDirectories(folder)
                         fd = try fs.openExisting(path, .create(exclusive: false))
                         created.append(path)
-                        try fs.syncDirectory(folder)
-                    } catch {
-                        if created.last == path { try? fs.remove(path) }
-                        for made in created.reversed() where made != path { fs.removeDirectory(made) }
-                        throw error
                     }
+                    guard let identity = fs.identity(fd) else { fs.close(fd); throw .io("cannot open \(path)") }
+                    log = (fd, identity)
                 }
-                guard let identity = fs.identity(fd) else { fs.close(fd); throw .io("cannot open \(path)") }
-                log = (fd, identity)
+                try fs.lock(fd, .exclusive, path: path)
+                locked = fd
+                // Renamed over or removed while this writer waited (an erasure, a failed first
+                // append): the path names another file now, so open it again.
+                if fs.identity(of: path) == log?.identity { break }
+                try? fs.lock(fd, .unlock, path: path)
+                locked = nil
+                closeLog()
             }
-            try fs.lock(fd, .exclusive, path: path)
-            // Renamed over or removed while this writer waited (an erasure, a failed first
-            // append): the path names another file now, so open it again.
-            if fs.identity(of: path) == log?.identity { break }
-            try? fs.lock(fd, .unlock, path: path)
-            closeLog()
-        }
-        defer { if log?.fd == fd { try? fs.lock(fd, .unlock, path: path) } }
-        do {
+            if created.last == path { try fs.syncDirectory(folder) }  // the new log's entry is durable
+            defer { try? fs.lock(fd, .unlock, path: path) }
             return try appendLocked(fd, eventId: eventId, expectSeq: expectSeq, actor: actor, sanitizing: sanitizing,
                                     lineNumbers: lineNumbers, beforeWrite: beforeWrite, keepUntilExit: keepUntilExit, build: build)
         } catch {
-            // A failed first append takes back the log and folders it made (still holding the
-            // lock, so a writer waiting for it finds the path gone and starts over).
-            if created.contains(path), (try? fs.size(fd, path: path)) == 0 {
-                try? fs.remove(path)
-                try? fs.syncDirectory(folder)
-                try? fs.lock(fd, .unlock, path: path)
-                closeLog()
-                for made in created.reversed() where made != path { fs.removeDirectory(made) }
-            }
+            if !created.isEmpty { takeBack(created, locked: locked) }
             throw error
         }
+    }
+
+    /// Takes back the log and folders a failed first append made. The log is removed only
+    /// while this writer holds its lock and it is still empty, so a writer waiting for the
+    /// lock finds the path gone and starts over, and no other writer's line is ever removed.
+    private func takeBack(_ created: [String], locked: Int32?) {
+        if created.last == path, let fd = log?.fd {
+            let holds = locked == fd || (try? fs.lock(fd, .exclusive, path: path)) != nil
+            if holds, fs.identity(of: path) == log?.identity, (try? fs.size(fd, path: path)) == 0 {
+                try? fs.remove(path)
+                try? fs.syncDirectory(folder)
+            }
+            try? fs.lock(fd, .unlock, path: path)
+            closeLog()
+        }
+        for made in created.reversed() where made != path { fs.removeDirectory(made) }
     }
 
     private func appendLocked(_ fd: Int32, eventId: String?, expectSeq: Int64?, actor: String?, sanitizing: Bool, lineNumbers: [Int]?,

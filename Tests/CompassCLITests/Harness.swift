@@ -26,7 +26,7 @@ final class CLIHarness {
 
     /// Runs one command; `--log` and `--now` default to the harness's.
     @discardableResult
-    func run(_ words: [String], environment: [String: String] = [:]) -> Result {
+    func run(_ words: [String], environment: [String: String] = [:], fileSystem: FileSystem = POSIXFileSystem()) -> Result {
         let console = Console(capturing: true)
         var words = words
         if !words.contains("--log") { words += ["--log", logPath] }
@@ -34,7 +34,7 @@ final class CLIHarness {
         let status = Compass.run(words, environment: environment, console: console,
                                  clock: { Timestamp(rfc3339: "2030-01-01T00:00:00Z")! },
                                  makeId: { [unowned self] in self.counter += 1; return "evt-\(self.counter)" },
-                                 currentDirectory: directory)
+                                 currentDirectory: directory, fileSystem: fileSystem)
         return Result(status: status, stdout: String(decoding: console.capturedOut, as: UTF8.self),
                       stderr: String(decoding: console.capturedErr, as: UTF8.self))
     }

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+@testable import CompassCLI
+@testable import CompassCore
+
+/// Every write the store makes, failed or crashed at every single file operation, the way
+/// SQLite's I/O-error and crash tests loop over every step: afterwards an acknowledged append
+/// is there and readable, a failed one left the log byte-identical and created nothing, a
+/// batch is all or nothing, and the next writer leaves a clean, verifiable log.
+@Suite(.serialized) struct FaultInjectionTests {
+    /// One store operation to attack.
+    struct Scenario: CustomStringConvertible, Sendable {
+        var name: String
+        /// Prepares the folder with the real file system.
+        var setUp: @Sendable (CLIHarness) -> Void
+        /// The command run through the faulty file system.
+        var words: [String]
+        var environment: [String: String] = [:]
+        /// The event ids the command appends (all of them, or none, must be in the log).
+        var eventIds: [String]
+        /// Who appends next, once the fault has passed.
+        var nextActor = "u-pat"
+        var description: String { name }
+    }
+
+    static let importLines = (1...6).map { n in
+        #"{"id":"imp-\#(n)","type":"SchoolAdded","actor":"u-pat","data":{"schoolId":"s-imp-\#(n)","name":"Imported \#(n)"}}"#
+    }.joined(separator: "\n") + "\n"
+
+    static let scenarios: [Scenario] = [
+        Scenario(name: "single append", setUp: { $0.seedFamily() },
+                 words: ["add-school", "--as", "u-pat", "--name", "Duke", "--school", "s-duke", "--event-id", "ev-duke"],
+                 eventIds: ["ev-duke"]),
+        Scenario(name: "first append into missing folders", setUp: { _ in },
+                 words: ["add-member", "--user", "u-1", "--name", "One", "--role", "parent", "--family", "f-1",
+                         "--event-id", "ev-first", "--log", "new/sub/events.jsonl"],
+                 eventIds: ["ev-first"], nextActor: "u-1"),
+        Scenario(name: "import batch", setUp: { cli in cli.seedFamily(); cli.write("batch.jsonl", importLines) },
+                 words: ["import", "batch.jsonl"], eventIds: (1...6).map { "imp-\($0)" }),
+        Scenario(name: "heal a torn tail, then append", setUp: { cli in
+                     cli.seedFamily()
+                     let handle = FileHandle(forWritingAtPath: cli.logPath)!
+                     handle.seekToEndOfFile()
+                     handle.write(Data(#"{"seq":6,"id":"torn-half","type":"Scho"#.utf8))
+                     handle.closeFile()
+                 },
+                 words: ["change-status", "--as", "u-pat", "--school", "s-ucla", "--status", "visited", "--event-id", "ev-heal"],
+                 eventIds: ["ev-heal"]),
+        Scenario(name: "append with an attachment", setUp: { cli in cli.seedFamily(); cli.write("notes.txt", "Coach's notes\n") },
+                 words: ["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "email", "--direction", "inbound",
+                         "--attach", "notes.txt", "--event-id", "ev-attach"],
+                 eventIds: ["ev-attach"]),
+        Scenario(name: "a query writing its snapshot", setUp: { $0.seedFamily() },
+                 words: ["interactions", "--as", "u-pat", "--json"], environment: ["COMPASS_SNAPSHOT_MIN_BYTES": "0"],
+                 eventIds: []),
+    ]
+
+    @Test(arguments: scenarios)
+    func everyOperationFailedOrCrashedKeepsEveryPromise(_ scenario: Scenario) throws {
+        var faults: [FaultyFileSystem.Fault: Int] = [:]
+        var acknowledged = 0
+        for fault in FaultyFileSystem.Fault.allCases {
+            var step = 1
+            while true {
+                let cli = CLIHarness()
+                scenario.setUp(cli)
+                let logPath = scenario.words.contains("--log") ? cli.directory + "/new/sub/events.jsonl" : cli.logPath
+                let before = (try? POSIXFileSystem().readFile(logPath)) ?? nil
+                let filesBefore = Self.files(under: cli.directory)
+                let expected = Self.committed(logPath)
+                let fs = FaultyFileSystem(root: cli.directory, failAt: step, fault: fault)
+                let result = cli.run(scenario.words, environment: scenario.environment, fileSystem: fs)
+                guard fs.hitFault else {
+                    #expect(result.status == 0, "\(scenario) ran clean (\(fs.operations) operations): \(result.stderr)")
+                    break
+                }
+                faults[fault, default: 0] += 1
+                if fault == .powerLoss { fs.recoverFromPowerLoss() }
+                let context = "\(scenario), \(fs.injected ?? ""), exit \(result.status): \(result.stderr)"
+                let after = Self.committed(logPath)
+                        let found = scenario.eventIds.filter { after.ids.contains($0) }
+                // A batch is all or nothing; an acknowledged write is all there.
+                #expect(found.isEmpty || found.count == scenario.eventIds.count, "partial batch: \(context)")
+                if result.status == 0 {
+                    acknowledged += 1
+                    #expect(found.count == scenario.eventIds.count, "acknowledged but missing: \(context)")
+                } else if fault == .error || fault == .shortWrite {
+                    // A failed append changes nothing: the log byte-identical (a torn tail moved
+                    // aside excepted), no new file or folder but `LOG.torn`.
+                    #expect(found.isEmpty, "failed but applied: \(context)")
+                    let now = (try? POSIXFileSystem().readFile(logPath)) ?? nil
+                    if scenario.name.hasPrefix("heal") {
+                        #expect(now == before || now.map { before?.starts(with: $0) ?? false } == true, "\(context)")
+                    } else {
+                        #expect(now == before, "log changed: \(context)")
+                    }
+                    let added = Self.files(under: cli.directory).subtracting(filesBefore)
+                        .filter { !$0.hasSuffix(".torn") && !$0.hasSuffix(".snapshot") }
+                    #expect(added.isEmpty, "left behind \(added.sorted()): \(context)")
+                }
+                // What was committed before is still there, and nothing else is half there.
+                #expect(after.applied >= expected.applied, "lost committed events: \(context)")
+                #expect(after.problems.allSatisfy { $0.kind == .torn }, "\(after.problems): \(context)")
+                // The next writer (the real file system) leaves a clean, verifiable log.
+                if after.members > 0 {
+                    let next = cli.run(["add-member", "--as", scenario.nextActor, "--user", "u-next-\(step)", "--name", "Next",
+                                        "--role", "player", "--log", logPath])
+                    #expect(next.status == 0, "next append: \(next.stderr) after \(context)")
+                    let verify = cli.run(["verify", "--log", logPath])
+                    #expect(verify.status == 0, "verify after \(context): \(verify.stdout)")
+                }
+                // A snapshot left in place never changes an answer.
+                if scenario.words.first == "interactions" {
+                    let again = cli.run(scenario.words)
+                    let plain = cli.run(scenario.words, environment: ["COMPASS_SNAPSHOT_MIN_BYTES": "off"])
+                    #expect(again.stdout == plain.stdout, "\(context)")
+                }
+                step += 1
+            }
+        }
+        let summary = faults.sorted { "\($0.key)" < "\($1.key)" }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        print("fault injection, \(scenario): \(summary); \(acknowledged) acknowledged despite a later fault, all present")
+        #expect(faults.values.allSatisfy { $0 > 0 })
+    }
+
+    /// The committed view of a log (as every reader sees it): event ids, members, problems.
+    static func committed(_ path: String) -> (ids: EventIdSet, applied: Int, members: Int, problems: [Problem]) {
+        guard let replayer = try? LogReader.replay(path: path, fs: POSIXFileSystem()) else { return (EventIdSet(), 0, 0, []) }
+        return (replayer.state.eventIds, replayer.state.appliedCount, replayer.state.members.count, replayer.problems)
+    }
+
+    static func files(under folder: String) -> Set<String> {
+        var all: Set<String> = []
+        let fs = POSIXFileSystem()
+        func walk(_ path: String) {
+            for name in fs.list(path) {
+                let child = path + "/" + name
+                all.insert(child)
+                if fs.kind(of: child) == .directory { walk(child) }
+            }
+        }
+        walk(folder)
+        return all
+    }
+}

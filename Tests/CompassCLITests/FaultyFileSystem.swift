@@ -1,0 +1,210 @@
+import Foundation
+@testable import CompassCLI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file system that fails on purpose, after SQLite's test VFS: it counts every operation
+/// the store makes and, at the N-th, injects a fault.
+///
+/// - `.error`: that operation fails (EIO; a write fails with ENOSPC), the rest go on.
+/// - `.shortWrite`: a write writes half its bytes and reports that (the caller must go on or fail).
+/// - `.kill`: the process "dies": that operation and every later one fail; the files stay as
+///   the page cache has them (what a SIGKILL leaves).
+/// - `.powerLoss`: as `.kill`, and then ``recoverFromPowerLoss()`` puts every file and folder
+///   entry back to what was last made durable: a file's bytes as of its last fsync, a
+///   folder's entries as of its last fsync (a file created, renamed or removed since then is
+///   not, or still, there).
+final class FaultyFileSystem: FileSystem, @unchecked Sendable {
+    enum Fault: CaseIterable { case error, shortWrite, kill, powerLoss }
+
+    private let real = POSIXFileSystem()
+    private let lock = NSLock()
+    let root: String
+    private let failAt: Int
+    private let fault: Fault
+    private(set) var operations = 0
+    private(set) var injected: String?
+    private var stopped = false
+
+    // The durability model: inodes, the names that point at them now and as last made durable.
+    private var nextInode = 0
+    private var current: [String: Int] = [:]
+    private var durable: [String: Int] = [:]
+    private var durableBytes: [Int: [UInt8]] = [:]
+    private var folders: Set<String> = []
+    private var durableFolders: Set<String> = []
+    private var open: [Int32: Int] = [:]
+
+    /// Watches the files under `root` (taken as durable as they are now); faults at operation `failAt`.
+    init(root: String, failAt: Int, fault: Fault) {
+        self.root = root
+        self.failAt = failAt
+        self.fault = fault
+        scan(root)
+        durable = current
+        durableFolders = folders
+    }
+
+    private func scan(_ folder: String) {
+        folders.insert(folder)
+        for name in real.list(folder) {
+            let path = folder + "/" + name
+            switch real.kind(of: path) {
+            case .directory: scan(path)
+            case .regular:
+                nextInode += 1
+                current[path] = nextInode
+                durableBytes[nextInode] = (try? real.readFile(path)) ?? []
+            default: break
+            }
+        }
+    }
+
+    /// Whether the fault was reached (a run with fewer operations never hits it).
+    var hitFault: Bool { injected != nil }
+
+    /// Counts one operation; throws the injected fault at the chosen one.
+    private func step(_ name: String, _ path: String, isWrite: Bool = false) throws(CLIError) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if stopped { throw .io("simulated crash: \(name) \(path) after the process died") }
+        operations += 1
+        guard operations == failAt else { return false }
+        injected = "\(fault) at operation \(operations): \(name) \(path)"
+        switch fault {
+        case .error: throw .io("injected \(isWrite ? "ENOSPC" : "EIO"): \(name) \(path)")
+        case .shortWrite:
+            if isWrite { return true }
+            throw .io("injected EIO: \(name) \(path)")
+        case .kill, .powerLoss:
+            stopped = true
+            throw .io("simulated crash: \(name) \(path)")
+        }
+    }
+
+    private func parent(_ path: String) -> String { POSIX.directory(of: path) }
+
+    func open(_ path: String, _ mode: OpenMode) throws(CLIError) -> Int32? {
+        _ = try step("open", path)
+        let existed = real.kind(of: path) == .regular
+        guard let fd = try real.open(path, mode) else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        if !existed || current[path] == nil {
+            nextInode += 1
+            current[path] = nextInode
+            durableBytes[nextInode] = []  // never synced: empty after a power loss
+        }
+        open[fd] = current[path]
+        return fd
+    }
+
+    func close(_ fd: Int32) {
+        lock.lock()
+        open[fd] = nil
+        lock.unlock()
+        real.close(fd)
+    }
+
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws(CLIError) -> Int {
+        _ = try step("read", path)
+        return try real.read(fd, into: buffer, at: offset, path: path)
+    }
+
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(CLIError) -> Int {
+        if try step("write", path, isWrite: true) {
+            return try real.write(fd, UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count / 2)]), path: path)
+        }
+        return try real.write(fd, bytes, path: path)
+    }
+
+    func sync(_ fd: Int32, path: String) throws(CLIError) {
+        _ = try step("sync", path)
+        try real.sync(fd, path: path)
+        let bytes = (try? real.readFile(path)).flatMap { $0 } ?? []  // the descriptor may be write-only
+        lock.lock()
+        if let inode = open[fd] { durableBytes[inode] = bytes }
+        lock.unlock()
+    }
+
+    func truncate(_ fd: Int32, to size: Int, path: String) throws(CLIError) {
+        _ = try step("truncate", path)
+        try real.truncate(fd, to: size, path: path)
+    }
+
+    func size(_ fd: Int32, path: String) throws(CLIError) -> Int {
+        if stopped { throw .io("simulated crash") }
+        return try real.size(fd, path: path)
+    }
+
+    func identity(_ fd: Int32) -> FileIdentity? { real.identity(fd) }
+    func identity(of path: String) -> FileIdentity? { real.identity(of: path) }
+
+    func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(CLIError) {
+        if kind != .unlock { _ = try step("lock", path) }
+        try real.lock(fd, kind, path: path)
+    }
+
+    func rename(_ from: String, to: String) throws(CLIError) {
+        _ = try step("rename", from)
+        try real.rename(from, to: to)
+        lock.lock()
+        current[to] = current[from]
+        current[from] = nil
+        lock.unlock()
+    }
+
+    func remove(_ path: String) throws(CLIError) {
+        _ = try step("remove", path)
+        try real.remove(path)
+        lock.lock()
+        current[path] = nil
+        lock.unlock()
+    }
+
+    func makeDirectory(_ path: String) throws(CLIError) -> Bool {
+        _ = try step("mkdir", path)
+        let made = try real.makeDirectory(path)
+        lock.lock()
+        folders.insert(path)
+        lock.unlock()
+        return made
+    }
+
+    func removeDirectory(_ path: String) {
+        guard !stopped else { return }
+        real.removeDirectory(path)
+        if real.kind(of: path) == .missing {
+            lock.lock()
+            folders.remove(path)
+            lock.unlock()
+        }
+    }
+
+    func syncDirectory(_ path: String) throws(CLIError) {
+        _ = try step("syncdir", path)
+        try real.syncDirectory(path)
+        lock.lock()
+        defer { lock.unlock() }
+        for name in Set(current.keys).union(durable.keys) where parent(name) == path { durable[name] = current[name] }
+        for folder in folders.union(durableFolders) where parent(folder) == path {
+            if folders.contains(folder) { durableFolders.insert(folder) } else { durableFolders.remove(folder) }
+        }
+    }
+
+    func list(_ directory: String) -> [String] { stopped ? [] : real.list(directory) }
+    func kind(of path: String) -> FileKind { real.kind(of: path) }
+
+    /// After a `.powerLoss`: every file and folder under the root put back to its durable state.
+    func recoverFromPowerLoss() {
+        try? FileManager.default.removeItem(atPath: root)
+        for folder in durableFolders.sorted() {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        for (path, inode) in durable where durableFolders.contains(parent(path)) {
+            FileManager.default.createFile(atPath: path, contents: Data(durableBytes[inode] ?? []))
+        }
+    }
+}
