@@ -11,6 +11,8 @@ import Foundation
 /// `memchr`; memory follows the replayed state, not the file size.
 package enum LogReader {
     static let blockSize = 4 << 20
+    /// Lines prepared together at most (each prepared line holds its decoded fields).
+    static let maxLinesPerBlock = 16_384
 
     /// Replays the log at `path`; a missing file is an empty log.
     ///
@@ -149,19 +151,26 @@ package enum LogReader {
                 oversized = nil
                 start = end + 1
             }
-            ranges.removeAll(keepingCapacity: true)
-            let consumed = buffer.withUnsafeBufferPointer { all in
-                LineSplitter.completeLines(in: all, from: start, to: filled, into: &ranges)
-            }
-            let keepGoing = buffer.withUnsafeBufferPointer { all -> Bool in
-                let block = blocks[turn]
-                turn ^= 1
-                block.start(ranges: ranges, of: all, hashing: hashing, keepingPayload: keepingPayload)
-                let folded = foldPrepared()
-                block.finishPreparing()  // this thread helps; the buffer is free again after this
-                prepared = block
-                return folded
-            }
+            // At most `maxLinesPerBlock` lines are prepared at a time, so a block of tiny lines
+            // (a log of garbage) costs no more memory than a block of real events.
+            var consumed = start
+            var keepGoing = true
+            repeat {
+                ranges.removeAll(keepingCapacity: true)
+                consumed = buffer.withUnsafeBufferPointer { all in
+                    LineSplitter.completeLines(in: all, from: consumed, to: filled, into: &ranges, limit: Self.maxLinesPerBlock)
+                }
+                guard !ranges.isEmpty else { break }
+                keepGoing = buffer.withUnsafeBufferPointer { all -> Bool in
+                    let block = blocks[turn]
+                    turn ^= 1
+                    block.start(ranges: ranges, of: all, hashing: hashing, keepingPayload: keepingPayload)
+                    let folded = foldPrepared()
+                    block.finishPreparing()  // this thread helps; the buffer is free again after this
+                    prepared = block
+                    return folded
+                }
+            } while keepGoing && ranges.count == Self.maxLinesPerBlock
             if !keepGoing { return }
             if consumed > 0 {
                 buffer.withUnsafeMutableBytes { raw in

@@ -11,27 +11,36 @@ enum AuditCommand {
         if let text = args.value("since") { query.since = try inv.time(text, option: "--since") }
         if let text = args.value("until") { query.until = try inv.time(text, option: "--until") }
         let zone = try inv.timeZone()
-        var trail = AuditTrail(zone: zone)
-        let replayer = try LogReader.replay(path: try inv.existingLog(), fs: inv.fileSystem, cut: try inv.cut(),
-                                            observer: { outcome, state in trail.record(outcome, state: state) },
-                                            problems: .summary)
-        inv.console.keepUntilExit(replayer)
+        let path = try inv.existingLog()
+        let cut = try inv.cut()
+        // The viewer is resolved first (a summary read), so each entry can be filtered and
+        // written as its line is replayed: memory does not grow with the log.
         var viewer: Viewer?
         if let id = args.value("as") ?? inv.environment["COMPASS_USER"] {
-            do throws(EventError) { viewer = try Viewer(id, in: replayer.state) } catch { throw .domain(error.message) }
-        }
-        let entries = trail.entries(for: viewer, query: query)
-        if inv.json {
-            var out: [UInt8] = []
-            for entry in entries { out += AuditJSON.line(entry) }
-            inv.console.out(bytes: out)
-            return
+            let members = try LogReader.replay(path: path, fs: inv.fileSystem, cut: cut, snapshots: inv.snapshots,
+                                               scope: .summary, problems: .summary)
+            do throws(EventError) { viewer = try Viewer(id, in: members.state) } catch { throw .domain(error.message) }
         }
         let style = TextStyle(inv)
-        var out = ""
-        for entry in entries { out += line(entry, zone: zone, style: style) }
-        if entries.isEmpty { out = style.dim("No history matches") + "\n" }
-        inv.console.out(out)
+        var trail = AuditTrail(zone: zone)
+        var out: [UInt8] = []
+        var written = 0
+        let console = inv.console
+        let json = inv.json
+        let replayer = try LogReader.replay(path: path, fs: inv.fileSystem, cut: cut, observer: { outcome, state in
+            trail.record(outcome, state: state)
+            for entry in trail.takeEntries() where AuditTrail.shows(entry, to: viewer, query: query) {
+                out += json ? AuditJSON.line(entry) : Array(line(entry, zone: zone, style: style).utf8)
+                written += 1
+            }
+            if out.count >= 1 << 16 {
+                console.out(bytes: out)
+                out.removeAll(keepingCapacity: true)
+            }
+        }, problems: .summary)
+        inv.console.keepUntilExit(replayer)
+        if written == 0, !json { out = Array((style.dim("No history matches") + "\n").utf8) }
+        inv.console.out(bytes: out)
     }
 
     static func line(_ entry: AuditEntry, zone: TimeZone, style s: TextStyle) -> String {

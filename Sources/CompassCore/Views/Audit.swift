@@ -70,16 +70,26 @@ public struct AuditTrail: Sendable {
     /// A parent sees every line of their family, an athlete only lines they are the actor of;
     /// lines that could not be read (no envelope) are shown only without a viewer.
     public func entries(for viewer: Viewer?, query: AuditQuery) -> [AuditEntry] {
-        entries.filter { entry in
-            if let viewer {
-                guard entry.family == viewer.family, let actor = entry.actor, viewer.sees(actor: actor) else { return false }
-            }
-            if let entity = query.entity, !entry.entityIds.contains(entity) { return false }
-            if let actor = query.actor, entry.actor != actor { return false }
-            if let since = query.since { guard let at = entry.at, at >= since else { return false } }
-            if let until = query.until { guard let at = entry.at, at <= until else { return false } }
-            return true
+        entries.filter { Self.shows($0, to: viewer, query: query) }
+    }
+
+    /// Takes the entries recorded so far out of the trail (a caller streaming the audit
+    /// writes them and lets them go, so memory does not grow with the log).
+    public mutating func takeEntries() -> [AuditEntry] {
+        defer { entries.removeAll(keepingCapacity: true) }
+        return entries
+    }
+
+    /// Whether an entry is in the viewer's audit and passes the query's filters.
+    public static func shows(_ entry: AuditEntry, to viewer: Viewer?, query: AuditQuery) -> Bool {
+        if let viewer {
+            guard entry.family == viewer.family, let actor = entry.actor, viewer.sees(actor: actor) else { return false }
         }
+        if let entity = query.entity, !entry.entityIds.contains(entity) { return false }
+        if let actor = query.actor, entry.actor != actor { return false }
+        if let since = query.since { guard let at = entry.at, at >= since else { return false } }
+        if let until = query.until { guard let at = entry.at, at <= until else { return false } }
+        return true
     }
 }
 
