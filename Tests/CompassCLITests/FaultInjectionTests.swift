@@ -98,6 +98,15 @@ import Testing
                         .filter { !$0.hasSuffix(".torn") && !$0.hasSuffix(".snapshot") }
                     #expect(added.isEmpty, "left behind \(added.sorted()): \(context)")
                 }
+                // A torn tail cut from the log is in `LOG.torn` (made durable, its folder entry
+                // too, before the cut), whatever failed or crashed.
+                if scenario.name.hasPrefix("heal") {
+                    let fragment = Array(#"{"seq":6,"id":"torn-half","type":"Scho"#.utf8)
+                    let log = (try? POSIXFileSystem().readFile(logPath)).flatMap { $0 } ?? []
+                    let torn = (try? POSIXFileSystem().readFile(logPath + ".torn")).flatMap { $0 } ?? []
+                    let kept = log.suffix(fragment.count).elementsEqual(fragment) || torn.starts(with: fragment)
+                    #expect(kept, "torn fragment lost: \(context)")
+                }
                 // What was committed before is still there, and nothing else is half there.
                 #expect(after.applied >= expected.applied, "lost committed events: \(context)")
                 #expect(after.problems.allSatisfy { $0.kind == .torn }, "\(after.problems): \(context)")
