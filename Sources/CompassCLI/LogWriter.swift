@@ -161,7 +161,7 @@ package final class LogWriter {
             replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
                                             fs: fs, observer: eventId == nil ? nil : { outcome, _ in
                 if case .applied(_, let event) = outcome, event.id == eventId { original = event }
-            }, snapshots: eventId == nil ? snapshots : nil, scope: actor.map { .familyOf($0) } ?? .summary)
+            }, snapshots: eventId == nil ? snapshots : nil, scope: actor.map { .familyOf($0) } ?? .summary, problems: .summary)
         }
 
         let drafts = try build(replayer.state, original)
@@ -170,7 +170,7 @@ package final class LogWriter {
         for draft in drafts { replayer.prepareToDecide(family: draft.family) }
         if replayer.deferredFailed {
             replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
-                                            fs: fs, snapshots: snapshots, trustingSnapshot: false)
+                                            fs: fs, snapshots: snapshots, trustingSnapshot: false, problems: .summary)
         }
         if let eventId, let original {
             guard let draft = drafts.first, drafts.count == 1,

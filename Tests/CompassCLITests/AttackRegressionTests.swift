@@ -185,7 +185,8 @@ import Glibc
         handle.seekToEndOfFile()
         handle.write(Data(String(repeating: "x\n", count: 1_000_000).utf8))
         handle.closeFile()
-        for words in [["interactions", "--as", "u-pat"], ["replay"], ["audit", "--as", "u-pat"]] {
+        for words in [["interactions", "--as", "u-pat"], ["replay"], ["audit", "--as", "u-pat"],
+                      ["add-school", "--as", "u-pat", "--name", "Duke"]] {
             let (status, peakKB, stderr) = try Self.peakMemory(words + ["--log", log])
             #expect(status <= 1, "\(words): \(stderr)")
             #expect(peakKB > 0 && peakKB < 120_000, "\(words): peak RSS \(peakKB) KB for 1M bad lines")
