@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "CompassCore", targets: ["CompassCore"]),
+        .library(name: "CompassStore", targets: ["CompassStore"]),
         .executable(name: "compass", targets: ["compass"]),
     ],
     dependencies: [],
@@ -14,16 +15,19 @@ let package = Package(
         .target(name: "CompassCore", dependencies: ["CompassSHA"]),
         // SHA-256 block compression with the x86 SHA extensions (a portable Swift fallback runs elsewhere).
         .target(name: "CompassSHA"),
-        // The command-line layer: argument parsing, log files, rendering. Testable in-process.
-        .target(name: "CompassCLI", dependencies: ["CompassCore"]),
+        // Everything on disk: the log's reader and writer, the lock, fsync, the rollback journal,
+        // torn tails, snapshots, attachments, tailing. Every file operation goes through one seam.
+        .target(name: "CompassStore", dependencies: ["CompassCore"]),
+        // The command-line layer: words in, store and core calls, text out. No file-system calls.
+        .target(name: "CompassCLI", dependencies: ["CompassCore", "CompassStore"]),
         // The thin executable: hands the process to CompassCLI.
         .executableTarget(name: "compass", dependencies: ["CompassCLI"]),
         // The in-house property-testing harness and log generators, shared by the test targets.
         .target(name: "CompassTestSupport", dependencies: ["CompassCore"], path: "Tests/CompassTestSupport"),
         // Baselines for bench/run.sh (JSONDecoder, raw write+fsync). Not part of the product.
-        .executableTarget(name: "compass-bench", dependencies: ["CompassCLI", "CompassCore"]),
+        .executableTarget(name: "compass-bench", dependencies: ["CompassCLI", "CompassCore", "CompassStore"]),
         .testTarget(name: "CompassCoreTests", dependencies: ["CompassCore", "CompassTestSupport"]),
-        .testTarget(name: "CompassCLITests", dependencies: ["CompassCLI", "CompassCore", "CompassTestSupport"]),
+        .testTarget(name: "CompassCLITests", dependencies: ["CompassCLI", "CompassCore", "CompassStore", "CompassTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import CompassCore
+import CompassStore
 
 /// Why a command failed, and so its exit status.
 package enum CLIError: Error, Equatable {

@@ -1,4 +1,5 @@
 import CompassCore
+import CompassStore
 import Foundation
 
 /// The `compass` program: parses the words, runs one command, turns errors into exit codes.
@@ -43,13 +44,17 @@ public enum Compass {
             if let message = error.message { console.err("error: \(TerminalText.escape(message))\n") }
             if error.exitStatus == 2 { console.err("Run 'compass \(name) --help' for usage.\n") }
             return error.exitStatus
+        } catch let error as StoreError {
+            // Every store error is a domain or I/O failure: exit 1.
+            console.err("error: \(TerminalText.escape(error.message))\n")
+            return 1
         } catch {
             console.err("error: \(error)\n")
             return 1
         }
     }
 
-    static func dispatch(_ inv: Invocation) throws(CLIError) {
+    static func dispatch(_ inv: Invocation) throws {
         switch inv.arguments.command {
         case "replay": try ReplayCommand.run(inv)
         case "verify": try VerifyCommand.run(inv)

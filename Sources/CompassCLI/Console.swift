@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// Where a command's output goes: the process's stdout/stderr, or buffers in tests.
 final class Console {
@@ -52,13 +53,7 @@ final class Console {
             if fd == 1 { capturedOut += bytes } else { capturedErr += bytes }
             return
         }
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return }
-                offset += n
-            }
-        }
+        // A closed pipe (`compass … | head`) ends the output quietly.
+        try? (fd == 1 ? FileHandle.standardOutput : FileHandle.standardError).write(contentsOf: bytes)
     }
 }

@@ -1,4 +1,5 @@
 import CompassCore
+import CompassStore
 
 /// The interactions pages for a person at a terminal (seed 000 §6, seed 001 §6).
 enum InteractionsRendering {

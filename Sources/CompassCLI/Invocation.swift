@@ -1,4 +1,5 @@
 import CompassCore
+import CompassStore
 import Foundation
 
 /// Everything a command may touch outside the core: the parsed words, the environment,
@@ -31,10 +32,10 @@ struct Invocation {
 
     /// The log's path for a read, `verify` or `audit`: a log that does not exist is an error
     /// (a mistyped `--log` must not look like an empty log).
-    func existingLog() throws(CLIError) -> String {
+    func existingLog() throws -> String {
         switch fileSystem.kind(of: logPath) {
-        case .missing: throw .domain("no log at \(logPathForDisplay)")
-        case .directory: throw .io("\(logPathForDisplay) is a directory, not a log")
+        case .missing: throw CLIError.domain("no log at \(logPathForDisplay)")
+        case .directory: throw CLIError.io("\(logPathForDisplay) is a directory, not a log")
         case .regular, .other: return logPath  // anything else is refused, without blocking, when opened
         }
     }
@@ -52,22 +53,22 @@ struct Invocation {
     }
 
     /// `--as`, else `$COMPASS_USER`, else a usage error.
-    func viewer() throws(CLIError) -> String {
+    func viewer() throws -> String {
         guard let user = arguments.value("as") ?? environment["COMPASS_USER"], !user.isEmpty else {
-            throw .usage("missing '--as USER' (or set COMPASS_USER)")
+            throw CLIError.usage("missing '--as USER' (or set COMPASS_USER)")
         }
         return user
     }
 
     /// `--now`, else `--as-of`, else the clock.
-    func now() throws(CLIError) -> Timestamp {
+    func now() throws -> Timestamp {
         if let text = arguments.value("now") { return try time(text, option: "--now") }
         if let asOf = try cut().asOf { return asOf }
         return clock()
     }
 
     /// `--as-of` and `--at-seq`.
-    func cut() throws(CLIError) -> ReplayCut {
+    func cut() throws -> ReplayCut {
         var cut = ReplayCut()
         if let text = arguments.value("as-of") { cut.asOf = try time(text, option: "--as-of") }
         if let text = arguments.value("at-seq") { cut.atSeq = try integer(text, option: "--at-seq", minimum: 0, maximum: EnvelopeDecoder.maxSeq) }
@@ -75,17 +76,17 @@ struct Invocation {
     }
 
     /// `--tz`, default UTC.
-    func timeZone() throws(CLIError) -> TimeZone {
+    func timeZone() throws -> TimeZone {
         let name = arguments.value("tz") ?? "UTC"
         // Only a zone's offsets are read (DateText): UTC needs no time-zone database.
         if name == "UTC", let utc = TimeZone(secondsFromGMT: 0) { return utc }
-        guard let zone = TimeZone(identifier: name) else { throw .usage("unknown time zone '\(TerminalText.escape(name))'") }
+        guard let zone = TimeZone(identifier: name) else { throw CLIError.usage("unknown time zone '\(TerminalText.escape(name))'") }
         return zone
     }
 
-    func time(_ text: String, option: String) throws(CLIError) -> Timestamp {
+    func time(_ text: String, option: String) throws -> Timestamp {
         guard let time = Timestamp(rfc3339: text) else {
-            throw .usage("invalid time '\(TerminalText.escape(text))' for '\(option)' (expected RFC 3339 between years 0000 and 9999, e.g. 2026-02-03T14:15:00Z)")
+            throw CLIError.usage("invalid time '\(TerminalText.escape(text))' for '\(option)' (expected RFC 3339 between years 0000 and 9999, e.g. 2026-02-03T14:15:00Z)")
         }
         return time
     }
@@ -94,18 +95,18 @@ struct Invocation {
     static let maxOption: Int64 = Int64(Int32.max)
 
     /// A numeric option in `minimum … maximum` (SPEC §4: 1 … 2^31 − 1 unless said otherwise).
-    func integer(_ text: String, option: String, minimum: Int64, maximum: Int64 = Invocation.maxOption) throws(CLIError) -> Int64 {
+    func integer(_ text: String, option: String, minimum: Int64, maximum: Int64 = Invocation.maxOption) throws -> Int64 {
         guard let value = Int64(text), value >= minimum, value <= maximum else {
-            throw .usage("invalid value '\(TerminalText.escape(text))' for '\(option)' (expected an integer from \(minimum) to \(maximum))")
+            throw CLIError.usage("invalid value '\(TerminalText.escape(text))' for '\(option)' (expected an integer from \(minimum) to \(maximum))")
         }
         return value
     }
 
     /// A value that must be one of a listed set.
-    func choice(_ option: String, in allowed: [String]) throws(CLIError) -> String? {
+    func choice(_ option: String, in allowed: [String]) throws -> String? {
         guard let value = arguments.value(option) else { return nil }
         guard allowed.contains(value) else {
-            throw .usage("invalid value '\(TerminalText.escape(value))' for '--\(option)' (expected \(allowed.joined(separator: "|")))")
+            throw CLIError.usage("invalid value '\(TerminalText.escape(value))' for '--\(option)' (expected \(allowed.joined(separator: "|")))")
         }
         return value
     }

@@ -1,4 +1,5 @@
 import CompassCore
+import CompassStore
 import Foundation
 
 /// What every read command starts from: the replayed log (up to `--as-of`/`--at-seq`),
@@ -11,7 +12,7 @@ struct ReadContext {
     var style: TextStyle
 
     /// Replays the log and resolves the viewer; a log with problems gets one warning line.
-    init(_ inv: Invocation) throws(CLIError) {
+    init(_ inv: Invocation) throws {
         let viewerId = try inv.viewer()
         now = try inv.now()
         zone = try inv.timeZone()
@@ -19,7 +20,7 @@ struct ReadContext {
                                             snapshots: inv.snapshots, scope: .familyOf(viewerId), problems: .summary)
         inv.console.keepUntilExit(replayer)
         state = replayer.state
-        do { viewer = try Viewer(viewerId, in: state) } catch { throw .domain(error.message) }
+        do { viewer = try Viewer(viewerId, in: state) } catch { throw CLIError.domain(error.message) }
         ProblemRendering.warn(replayer, family: viewer.family, log: inv.logPathForDisplay, console: inv.console)
         style = TextStyle(inv)
     }

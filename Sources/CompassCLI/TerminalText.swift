@@ -1,4 +1,5 @@
 import CompassCore
+import CompassStore
 
 /// Text from the log or the arguments made safe for a terminal (SPEC §4): C0 control
 /// characters other than `\n`, DEL and C1 characters are written escaped, `\u{1B}`, so a log

@@ -7,6 +7,7 @@
 //   compass-bench retained FILE      resident memory after replaying FILE against the peak during the replay
 import CompassCLI
 import CompassCore
+import CompassStore
 import Foundation
 
 #if canImport(Glibc)
@@ -110,14 +111,14 @@ case "appends":
         EventDraft(seq: 1, id: "bench-\(n)", type: type.rawValue, at: start.adding(seconds: Int64(n)), actor: actor, family: "fam",
                    data: JSONObject(data.map { JSONObject.Member($0.0, .string($0.1)) }))
     }
-    _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(CLIError) -> [EventDraft] in
+    _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(StoreError) -> [EventDraft] in
         [draft(.memberJoined, "u-p", 0, [("userId", "u-p"), ("fullName", "Pat"), ("role", "parent")]),
          draft(.schoolAdded, "u-p", 1, [("schoolId", "s-1"), ("name", "UCLA")])]
     }
     // The raw loop writes the same number of lines of the same size, write(2) + fsync each, to a
     // file in the same folder. The two alternate in rounds of 50, so drift in the disk's speed
     // over the run falls on both alike.
-    let probe = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(CLIError) -> [EventDraft] in
+    let probe = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(StoreError) -> [EventDraft] in
         [draft(.schoolStatusChanged, "u-p", 2, [("schoolId", "s-1"), ("newStatus", "contacted"), ("notes", "Bench note 0")])]
     }
     guard case .written(let probeEvents) = probe else { fatalError("the first append was not written") }
@@ -129,7 +130,7 @@ case "appends":
         let round = min(50, count - n)
         appendTime += try seconds {
             for k in 0..<round {
-                _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(CLIError) -> [EventDraft] in
+                _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(StoreError) -> [EventDraft] in
                     [draft(.schoolStatusChanged, "u-p", n + k + 2, [("schoolId", "s-1"), ("newStatus", "contacted"), ("notes", "Bench note \(n + k)")])]
                 }
             }
@@ -155,7 +156,7 @@ case "hammer":
     let worker = args[4]
     for n in 0..<count {
         let data = JSONObject([.init("schoolId", .string("s-1")), .init("newStatus", .string("contacted")), .init("notes", .string("w\(worker)-\(n)"))])
-        _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(CLIError) -> [EventDraft] in
+        _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(StoreError) -> [EventDraft] in
             [EventDraft(seq: 1, id: "w\(worker)-\(n)", type: "SchoolStatusChanged", at: Timestamp(rfc3339: "2026-01-01T00:00:00Z")!,
                         actor: "u-pat", family: "fam", data: data)]
         }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CompassCLI
 @testable import CompassCore
+@testable import CompassStore
 
 /// The write side of `compass`: durable, validated, idempotent appends.
 @Suite struct AppendTests {
@@ -242,7 +243,7 @@ import Testing
 @Suite struct LogWriterCacheTests {
     static func append(_ writer: LogWriter, _ type: EventType, _ actor: String, _ data: [(String, String)], id: String) -> String? {
         do {
-            _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(CLIError) -> [EventDraft] in
+            _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(StoreError) -> [EventDraft] in
                 [EventDraft(seq: 1, id: id, type: type.rawValue, at: Timestamp(rfc3339: "2026-01-01T00:00:00Z")!, actor: actor, family: "fam",
                             data: JSONObject(data.map { JSONObject.Member($0.0, .string($0.1)) }))]
             }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CompassCLI
 @testable import CompassCore
+@testable import CompassStore
 
 #if canImport(Glibc)
 import Glibc

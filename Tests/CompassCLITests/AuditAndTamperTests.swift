@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CompassCLI
 @testable import CompassCore
+@testable import CompassStore
 
 /// `compass audit`: who did what, when.
 @Suite struct AuditTests {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import CompassCLI
 @testable import CompassCore
+@testable import CompassStore
 
 /// A member of family A never sees an id, name or text that exists only in family B, in any
 /// read command, even when passing B's ids on purpose.

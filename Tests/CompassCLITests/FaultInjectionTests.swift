@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CompassCLI
 @testable import CompassCore
+@testable import CompassStore
 
 /// Every write the store makes, failed or crashed at every single file operation, the way
 /// SQLite's I/O-error and crash tests loop over every step: afterwards an acknowledged append

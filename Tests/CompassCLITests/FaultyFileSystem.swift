@@ -1,5 +1,6 @@
 import Foundation
 @testable import CompassCLI
+@testable import CompassStore
 
 #if canImport(Glibc)
 import Glibc
@@ -66,27 +67,27 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
     var hitFault: Bool { injected != nil }
 
     /// Counts one operation; throws the injected fault at the chosen one.
-    private func step(_ name: String, _ path: String, isWrite: Bool = false) throws(CLIError) -> Bool {
+    private func step(_ name: String, _ path: String, isWrite: Bool = false) throws(StoreError) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        if stopped { throw .io("simulated crash: \(name) \(path) after the process died") }
+        if stopped { throw .io(path: name, message: "simulated crash: \(name) \(path) after the process died") }
         operations += 1
         guard operations == failAt else { return false }
         injected = "\(fault) at operation \(operations): \(name) \(path)"
         switch fault {
-        case .error: throw .io("injected \(isWrite ? "ENOSPC" : "EIO"): \(name) \(path)")
+        case .error: throw .io(path: name, message: "injected \(isWrite ? "ENOSPC" : "EIO"): \(name) \(path)")
         case .shortWrite:
             if isWrite { return true }
-            throw .io("injected EIO: \(name) \(path)")
+            throw .io(path: name, message: "injected EIO: \(name) \(path)")
         case .kill, .powerLoss:
             stopped = true
-            throw .io("simulated crash: \(name) \(path)")
+            throw .io(path: name, message: "simulated crash: \(name) \(path)")
         }
     }
 
     private func parent(_ path: String) -> String { POSIX.directory(of: path) }
 
-    func open(_ path: String, _ mode: OpenMode) throws(CLIError) -> Int32? {
+    func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> Int32? {
         _ = try step("open", path)
         let existed = real.kind(of: path) == .regular
         guard let fd = try real.open(path, mode) else { return nil }
@@ -108,19 +109,19 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         real.close(fd)
     }
 
-    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws(CLIError) -> Int {
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws(StoreError) -> Int {
         _ = try step("read", path)
         return try real.read(fd, into: buffer, at: offset, path: path)
     }
 
-    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(CLIError) -> Int {
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(StoreError) -> Int {
         if try step("write", path, isWrite: true) {
             return try real.write(fd, UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count / 2)]), path: path)
         }
         return try real.write(fd, bytes, path: path)
     }
 
-    func sync(_ fd: Int32, path: String) throws(CLIError) {
+    func sync(_ fd: Int32, path: String) throws(StoreError) {
         _ = try step("sync", path)
         try real.sync(fd, path: path)
         let bytes = (try? real.readFile(path)).flatMap { $0 } ?? []  // the descriptor may be write-only
@@ -129,25 +130,25 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         lock.unlock()
     }
 
-    func truncate(_ fd: Int32, to size: Int, path: String) throws(CLIError) {
+    func truncate(_ fd: Int32, to size: Int, path: String) throws(StoreError) {
         _ = try step("truncate", path)
         try real.truncate(fd, to: size, path: path)
     }
 
-    func size(_ fd: Int32, path: String) throws(CLIError) -> Int {
-        if stopped { throw .io("simulated crash") }
+    func size(_ fd: Int32, path: String) throws(StoreError) -> Int {
+        if stopped { throw .io(path: "", message: "simulated crash") }
         return try real.size(fd, path: path)
     }
 
     func identity(_ fd: Int32) -> FileIdentity? { real.identity(fd) }
     func identity(of path: String) -> FileIdentity? { real.identity(of: path) }
 
-    func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(CLIError) {
+    func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError) {
         if kind != .unlock { _ = try step("lock", path) }
         try real.lock(fd, kind, path: path)
     }
 
-    func rename(_ from: String, to: String) throws(CLIError) {
+    func rename(_ from: String, to: String) throws(StoreError) {
         _ = try step("rename", from)
         try real.rename(from, to: to)
         lock.lock()
@@ -156,7 +157,7 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         lock.unlock()
     }
 
-    func remove(_ path: String) throws(CLIError) {
+    func remove(_ path: String) throws(StoreError) {
         _ = try step("remove", path)
         try real.remove(path)
         lock.lock()
@@ -164,7 +165,7 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         lock.unlock()
     }
 
-    func makeDirectory(_ path: String) throws(CLIError) -> Bool {
+    func makeDirectory(_ path: String) throws(StoreError) -> Bool {
         _ = try step("mkdir", path)
         let made = try real.makeDirectory(path)
         lock.lock()
@@ -183,7 +184,7 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
-    func syncDirectory(_ path: String) throws(CLIError) {
+    func syncDirectory(_ path: String) throws(StoreError) {
         _ = try step("syncdir", path)
         try real.syncDirectory(path)
         lock.lock()

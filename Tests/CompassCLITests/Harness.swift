@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CompassCLI
 @testable import CompassCore
+@testable import CompassStore
 
 /// Runs `compass` in-process against a temporary folder, with a fixed clock and ids.
 final class CLIHarness {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CompassCLI
 @testable import CompassCore
+@testable import CompassStore
 
 /// `interactions`, `analytics`, `show`, `export` as people and scripts use them.
 @Suite struct ReadCommandsTests {

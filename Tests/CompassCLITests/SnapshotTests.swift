@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CompassCLI
 @testable import CompassCore
+@testable import CompassStore
 
 /// Snapshots beside the log: used when they match, ignored and rebuilt when they do not.
 @Suite struct SnapshotTests {

@@ -1,8 +1,9 @@
 import CompassCore
+import CompassStore
 
 /// `compass activity`: the timeline of SPEC §3.3, a page at a time.
 enum ActivityCommand {
-    static func query(_ inv: Invocation) throws(CLIError) -> ActivityQuery {
+    static func query(_ inv: Invocation) throws -> ActivityQuery {
         var query = ActivityQuery()
         query.type = try inv.choice("type", in: ActivityType.allCases.map(\.rawValue)).flatMap(ActivityType.init)
         query.range = try inv.choice("range", in: ActivityRange.allCases.map(\.rawValue)).flatMap(ActivityRange.init) ?? .all
@@ -12,7 +13,7 @@ enum ActivityCommand {
         return query
     }
 
-    static func run(_ inv: Invocation) throws(CLIError) {
+    static func run(_ inv: Invocation) throws {
         let query = try query(inv)
         let context = try ReadContext(inv)
         let page = ActivityViews.page(context.state, viewer: context.viewer, query: query, now: context.now, zone: context.zone)

@@ -1,15 +1,16 @@
 import CompassCore
+import CompassStore
 
 /// `add-member`, `add-school`, `add-coach`, `log-interaction`, `delete-interaction`,
 /// `change-status`, `upload-document`: each turns its options into one draft; the
 /// ``LogWriter`` decides and writes it.
 enum AppendCommands {
-    static func run(_ inv: Invocation) throws(CLIError) {
+    static func run(_ inv: Invocation) throws {
         let args = inv.arguments
         let now = try inv.now()
         let eventId = args.value("event-id")
-        if let eventId, !Identifier.isValid(eventId) { throw .usage("invalid event id '\(TerminalText.escape(eventId))' (expected 1–64 of A-Z a-z 0-9 _ . : -)") }
-        let expectSeq = try args.value("expect-seq").map { text throws(CLIError) in try inv.integer(text, option: "--expect-seq", minimum: 0, maximum: EnvelopeDecoder.maxSeq) }
+        if let eventId, !Identifier.isValid(eventId) { throw CLIError.usage("invalid event id '\(TerminalText.escape(eventId))' (expected 1–64 of A-Z a-z 0-9 _ . : -)") }
+        let expectSeq = try args.value("expect-seq").map { text throws in try inv.integer(text, option: "--expect-seq", minimum: 0, maximum: EnvelopeDecoder.maxSeq) }
         let newEventId = eventId ?? inv.makeId()
         let actor: String
         if args.command == "add-member", let family = args.value("family"), !familyExists(family, inv: inv) {
@@ -22,7 +23,7 @@ enum AppendCommands {
         var files = FileInputs()
         if args.command == "log-interaction" {
             for path in args.all("attach") { files.attachments.append(try AttachmentStore.stage(inv.resolve(path), fs: inv.fileSystem)) }
-            files.interest = try args.value("interest").map { text throws(CLIError) in try interestAnswers(text) }
+            files.interest = try args.value("interest").map { text throws in try interestAnswers(text) }
         }
         if args.command == "upload-document", let path = args.value("file") {
             files.document = try AttachmentStore.describe(inv.resolve(path), fs: inv.fileSystem)
@@ -33,8 +34,8 @@ enum AppendCommands {
         let fs = inv.fileSystem
         let outcome = try writer.append(
             eventId: eventId, expectSeq: expectSeq, actor: actor,
-            beforeWrite: { _ throws(CLIError) in try store.save(inputs.attachments, fs: fs) },
-            build: { state, original throws(CLIError) in
+            beforeWrite: { _ throws(StoreError) in try store.save(inputs.attachments, fs: fs) },
+            build: { state, original throws(StoreError) in
                 let (type, family, data) = try payload(args, actor: actor, state: state, original: original,
                                                        now: now, files: inputs)
                 return [EventDraft(seq: 1, id: newEventId, type: type.rawValue, at: now, actor: actor, family: family, data: data)]
@@ -59,7 +60,7 @@ enum AppendCommands {
 
     /// The event type, family and `data` object for one append command.
     static func payload(_ args: ParsedArguments, actor: String, state: CompassState, original: Event?,
-                        now: Timestamp, files: FileInputs) throws(CLIError) -> (EventType, String, JSONObject) {
+                        now: Timestamp, files: FileInputs) throws(StoreError) -> (EventType, String, JSONObject) {
         var data = JSONObject()
         func put(_ key: String, _ option: String) {
             if let value = args.value(option) { data.append(key, .string(value)) }
@@ -74,7 +75,7 @@ enum AppendCommands {
             put("role", "role")
             return (.memberJoined, family, data)
         }
-        guard let member = state.members[actor] else { throw .domain("Unknown user \(actor)") }
+        guard let member = state.members[actor] else { throw .rejected(EventError("Unknown user \(actor)")) }
         let family = state.families[member.family] ?? Family(id: member.family)
         switch args.command {
         case "add-school":
@@ -147,13 +148,13 @@ enum AppendCommands {
     }
 
     /// `y,n,y,n,n,y` → six booleans (yes/no/true/false accepted too).
-    static func interestAnswers(_ text: String) throws(CLIError) -> [JSONValue] {
+    static func interestAnswers(_ text: String) throws -> [JSONValue] {
         var answers: [JSONValue] = []
         for word in text.split(separator: ",", omittingEmptySubsequences: false) {
             switch word.trimmingSpaces().lowercased() {
             case "y", "yes", "true", "1": answers.append(.bool(true))
             case "n", "no", "false", "0": answers.append(.bool(false))
-            default: throw .usage("invalid value '\(text)' for '--interest' (expected six of y|n, comma-separated)")
+            default: throw CLIError.usage("invalid value '\(text)' for '--interest' (expected six of y|n, comma-separated)")
             }
         }
         return answers

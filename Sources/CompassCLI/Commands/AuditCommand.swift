@@ -1,9 +1,10 @@
 import CompassCore
+import CompassStore
 import Foundation
 
 /// `compass audit`: the recruiting history, one line per event and per rejected line.
 enum AuditCommand {
-    static func run(_ inv: Invocation) throws(CLIError) {
+    static func run(_ inv: Invocation) throws {
         let args = inv.arguments
         var query = AuditQuery()
         if let entity = args.value("entity") { query.entity = entity }
@@ -19,7 +20,7 @@ enum AuditCommand {
         if let id = args.value("as") ?? inv.environment["COMPASS_USER"] {
             let members = try LogReader.replay(path: path, fs: inv.fileSystem, cut: cut, snapshots: inv.snapshots,
                                                scope: .summary, problems: .summary)
-            do throws(EventError) { viewer = try Viewer(id, in: members.state) } catch { throw .domain(error.message) }
+            do throws(EventError) { viewer = try Viewer(id, in: members.state) } catch { throw CLIError.domain(error.message) }
         }
         let style = TextStyle(inv)
         var trail = AuditTrail(zone: zone)

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CompassCore
+import CompassStore
 import Foundation
 
 /// Set by SIGINT/SIGTERM; `follow` checks it between polls.
@@ -14,11 +15,11 @@ nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
 /// interrupted. Only bytes appended since the last read are read; the state is folded
 /// incrementally, never replayed again.
 enum FollowCommand {
-    static func run(_ inv: Invocation) throws(CLIError) {
+    static func run(_ inv: Invocation) throws {
         let viewerId = try inv.viewer()
         let zone = try inv.timeZone()
-        let fixedNow = try inv.arguments.value("now").map { text throws(CLIError) in try inv.time(text, option: "--now") }
-        let interval = try inv.arguments.value("interval").map { text throws(CLIError) in
+        let fixedNow = try inv.arguments.value("now").map { text throws in try inv.time(text, option: "--now") }
+        let interval = try inv.arguments.value("interval").map { text throws in
             try inv.integer(text, option: "--interval", minimum: 1, maximum: 86_400_000)
         } ?? 100
         signal(SIGINT) { _ in stopRequested = 1 }
@@ -75,7 +76,7 @@ enum FollowCommand {
             } else if tail.isOpen, !started {
                 // The log exists and the viewer is not in it: the usual error, not a wait. (Once
                 // following, a log being replaced may lack the viewer for a moment: wait then.)
-                throw .domain("Unknown user \(viewerId)")
+                throw CLIError.domain("Unknown user \(viewerId)")
             } else if !warnedWaiting {
                 inv.console.err("waiting for \(TerminalText.escape(inv.logPathForDisplay)) to be created…\n")
                 warnedWaiting = true
@@ -109,60 +110,3 @@ final class AppliedEvents {
     var events: [Event] = []
 }
 
-/// Reads a growing log from where it last stopped, committed complete lines only: a torn
-/// last line, or a batch not yet committed, is read once it is whole. A log that does not
-/// exist yet is waited for; a log replaced (renamed over, removed and made again, or cut
-/// below what was read) is read again from its start.
-struct LogTail {
-    let path: String
-    let fs: FileSystem
-    private var fd: Int32 = -1
-    private var identity: FileIdentity?
-    private var offset = 0
-    private var everOpened = false
-
-    init(path: String, fs: FileSystem) {
-        self.path = path
-        self.fs = fs
-    }
-
-    var isOpen: Bool { fd >= 0 }
-
-    enum Poll: Equatable { case read, replaced }
-
-    mutating func poll(into replayer: inout Replayer, fresh: () -> Replayer) throws(CLIError) -> Poll {
-        var outcome = Poll.read
-        if fd >= 0, fs.identity(of: path) != identity {
-            close()  // removed or renamed over: the path's new file, if any, is read from its start
-        }
-        if fd < 0 {
-            guard let opened = try fs.open(path, .read) else { return .read }
-            fd = opened
-            identity = fs.identity(opened)
-            offset = 0
-            if everOpened {
-                replayer = fresh()
-                outcome = .replaced
-            }
-            everOpened = true
-        }
-        let extent = try LogExtent.measure(fd, path: path, fs: fs)
-        if extent.complete < offset {
-            // Cut below what was read: not the same history any more.
-            offset = 0
-            replayer = fresh()
-            outcome = .replaced
-        }
-        guard extent.complete > offset else { return outcome }
-        try LogReader.stream(fd: fd, path: path, from: offset, extent: LogExtent(complete: extent.complete, torn: false),
-                             fs: fs, into: &replayer)
-        offset = extent.complete
-        return outcome
-    }
-
-    private mutating func close() {
-        if fd >= 0 { fs.close(fd) }
-        fd = -1
-        identity = nil
-    }
-}

@@ -1,12 +1,13 @@
 import CompassCore
+import CompassStore
 
 /// `compass generate`: a valid synthetic log on stdout, the same bytes for the same seed.
 enum GenerateCommand {
-    static func run(_ inv: Invocation) throws(CLIError) {
+    static func run(_ inv: Invocation) throws {
         let args = inv.arguments
-        let families = try args.value("families").map { v throws(CLIError) in try inv.integer(v, option: "--families", minimum: 1) } ?? 3
-        let events = try args.value("events").map { v throws(CLIError) in try inv.integer(v, option: "--events", minimum: 0) } ?? 1000
-        let seed = try args.value("seed").map { v throws(CLIError) in try inv.integer(v, option: "--seed", minimum: 0) } ?? 1
+        let families = try args.value("families").map { v throws in try inv.integer(v, option: "--families", minimum: 1) } ?? 3
+        let events = try args.value("events").map { v throws in try inv.integer(v, option: "--events", minimum: 0) } ?? 1000
+        let seed = try args.value("seed").map { v throws in try inv.integer(v, option: "--seed", minimum: 0) } ?? 1
         let generator = HistoryGenerator(families: Int(families), events: Int(events), seed: UInt64(seed))
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)

@@ -1,4 +1,5 @@
 import CompassCore
+import CompassStore
 
 /// `compass import FILE`: validates a JSON-lines file of events (a family's history exported
 /// from the web app, say) against the rules and appends them in one locked, fsynced batch,
@@ -10,13 +11,13 @@ import CompassCore
 /// new family `f-USER`); `seq` and `prev` are assigned on append. A last line without `\n`
 /// is a line like the others (a file is not a log being written).
 enum ImportCommand {
-    static func run(_ inv: Invocation) throws(CLIError) {
+    static func run(_ inv: Invocation) throws {
         let given = inv.arguments.positionals[0]
         guard let bytes = try inv.fileSystem.readFile(inv.resolve(given)) else {
-            throw .io("cannot open \(TerminalText.escape(given)): no such file")
+            throw CLIError.io("cannot open \(TerminalText.escape(given)): no such file")
         }
         let now = try inv.now()
-        let expectSeq = try inv.arguments.value("expect-seq").map { text throws(CLIError) in
+        let expectSeq = try inv.arguments.value("expect-seq").map { text throws in
             try inv.integer(text, option: "--expect-seq", minimum: 0, maximum: EnvelopeDecoder.maxSeq)
         }
         var ranges: [Range<Int>] = []
@@ -53,9 +54,9 @@ enum ImportCommand {
         var shapeProblems: [Problem] = []
         let writer = LogWriter(path: inv.logPath, snapshots: inv.snapshots, fileSystem: inv.fileSystem)
         let outcome: AppendOutcome
-        do throws(CLIError) {
+        do throws(StoreError) {
             outcome = try writer.append(eventId: nil, expectSeq: expectSeq, lineNumbers: lines.map(\.number),
-                                        keepUntilExit: inv.console.keepUntilExit) { state, _ throws(CLIError) in
+                                        keepUntilExit: inv.console.keepUntilExit) { state, _ throws(StoreError) in
                 shapeProblems = []
                 var drafts: [EventDraft] = []
                 var families: [String: String] = [:]  // users who join in this file
@@ -76,7 +77,7 @@ enum ImportCommand {
             // Lines whose shape was wrong carry that message, not the placeholder's.
             let shaped = Set(shapeProblems.map(\.line))
             let all = shapeProblems + problems.filter { !shaped.contains($0.line) }
-            throw .rejectedLines(all.sorted { $0.line < $1.line })
+            throw StoreError.rejectedLines(all.sorted { $0.line < $1.line })
         }
         guard case .written(let events) = outcome else { return }
         if inv.json {

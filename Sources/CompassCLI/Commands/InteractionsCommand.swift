@@ -1,8 +1,9 @@
 import CompassCore
+import CompassStore
 
 /// `interactions`, `analytics` and `export`: the list of SPEC §3.1 for one viewer.
 enum InteractionsCommand {
-    static func query(_ inv: Invocation) throws(CLIError) -> InteractionQuery {
+    static func query(_ inv: Invocation) throws -> InteractionQuery {
         var query = InteractionQuery()
         query.search = inv.arguments.value("search")
         query.type = try inv.choice("type", in: InteractionType.allCases.map(\.rawValue)).flatMap(InteractionType.init)
@@ -11,24 +12,24 @@ enum InteractionsCommand {
         query.periodDays = try inv.choice("period", in: ["7", "14", "30", "90"]).flatMap { Int($0) }
         if let loggedBy = inv.arguments.value("logged-by") {
             guard loggedBy == "me" || Identifier.isValid(loggedBy) else {
-                throw .usage("invalid value '\(loggedBy)' for '--logged-by' (expected a user id or me)")
+                throw CLIError.usage("invalid value '\(loggedBy)' for '--logged-by' (expected a user id or me)")
             }
             query.loggedBy = loggedBy
         }
         return query
     }
 
-    static func list(_ inv: Invocation) throws(CLIError) -> (ReadContext, InteractionQuery, InteractionList) {
+    static func list(_ inv: Invocation) throws -> (ReadContext, InteractionQuery, InteractionList) {
         let query = try query(inv)
         let context = try ReadContext(inv)
         do {
             return (context, query, try InteractionViews.list(context.state, viewer: context.viewer, query: query, now: context.now))
         } catch {
-            throw .domain(error.message)
+            throw CLIError.domain(error.message)
         }
     }
 
-    static func runList(_ inv: Invocation) throws(CLIError) {
+    static func runList(_ inv: Invocation) throws {
         let (context, query, list) = try list(inv)
         if inv.json {
             inv.console.out(bytes: InteractionJSON.list(list))
@@ -37,14 +38,14 @@ enum InteractionsCommand {
         }
     }
 
-    static func runAnalytics(_ inv: Invocation) throws(CLIError) {
+    static func runAnalytics(_ inv: Invocation) throws {
         let query = try query(inv)
         let context = try ReadContext(inv)
         let analytics: InteractionAnalytics
         do {
             analytics = try InteractionViews.analytics(context.state, viewer: context.viewer, query: query, now: context.now)
         } catch {
-            throw .domain(error.message)
+            throw CLIError.domain(error.message)
         }
         if inv.json {
             inv.console.out(bytes: InteractionJSON.analytics(analytics))
@@ -53,7 +54,7 @@ enum InteractionsCommand {
         }
     }
 
-    static func runExport(_ inv: Invocation) throws(CLIError) {
+    static func runExport(_ inv: Invocation) throws {
         let (_, _, list) = try list(inv)
         if inv.json {
             inv.console.out(bytes: InteractionJSON.list(list))
@@ -65,16 +66,16 @@ enum InteractionsCommand {
 
 /// `show ID`: the detail page of SPEC §3.2, or its CSV export.
 enum ShowCommand {
-    static func run(_ inv: Invocation) throws(CLIError) {
+    static func run(_ inv: Invocation) throws {
         let context = try ReadContext(inv)
         let detail: InteractionDetail
         do {
             detail = try InteractionViews.detail(context.state, viewer: context.viewer, interactionId: inv.arguments.positionals[0])
         } catch {
-            throw .domain(error.message)
+            throw CLIError.domain(error.message)
         }
         if inv.arguments.has("csv") {
-            guard detail.canExport else { throw .domain("Export is available to players only") }
+            guard detail.canExport else { throw CLIError.domain("Export is available to players only") }
             inv.console.out(InteractionCSV.detail(detail, zone: context.zone))
         } else if inv.json {
             inv.console.out(bytes: InteractionJSON.detail(detail))

@@ -1,8 +1,9 @@
 import CompassCore
+import CompassStore
 
 /// `compass replay`: counts by type, members, live interactions and every problem.
 enum ReplayCommand {
-    static func run(_ inv: Invocation) throws(CLIError) {
+    static func run(_ inv: Invocation) throws {
         let spool = ProblemSpool()
         let replayer = try LogReader.replay(path: try inv.existingLog(), fs: inv.fileSystem, cut: try inv.cut(),
                                             snapshots: inv.snapshots, scope: .summary, problems: .forward(spool.add))
@@ -35,7 +36,7 @@ enum ReplayCommand {
             inv.console.out(text)
             ProblemRendering.list(spool, console: inv.console)
         }
-        if spool.count > 0 { throw .silentFailure }
+        if spool.count > 0 { throw CLIError.silentFailure }
     }
 }
 

@@ -1,14 +1,15 @@
 import CompassCore
+import CompassStore
 
 /// `compass verify`: seq, ids, the `prev` chain, the tail and every rule; prints the head hash.
 /// A snapshot beside the log is checked against verify's own replay of the prefix it covers
 /// and removed when it does not match (a snapshot is a cache and never proof; one that
 /// differs from the log was damaged or forged).
 enum VerifyCommand {
-    static func run(_ inv: Invocation) throws(CLIError) {
+    static func run(_ inv: Invocation) throws {
         let expected = inv.arguments.value("expect-head")
         if let expected, !EnvelopeDecoder.isSHA256Hex(expected) {
-            throw .usage("invalid value '\(TerminalText.escape(expected))' for '--expect-head' (expected 64 lowercase hex digits)")
+            throw CLIError.usage("invalid value '\(TerminalText.escape(expected))' for '--expect-head' (expected 64 lowercase hex digits)")
         }
         let path = try inv.existingLog()
         let fs = inv.fileSystem
@@ -67,7 +68,7 @@ enum VerifyCommand {
             text += ok ? "ok\n" : "FAILED\n"
             inv.console.out(text)
         }
-        if !ok { throw .silentFailure }
+        if !ok { throw CLIError.silentFailure }
     }
 
     enum SnapshotCheck: String {
@@ -78,7 +79,7 @@ enum VerifyCommand {
     /// one on disk, byte for byte (snapshots are encoded deterministically). The replay goes
     /// on from there, so the log is still read once.
     static func checkSnapshot(log fd: Int32, path: String, extent: LogExtent, fs: FileSystem,
-                              replayer: inout Replayer) throws(CLIError) -> SnapshotCheck {
+                              replayer: inout Replayer) throws -> SnapshotCheck {
         let snapshotPath = path + ".snapshot"
         guard fs.kind(of: snapshotPath) != .missing else { return .none }
         guard let file = SnapshotFile(path: snapshotPath, fs: fs), file.matches(log: fd, path: path, extent: extent, fs: fs),

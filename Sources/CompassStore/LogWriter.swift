@@ -54,11 +54,11 @@ package final class LogWriter {
 
     /// What the drafts are built from: the state of the log as it is under the lock.
     /// `original` is the event already logged under `--event-id`, if any (a retry reuses its ids).
-    package typealias Builder = (_ state: CompassState, _ original: Event?) throws(CLIError) -> [EventDraft]
+    package typealias Builder = (_ state: CompassState, _ original: Event?) throws(StoreError) -> [EventDraft]
 
     /// Runs after every draft is accepted and before the log is written; returns what undoes
     /// it if the write then fails (attachment bytes stored for the events, say).
-    package typealias BeforeWrite = (_ events: [Event]) throws(CLIError) -> (() -> Void)
+    package typealias BeforeWrite = (_ events: [Event]) throws(StoreError) -> (() -> Void)
 
     /// - Parameters:
     ///   - eventId: the id of the (single) event, for idempotent retries.
@@ -73,12 +73,12 @@ package final class LogWriter {
     ///     instead of freeing them one by one (a command passes its console's).
     ///   - build: makes the drafts from the current state.
     package func append(eventId: String?, expectSeq: Int64?, actor: String? = nil, sanitizing: Bool = true, lineNumbers: [Int]? = nil,
-                        beforeWrite: BeforeWrite = { _ throws(CLIError) in {} },
+                        beforeWrite: BeforeWrite = { _ throws(StoreError) in {} },
                         keepUntilExit: (Any) -> Void = { _ in },
-                        build: Builder) throws(CLIError) -> AppendOutcome {
+                        build: Builder) throws(StoreError) -> AppendOutcome {
         var created: [String] = []  // folders, then the log, made by this append
         var locked: Int32?
-        do throws(CLIError) {
+        do throws(StoreError) {
             var fd: Int32
             while true {
                 if let kept = log, fs.identity(of: path) == kept.identity {
@@ -97,7 +97,7 @@ package final class LogWriter {
                         fd = try fs.openExisting(path, .create(exclusive: false))
                         created.append(path)
                     }
-                    guard let identity = fs.identity(fd) else { fs.close(fd); throw .io("cannot open \(path)") }
+                    guard let identity = fs.identity(fd) else { fs.close(fd); throw .io(path: path, message: "cannot open \(path)") }
                     log = (fd, identity)
                 }
                 try fs.lock(fd, .exclusive, path: path)
@@ -136,7 +136,7 @@ package final class LogWriter {
     }
 
     private func appendLocked(_ fd: Int32, eventId: String?, expectSeq: Int64?, actor: String?, sanitizing: Bool, lineNumbers: [Int]?,
-                              beforeWrite: BeforeWrite, keepUntilExit: (Any) -> Void, build: Builder) throws(CLIError) -> AppendOutcome {
+                              beforeWrite: BeforeWrite, keepUntilExit: (Any) -> Void, build: Builder) throws(StoreError) -> AppendOutcome {
         // A batch a writer left unfinished is rolled back before anything else is read.
         try LogJournal.recover(log: fd, path: path, fs: fs)
         fs.removeStaleTemporaries(in: folder)
@@ -176,14 +176,14 @@ package final class LogWriter {
             guard let draft = drafts.first, drafts.count == 1,
                   draft.type == original.type.rawValue, draft.actor == original.actor, draft.family == original.family,
                   (try? Rules.payloadIgnoringState(draft, sanitizing: sanitizing)) == original.payload
-            else { throw .domain("Conflict: event \(eventId) is already in the log with different content") }
+            else { throw .conflict("Conflict: event \(eventId) is already in the log with different content") }
             // The first writer may have died between its write and its fsync: make the
             // original durable before acknowledging it.
             try fs.sync(fd, path: path)
             return .alreadyPresent(original)
         }
         if let expectSeq, expectSeq != replayer.lastSeq {
-            throw .domain("Conflict: expected last seq \(expectSeq), but the log's last seq is \(replayer.lastSeq)")
+            throw .conflict("Conflict: expected last seq \(expectSeq), but the log's last seq is \(replayer.lastSeq)")
         }
         var events = try decide(drafts, against: &replayer, sanitizing: sanitizing, lineNumbers: lineNumbers)
 
@@ -198,7 +198,7 @@ package final class LogWriter {
             EventEncoder.seal(&output, prev: prev)  // the line is sealed where it will be written
             let line = start..<output.count
             guard line.count <= Replayer.maxLineBytes else {
-                throw .domain("Event too large: \(line.count) bytes (a log line is at most \(Replayer.maxLineBytes) bytes)")
+                throw .rejected(EventError("Event too large: \(line.count) bytes (a log line is at most \(Replayer.maxLineBytes) bytes)"))
             }
             events[index].prev = prev
             prev = output.withUnsafeBufferPointer { SHA256.hex(UnsafeBufferPointer(rebasing: $0[line])) }
@@ -211,7 +211,7 @@ package final class LogWriter {
         let committed = try fs.size(fd, path: path)
         let undo = try beforeWrite(events)
         let journaled = events.count > 1
-        do throws(CLIError) {
+        do throws(StoreError) {
             if journaled { try LogJournal.begin(log: path, committedSize: committed, fs: fs) }
             try fs.writeAll(fd, output, path: path)
             try fs.sync(fd, path: path)
@@ -233,7 +233,7 @@ package final class LogWriter {
     /// Decides each draft against the state in order, folding each accepted one so the next
     /// is decided against it. A batch (`lineNumbers`) reports every rejected draft.
     private func decide(_ drafts: [EventDraft], against replayer: inout Replayer, sanitizing: Bool,
-                        lineNumbers: [Int]?) throws(CLIError) -> [Event] {
+                        lineNumbers: [Int]?) throws(StoreError) -> [Event] {
         // Payloads are built without the state on every core (a large import), then each draft
         // is decided against the state in order.
         let prebuilt = Parallel.map(drafts) { draft in
@@ -249,7 +249,7 @@ package final class LogWriter {
             do {
                 event = try Rules.decide(draft, prebuilt: prebuilt[index], in: replayer.state, sanitizing: sanitizing)
             } catch {
-                guard let lineNumbers else { throw .domain(error.message) }
+                guard let lineNumbers else { throw .rejected(error) }
                 rejected.append(Problem(line: lineNumbers[index], message: error.message))
                 continue
             }
@@ -266,7 +266,7 @@ package final class LogWriter {
     /// every reader and the next writer still see the log without the unacknowledged bytes.
     private func rollBack(_ fd: Int32, to size: Int, journaled: Bool) {
         cached = nil
-        do throws(CLIError) {
+        do throws(StoreError) {
             try fs.truncate(fd, to: size, path: path)
             try fs.sync(fd, path: path)
             if journaled || fs.kind(of: LogJournal.path(of: path)) != .missing { try LogJournal.end(log: path, fs: fs) }
@@ -284,7 +284,7 @@ package final class LogWriter {
     }
 
     /// Whether the file still holds, just before `cachedSize`, the last line this writer saw.
-    private func endsWithCachedLine(_ fd: Int32) throws(CLIError) -> Bool {
+    private func endsWithCachedLine(_ fd: Int32) throws(StoreError) -> Bool {
         guard !cachedLastLine.isEmpty else { return cachedSize == 0 }
         let start = cachedSize - cachedLastLine.count - 1
         guard start >= 0 else { return false }
@@ -294,7 +294,7 @@ package final class LogWriter {
 
     /// ``moveTornTailAside(fd:base:bytes:)`` for a log not read into memory: the bytes after
     /// its last `\n` are found by reading backwards from the end.
-    private func cutTornTail(fd: Int32, size: Int) throws(CLIError) {
+    private func cutTornTail(fd: Int32, size: Int) throws(StoreError) {
         let start = try LogExtent.lastLineEnd(fd, before: size, path: path, fs: fs)
         guard start < size else { return }
         var tail = try fs.read(fd, from: start, to: size, path: path)
@@ -304,7 +304,7 @@ package final class LogWriter {
     /// A last line without `\n` is a torn write: copy it to `LOG.torn` (fsynced, its folder
     /// entry too), then cut it from the log, so nothing is silently dropped and the next line
     /// starts clean.
-    private func moveTornTailAside(fd: Int32, base: Int, bytes: inout [UInt8]) throws(CLIError) {
+    private func moveTornTailAside(fd: Int32, base: Int, bytes: inout [UInt8]) throws(StoreError) {
         guard let last = bytes.last, last != 0x0A else { return }
         let keep = (bytes.lastIndex(of: 0x0A) ?? -1) + 1
         let sidePath = path + ".torn"

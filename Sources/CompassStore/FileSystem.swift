@@ -13,30 +13,30 @@ import Darwin
 package protocol FileSystem: Sendable {
     /// Opens a regular file; nil when it does not exist and `mode` does not create it.
     /// Never blocks: a FIFO, device or folder is refused with a clear error.
-    func open(_ path: String, _ mode: OpenMode) throws(CLIError) -> Int32?
+    func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> Int32?
     func close(_ fd: Int32)
     /// One `pread` into `buffer` at `offset`; returns the bytes read (0 at the end).
-    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws(CLIError) -> Int
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws(StoreError) -> Int
     /// One `write` at the end of the file (`O_APPEND`) or at the file position; returns the bytes written.
-    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(CLIError) -> Int
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(StoreError) -> Int
     /// Makes the file's bytes durable (`F_FULLFSYNC` on Apple platforms, `fsync` elsewhere).
-    func sync(_ fd: Int32, path: String) throws(CLIError)
-    func truncate(_ fd: Int32, to size: Int, path: String) throws(CLIError)
-    func size(_ fd: Int32, path: String) throws(CLIError) -> Int
+    func sync(_ fd: Int32, path: String) throws(StoreError)
+    func truncate(_ fd: Int32, to size: Int, path: String) throws(StoreError)
+    func size(_ fd: Int32, path: String) throws(StoreError) -> Int
     /// Device and inode of an open file, or of a path (nil when it does not exist).
     func identity(_ fd: Int32) -> FileIdentity?
     func identity(of path: String) -> FileIdentity?
     /// `flock`: shared, exclusive or unlock; waits for the lock.
-    func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(CLIError)
-    func rename(_ from: String, to: String) throws(CLIError)
+    func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError)
+    func rename(_ from: String, to: String) throws(StoreError)
     /// Removes a file; fine when it is already gone.
-    func remove(_ path: String) throws(CLIError)
+    func remove(_ path: String) throws(StoreError)
     /// Creates one folder; false when it already existed.
-    func makeDirectory(_ path: String) throws(CLIError) -> Bool
+    func makeDirectory(_ path: String) throws(StoreError) -> Bool
     /// Removes an empty folder (best effort: cleanup after a failed first append).
     func removeDirectory(_ path: String)
     /// Makes a folder's entries (files created, renamed or removed in it) durable.
-    func syncDirectory(_ path: String) throws(CLIError)
+    func syncDirectory(_ path: String) throws(StoreError)
     /// The names in a folder (empty when it cannot be read).
     func list(_ directory: String) -> [String]
     /// What is at a path, without following it into a FIFO.
@@ -67,7 +67,7 @@ package struct FileIdentity: Equatable, Hashable, Sendable {
 package struct POSIXFileSystem: FileSystem {
     package init() {}
 
-    package func open(_ path: String, _ mode: OpenMode) throws(CLIError) -> Int32? {
+    package func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> Int32? {
         var flags = O_CLOEXEC | O_NONBLOCK  // non-blocking so a FIFO cannot hang the open
         switch mode {
         case .read: flags |= O_RDONLY
@@ -81,19 +81,19 @@ package struct POSIXFileSystem: FileSystem {
             let code = errno
             if code == ENOENT, case .read = mode { return nil }
             if code == ENOENT, case .append = mode { return nil }
-            if code == EISDIR { throw .io("\(path) is a directory, not a file") }
-            if code == ENXIO { throw .io("\(path) is not a regular file") }
-            throw .io("cannot open \(path): \(POSIX.message(code))")
+            if code == EISDIR { throw .io(path: path, message: "\(path) is a directory, not a file") }
+            if code == ENXIO { throw .io(path: path, message: "\(path) is not a regular file") }
+            throw .io(path: path, message: "cannot open \(path): \(POSIX.message(code))")
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let code = errno
             sysClose(fd)
-            throw .io("cannot open \(path): \(POSIX.message(code))")
+            throw .io(path: path, message: "cannot open \(path): \(POSIX.message(code))")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             sysClose(fd)
-            throw .io((info.st_mode & S_IFMT) == S_IFDIR ? "\(path) is a directory, not a file" : "\(path) is not a regular file")
+            throw .io(path: path, message: (info.st_mode & S_IFMT) == S_IFDIR ? "\(path) is a directory, not a file" : "\(path) is not a regular file")
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return fd
@@ -101,37 +101,37 @@ package struct POSIXFileSystem: FileSystem {
 
     package func close(_ fd: Int32) { sysClose(fd) }
 
-    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws(CLIError) -> Int {
+    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws(StoreError) -> Int {
         while true {
             let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
             if n >= 0 { return n }
-            if errno != EINTR { throw .io("cannot read \(path): \(POSIX.lastError)") }
+            if errno != EINTR { throw .io(path: path, message: "cannot read \(path): \(POSIX.lastError)") }
         }
     }
 
-    package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(CLIError) -> Int {
+    package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(StoreError) -> Int {
         while true {
             let n = sysWrite(fd, bytes.baseAddress, bytes.count)
             if n >= 0 { return n }
-            if errno != EINTR { throw .io("cannot write \(path): \(POSIX.lastError)") }
+            if errno != EINTR { throw .io(path: path, message: "cannot write \(path): \(POSIX.lastError)") }
         }
     }
 
-    package func sync(_ fd: Int32, path: String) throws(CLIError) {
+    package func sync(_ fd: Int32, path: String) throws(StoreError) {
         #if canImport(Darwin)
         // fsync on Apple platforms does not flush the drive's cache; F_FULLFSYNC does.
         if fcntl(fd, F_FULLFSYNC) == 0 { return }
         #endif
-        guard fsync(fd) == 0 else { throw .io("cannot sync \(path): \(POSIX.lastError)") }
+        guard fsync(fd) == 0 else { throw .io(path: path, message: "cannot sync \(path): \(POSIX.lastError)") }
     }
 
-    package func truncate(_ fd: Int32, to size: Int, path: String) throws(CLIError) {
-        guard ftruncate(fd, off_t(size)) == 0 else { throw .io("cannot truncate \(path): \(POSIX.lastError)") }
+    package func truncate(_ fd: Int32, to size: Int, path: String) throws(StoreError) {
+        guard ftruncate(fd, off_t(size)) == 0 else { throw .io(path: path, message: "cannot truncate \(path): \(POSIX.lastError)") }
     }
 
-    package func size(_ fd: Int32, path: String) throws(CLIError) -> Int {
+    package func size(_ fd: Int32, path: String) throws(StoreError) -> Int {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .io("cannot read \(path): \(POSIX.lastError)") }
+        guard fstat(fd, &info) == 0 else { throw .io(path: path, message: "cannot read \(path): \(POSIX.lastError)") }
         return Int(info.st_size)
     }
 
@@ -147,41 +147,41 @@ package struct POSIXFileSystem: FileSystem {
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
-    package func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(CLIError) {
+    package func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError) {
         let operation = switch kind {
         case .shared: LOCK_SH
         case .exclusive: LOCK_EX
         case .unlock: LOCK_UN
         }
         while flock(fd, operation) != 0 {
-            guard errno == EINTR else { throw .io("cannot lock \(path): \(POSIX.lastError)") }
+            guard errno == EINTR else { throw .io(path: path, message: "cannot lock \(path): \(POSIX.lastError)") }
         }
     }
 
-    package func rename(_ from: String, to: String) throws(CLIError) {
-        guard sysRename(from, to) == 0 else { throw .io("cannot rename \(from): \(POSIX.lastError)") }
+    package func rename(_ from: String, to: String) throws(StoreError) {
+        guard sysRename(from, to) == 0 else { throw .io(path: from, message: "cannot rename \(from): \(POSIX.lastError)") }
     }
 
-    package func remove(_ path: String) throws(CLIError) {
-        guard unlink(path) == 0 || errno == ENOENT else { throw .io("cannot remove \(path): \(POSIX.lastError)") }
+    package func remove(_ path: String) throws(StoreError) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw .io(path: path, message: "cannot remove \(path): \(POSIX.lastError)") }
     }
 
-    package func makeDirectory(_ path: String) throws(CLIError) -> Bool {
+    package func makeDirectory(_ path: String) throws(StoreError) -> Bool {
         if mkdir(path, 0o755) == 0 { return true }
         if errno == EEXIST, kind(of: path) == .directory { return false }
-        throw .io("cannot create folder \(path): \(POSIX.lastError)")
+        throw .io(path: path, message: "cannot create folder \(path): \(POSIX.lastError)")
     }
 
     package func removeDirectory(_ path: String) { _ = rmdir(path) }
 
-    package func syncDirectory(_ path: String) throws(CLIError) {
+    package func syncDirectory(_ path: String) throws(StoreError) {
         let fd = sysOpen(path, O_RDONLY | O_CLOEXEC | O_DIRECTORY, 0)
-        guard fd >= 0 else { throw .io("cannot sync folder \(path): \(POSIX.lastError)") }
+        guard fd >= 0 else { throw .io(path: path, message: "cannot sync folder \(path): \(POSIX.lastError)") }
         defer { sysClose(fd) }
         #if canImport(Darwin)
         if fcntl(fd, F_FULLFSYNC) == 0 { return }
         #endif
-        guard fsync(fd) == 0 else { throw .io("cannot sync folder \(path): \(POSIX.lastError)") }
+        guard fsync(fd) == 0 else { throw .io(path: path, message: "cannot sync folder \(path): \(POSIX.lastError)") }
     }
 
     package func list(_ directory: String) -> [String] {
@@ -243,19 +243,19 @@ private func sysRename(_ from: String, _ to: String) -> Int32 {
 
 extension FileSystem {
     /// Opens a file that must exist.
-    package func openExisting(_ path: String, _ mode: OpenMode = .read) throws(CLIError) -> Int32 {
-        guard let fd = try open(path, mode) else { throw .io("cannot open \(path): no such file") }
+    package func openExisting(_ path: String, _ mode: OpenMode = .read) throws(StoreError) -> Int32 {
+        guard let fd = try open(path, mode) else { throw .io(path: path, message: "cannot open \(path): no such file") }
         return fd
     }
 
     /// Reads the bytes `from..<to` of an open file (fewer when the file ends first).
-    package func read(_ fd: Int32, from: Int, to: Int, path: String) throws(CLIError) -> [UInt8] {
+    package func read(_ fd: Int32, from: Int, to: Int, path: String) throws(StoreError) -> [UInt8] {
         let wanted = max(0, to - from)
-        var failure: CLIError?
+        var failure: StoreError?
         // Read straight into the array's storage: no zero-filling of bytes about to be overwritten.
         let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
             while count < wanted {
-                do throws(CLIError) {
+                do throws(StoreError) {
                     let n = try read(fd, into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[count...]),
                                      at: from + count, path: path)
                     if n == 0 { return }
@@ -271,27 +271,27 @@ extension FileSystem {
     }
 
     /// Reads a whole open file.
-    package func readAll(_ fd: Int32, path: String) throws(CLIError) -> [UInt8] {
+    package func readAll(_ fd: Int32, path: String) throws(StoreError) -> [UInt8] {
         try read(fd, from: 0, to: try size(fd, path: path), path: path)
     }
 
     /// Reads a whole file by path, or nil when it does not exist.
-    package func readFile(_ path: String) throws(CLIError) -> [UInt8]? {
+    package func readFile(_ path: String) throws(StoreError) -> [UInt8]? {
         guard let fd = try open(path, .read) else { return nil }
         defer { close(fd) }
         return try readAll(fd, path: path)
     }
 
     /// Writes every byte, calling `write` again after a short write.
-    package func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(CLIError) {
+    package func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(StoreError) {
         var offset = 0
         while offset < bytes.count {
-            var result: Result<Int, CLIError> = .success(0)
+            var result: Result<Int, StoreError> = .success(0)
             bytes.withUnsafeBytes { raw in
-                result = Result { () throws(CLIError) in try write(fd, UnsafeRawBufferPointer(rebasing: raw[offset...]), path: path) }
+                result = Result { () throws(StoreError) in try write(fd, UnsafeRawBufferPointer(rebasing: raw[offset...]), path: path) }
             }
             let n = try result.get()
-            guard n > 0 else { throw .io("cannot write \(path): no space left") }
+            guard n > 0 else { throw .io(path: path, message: "cannot write \(path): no space left") }
             offset += n
         }
     }
@@ -299,10 +299,10 @@ extension FileSystem {
     /// Writes a file whose bytes are `parts`, one after another, atomically: a temporary file
     /// beside it (`PATH.tmp-PID`), fsynced, renamed over it, the folder fsynced. On any failure
     /// the temporary file is removed and the old file, if any, is left as it was.
-    package func writeFileAtomically(_ path: String, parts: [[UInt8]]) throws(CLIError) {
+    package func writeFileAtomically(_ path: String, parts: [[UInt8]]) throws(StoreError) {
         let temp = path + ".tmp-\(getpid())"
-        guard let fd = try open(temp, .replace) else { throw .io("cannot write \(temp)") }
-        do throws(CLIError) {
+        guard let fd = try open(temp, .replace) else { throw .io(path: temp, message: "cannot write \(temp)") }
+        do throws(StoreError) {
             for part in parts { try writeAll(fd, part, path: temp) }
             try sync(fd, path: temp)
             close(fd)
@@ -317,11 +317,11 @@ extension FileSystem {
 
     /// Creates a folder and any missing parents, each made durable in its parent; returns the
     /// folders it created, outermost first (so a failed first append can remove them).
-    package func makeDirectories(_ path: String) throws(CLIError) -> [String] {
+    package func makeDirectories(_ path: String) throws(StoreError) -> [String] {
         guard !path.isEmpty, kind(of: path) != .directory else { return [] }
         let parent = POSIX.directory(of: path)
         var created = parent == path ? [] : try makeDirectories(parent)
-        do throws(CLIError) {
+        do throws(StoreError) {
             if try makeDirectory(path) { created.append(path) }
             try syncDirectory(parent)
         } catch {

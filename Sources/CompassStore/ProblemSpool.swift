@@ -9,20 +9,22 @@ import Foundation
 /// The problems of a `replay` or `verify`, collected in bounded memory while the log streams
 /// past: up to 1 MiB of them encoded in memory, the rest in an unlinked temporary file, then
 /// read back in order for the output (whose counts come before the list).
-final class ProblemSpool: @unchecked Sendable {
-    private(set) var count = 0
+package final class ProblemSpool: @unchecked Sendable {
+    package private(set) var count = 0
     /// The line of the first chain problem (a broken or missing `prev`).
-    private(set) var firstChainLine: Int?
+    package private(set) var firstChainLine: Int?
     private var memory: [UInt8] = []
     private var file: Int32 = -1
     private var spilled = 0
     private let lock = NSLock()
-    static let memoryLimit = 1 << 20
+    package static let memoryLimit = 1 << 20
+
+    package init() {}
 
     deinit { if file >= 0 { close(file) } }
 
     /// Adds one problem (called by the replay as it finds them).
-    func add(_ problem: Problem) {
+    package func add(_ problem: Problem) {
         lock.lock()
         defer { lock.unlock() }
         count += 1
@@ -55,7 +57,7 @@ final class ProblemSpool: @unchecked Sendable {
     }
 
     /// Every problem in the order added.
-    func forEach(_ body: (Problem) -> Void) {
+    package func forEach(_ body: (Problem) -> Void) {
         var chunk = [UInt8](repeating: 0, count: Self.memoryLimit)
         var pending: [UInt8] = []
         var offset = 0

@@ -6,13 +6,13 @@
 /// there (``LogExtent``) and the next writer cuts them off before it appends
 /// (``recover(log:path:fs:)``). A journal left by a writer that died or failed is "hot"; one
 /// that cannot be read was never complete, and no byte of its batch was written.
-enum LogJournal {
-    static let magic = "compass-journal 1 committed-size "
+package enum LogJournal {
+    package static let magic = "compass-journal 1 committed-size "
 
-    static func path(of log: String) -> String { log + ".journal" }
+    package static func path(of log: String) -> String { log + ".journal" }
 
     /// The committed size a journal records, or nil when there is no complete journal.
-    static func committedSize(log: String, fs: FileSystem) -> Int? {
+    package static func committedSize(log: String, fs: FileSystem) -> Int? {
         guard let bytes = try? fs.readFile(path(of: log)) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.hasPrefix(magic), text.hasSuffix("\n") else { return nil }
@@ -20,19 +20,19 @@ enum LogJournal {
     }
 
     /// Writes the journal (temporary file, fsync, rename, folder fsync) before a batch.
-    static func begin(log: String, committedSize: Int, fs: FileSystem) throws(CLIError) {
+    package static func begin(log: String, committedSize: Int, fs: FileSystem) throws(StoreError) {
         try fs.writeFileAtomically(path(of: log), parts: [Array("\(magic)\(committedSize)\n".utf8)])
     }
 
     /// Removes the journal, durably: the batch is committed (or was rolled back).
-    static func end(log: String, fs: FileSystem) throws(CLIError) {
+    package static func end(log: String, fs: FileSystem) throws(StoreError) {
         try fs.remove(path(of: log))
         try fs.syncDirectory(POSIX.directory(of: log))
     }
 
     /// Rolls back what a hot journal protects: cuts the log to the committed size, fsyncs
     /// it, then removes the journal. Run by a writer under its exclusive lock.
-    static func recover(log fd: Int32, path: String, fs: FileSystem) throws(CLIError) {
+    package static func recover(log fd: Int32, path: String, fs: FileSystem) throws(StoreError) {
         let journal = Self.path(of: path)
         guard fs.kind(of: journal) != .missing else { return }
         if let committed = committedSize(log: path, fs: fs), committed < (try fs.size(fd, path: path)) {
@@ -50,9 +50,14 @@ package struct LogExtent: Equatable {
     /// Whether committed bytes follow the last `\n`: a torn last line.
     package var torn: Bool
 
+    package init(complete: Int, torn: Bool) {
+        self.complete = complete
+        self.torn = torn
+    }
+
     /// Measures an open log: under a shared lock (so no writer is between its first write
     /// and its commit), the size, capped by a hot journal's committed size, then the last `\n`.
-    static func measure(_ fd: Int32, path: String, fs: FileSystem, locking: Bool = true) throws(CLIError) -> LogExtent {
+    package static func measure(_ fd: Int32, path: String, fs: FileSystem, locking: Bool = true) throws(StoreError) -> LogExtent {
         if locking { try fs.lock(fd, .shared, path: path) }
         defer { if locking { try? fs.lock(fd, .unlock, path: path) } }
         var size = try fs.size(fd, path: path)
@@ -63,7 +68,7 @@ package struct LogExtent: Equatable {
 
     /// The offset just after the last `\n` in the first `size` bytes (0 when there is none),
     /// found by reading backwards from `size`.
-    static func lastLineEnd(_ fd: Int32, before size: Int, path: String, fs: FileSystem) throws(CLIError) -> Int {
+    package static func lastLineEnd(_ fd: Int32, before size: Int, path: String, fs: FileSystem) throws(StoreError) -> Int {
         var end = size
         var step = 4096
         while end > 0 {

@@ -10,9 +10,9 @@ import Foundation
 /// Streams a log file into a ``Replayer`` in large `read(2)` blocks, splitting lines with
 /// `memchr`; memory follows the replayed state, not the file size.
 package enum LogReader {
-    static let blockSize = 4 << 20
+    package static let blockSize = 4 << 20
     /// Lines prepared together at most (each prepared line holds its decoded fields).
-    static let maxLinesPerBlock = 16_384
+    package static let maxLinesPerBlock = 16_384
 
     /// Replays the log at `path`; a missing file is an empty log.
     ///
@@ -31,7 +31,7 @@ package enum LogReader {
     package static func replay(path: String, fs: FileSystem, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
                                observer: ((LineOutcome, CompassState) -> Void)? = nil,
                                snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
-                               problems: ProblemRetention = .all) throws(CLIError) -> Replayer {
+                               problems: ProblemRetention = .all) throws(StoreError) -> Replayer {
         guard let fd = try fs.open(path, .read) else {
             return Replayer(cut: cut, checksChain: checksChain, observer: observer, problems: problems)
         }
@@ -47,7 +47,7 @@ package enum LogReader {
                                checksChain: Bool = true,
                                observer: ((LineOutcome, CompassState) -> Void)? = nil,
                                snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
-                               trustingSnapshot: Bool = true, problems: ProblemRetention = .all) throws(CLIError) -> Replayer {
+                               trustingSnapshot: Bool = true, problems: ProblemRetention = .all) throws(StoreError) -> Replayer {
         var replayer = Replayer(cut: cut, checksChain: checksChain, observer: observer, problems: problems)
         let usesSnapshot = snapshots != nil && cut == ReplayCut() && observer == nil && checksChain
         var start = 0
@@ -103,8 +103,8 @@ package enum LogReader {
     /// parses, hashes and decodes the next block's (``PreparedLine`` is pure); when the fold
     /// is done first, this thread helps prepare. The raw bytes are no longer needed once a
     /// block is prepared, so one buffer serves both stages.
-    static func stream(fd: Int32, path: String, from offset: Int, extent: LogExtent, fs: FileSystem,
-                       into replayer: inout Replayer) throws(CLIError) {
+    package static func stream(fd: Int32, path: String, from offset: Int, extent: LogExtent, fs: FileSystem,
+                       into replayer: inout Replayer) throws(StoreError) {
         var offset = offset
         var buffer = [UInt8](repeating: 0, count: min(blockSize, max(1 << 12, extent.complete - offset)))
         var filled = 0  // bytes in buffer[0..<filled]; a partial line sits at the front
@@ -126,9 +126,9 @@ package enum LogReader {
         }
         while offset < extent.complete {
             let want = min(buffer.count - filled, extent.complete - offset)
-            var result: Result<Int, CLIError> = .success(0)
+            var result: Result<Int, StoreError> = .success(0)
             buffer.withUnsafeMutableBytes { raw in
-                result = Result { () throws(CLIError) in
+                result = Result { () throws(StoreError) in
                     try fs.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<(filled + want)]), at: offset, path: path)
                 }
             }
@@ -200,7 +200,7 @@ package enum LogReader {
 /// One block's complete lines, prepared in chunks by a worker and by whichever thread calls
 /// ``finishPreparing()``, then folded in order. A block is reused for block after block.
 private final class PreparedBlock: @unchecked Sendable {
-    static let chunkSize = 128
+    package static let chunkSize = 128
 
     private var ranges: [Range<Int>] = []
     private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
@@ -216,7 +216,7 @@ private final class PreparedBlock: @unchecked Sendable {
 
     /// Starts preparing `ranges` of `bytes` on a worker; `bytes` must stay valid until
     /// ``finishPreparing()`` returns. The block's earlier lines must all be folded or discarded.
-    func start(ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, hashing: Bool, keepingPayload: Bool) {
+    package func start(ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, hashing: Bool, keepingPayload: Bool) {
         precondition(ready && folded == self.ranges.count)
         self.ranges = ranges
         self.bytes = bytes
@@ -240,7 +240,7 @@ private final class PreparedBlock: @unchecked Sendable {
     }
 
     /// Prepares what no one has claimed yet, then waits for the worker.
-    func finishPreparing() {
+    package func finishPreparing() {
         prepareChunks()
         done.wait()
         ready = true
@@ -266,7 +266,7 @@ private final class PreparedBlock: @unchecked Sendable {
     }
 
     /// Folds the prepared lines in order; false once a cut is reached.
-    func fold(into replayer: inout Replayer) -> Bool {
+    package func fold(into replayer: inout Replayer) -> Bool {
         precondition(ready)
         while folded < ranges.count {
             let line = (out + folded).move()
@@ -277,7 +277,7 @@ private final class PreparedBlock: @unchecked Sendable {
     }
 
     /// Frees the lines not folded.
-    func discard() {
+    package func discard() {
         if !ready { finishPreparing() }
         (out + folded).deinitialize(count: ranges.count - folded)
         folded = ranges.count
@@ -301,15 +301,15 @@ package enum ReplayScope: Equatable {
 
 /// A snapshot file opened for reading parts of it: the descriptor stays open, so every part
 /// comes from the same file even if a newer snapshot replaces it meanwhile.
-final class SnapshotFile: @unchecked Sendable {
+package final class SnapshotFile: @unchecked Sendable {
     private let fd: Int32
-    let index: SnapshotIndex
+    package let index: SnapshotIndex
 
     private let fs: FileSystem
 
     /// Opens the snapshot at `path`, or nil when there is none, it is not a regular file, or
     /// its header does not check.
-    init?(path: String, fs: FileSystem) {
+    package init?(path: String, fs: FileSystem) {
         guard let opened = try? fs.open(path, .read) else { return nil }
         self.fd = opened
         self.fs = fs
@@ -326,13 +326,13 @@ final class SnapshotFile: @unchecked Sendable {
     deinit { fs.close(fd) }
 
     /// The bytes of `range`, or nil when they cannot be read.
-    func read(_ range: Range<Int>) -> [UInt8]? {
+    package func read(_ range: Range<Int>) -> [UInt8]? {
         try? fs.read(fd, from: range.lowerBound, to: range.upperBound, path: "snapshot")
     }
 
     /// Whether the open log still ends the snapshot's prefix with the line it recorded, within
     /// the committed extent.
-    func matches(log: Int32, path: String, extent: LogExtent, fs: FileSystem) -> Bool {
+    package func matches(log: Int32, path: String, extent: LogExtent, fs: FileSystem) -> Bool {
         let base = index.base
         guard extent.complete >= base.consumedBytes else { return false }
         if base.consumedBytes == 0 { return true }
@@ -353,14 +353,19 @@ final class SnapshotFile: @unchecked Sendable {
     }
 
     /// A newer snapshot from a replay that resumed from this one in part.
-    func patched(with snapshot: ReplaySnapshot, loaded: [SnapshotCodec.Section], idsDeferred: Bool) -> [[UInt8]]? {
+    package func patched(with snapshot: ReplaySnapshot, loaded: [SnapshotCodec.Section], idsDeferred: Bool) -> [[UInt8]]? {
         index.patched(with: snapshot, loaded: loaded, idsDeferred: idsDeferred, read: read)
     }
 }
 
 /// When to write snapshots, and how to run work after the command's output.
 package struct SnapshotPolicy {
-    var minimumNewBytes: Int
-    var afterOutput: (@escaping () -> Void) -> Void
+    package var minimumNewBytes: Int
+    package var afterOutput: (@escaping () -> Void) -> Void
+
+    package init(minimumNewBytes: Int, afterOutput: @escaping (@escaping () -> Void) -> Void) {
+        self.minimumNewBytes = minimumNewBytes
+        self.afterOutput = afterOutput
+    }
 }
 

@@ -2,12 +2,12 @@ import Dispatch
 import Foundation
 
 /// Pure work spread over the machine's cores, results in input order.
-enum Parallel {
+package enum Parallel {
     /// Below this many items, work stays on the calling thread.
-    static let minimumBatch = 256
+    package static let minimumBatch = 256
 
     /// `transform` of every item, computed on every core; `transform` must be pure.
-    static func map<T, U>(_ items: [T], _ transform: (T) -> U) -> [U] {
+    package static func map<T, U>(_ items: [T], _ transform: (T) -> U) -> [U] {
         guard items.count >= minimumBatch else { return items.map(transform) }
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         return withoutActuallyEscaping(transform) { transform in

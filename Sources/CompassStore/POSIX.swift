@@ -5,21 +5,21 @@ import Darwin
 #endif
 
 /// Small helpers around POSIX names and paths.
-enum POSIX {
+package enum POSIX {
     /// The text of the current `errno`.
-    static var lastError: String { message(errno) }
+    package static var lastError: String { message(errno) }
 
     /// The text of an `errno` value.
-    static func message(_ code: Int32) -> String { String(cString: strerror(code)) }
+    package static func message(_ code: Int32) -> String { String(cString: strerror(code)) }
 
     /// The folder part of a path.
-    static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The process id in a temporary file's name `NAME.tmp-PID`, if it is one.
-    static func temporaryOwner(_ name: String) -> Int32? {
+    package static func temporaryOwner(_ name: String) -> Int32? {
         let bytes = Array(name.utf8)
         let marker = Array(".tmp-".utf8)
         guard bytes.count > marker.count else { return nil }

@@ -1,0 +1,59 @@
+import CompassCore
+
+/// Reads a growing log from where it last stopped, committed complete lines only: a torn
+/// last line, or a batch not yet committed, is read once it is whole. A log that does not
+/// exist yet is waited for; a log replaced (renamed over, removed and made again, or cut
+/// below what was read) is read again from its start.
+package struct LogTail {
+    package let path: String
+    package let fs: FileSystem
+    private var fd: Int32 = -1
+    private var identity: FileIdentity?
+    private var offset = 0
+    private var everOpened = false
+
+    package init(path: String, fs: FileSystem) {
+        self.path = path
+        self.fs = fs
+    }
+
+    package var isOpen: Bool { fd >= 0 }
+
+    package enum Poll: Equatable { case read, replaced }
+
+    package mutating func poll(into replayer: inout Replayer, fresh: () -> Replayer) throws -> Poll {
+        var outcome = Poll.read
+        if fd >= 0, fs.identity(of: path) != identity {
+            close()  // removed or renamed over: the path's new file, if any, is read from its start
+        }
+        if fd < 0 {
+            guard let opened = try fs.open(path, .read) else { return .read }
+            fd = opened
+            identity = fs.identity(opened)
+            offset = 0
+            if everOpened {
+                replayer = fresh()
+                outcome = .replaced
+            }
+            everOpened = true
+        }
+        let extent = try LogExtent.measure(fd, path: path, fs: fs)
+        if extent.complete < offset {
+            // Cut below what was read: not the same history any more.
+            offset = 0
+            replayer = fresh()
+            outcome = .replaced
+        }
+        guard extent.complete > offset else { return outcome }
+        try LogReader.stream(fd: fd, path: path, from: offset, extent: LogExtent(complete: extent.complete, torn: false),
+                             fs: fs, into: &replayer)
+        offset = extent.complete
+        return outcome
+    }
+
+    private mutating func close() {
+        if fd >= 0 { fs.close(fd) }
+        fd = -1
+        identity = nil
+    }
+}

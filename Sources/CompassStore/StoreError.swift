@@ -1,0 +1,42 @@
+import CompassCore
+
+/// Why a store operation failed, matchable by kind (never compare the message text).
+///
+/// ```swift
+/// do {
+///     try store.append(.addSchool(AddSchool(name: "UCLA")), as: "u-pat")
+/// } catch .rejected(let error) {
+///     show(error.message)          // the SPEC's rule message, e.g. "School name is required"
+/// } catch .conflict {
+///     reload()
+/// } catch {
+///     report(error)
+/// }
+/// ```
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The rules refused the event; its message is the SPEC's, its kind says which rule.
+    case rejected(EventError)
+    /// A batch with refused lines, each with its line number and message; nothing was written.
+    case rejectedLines([Problem])
+    /// An idempotency key, expected seq or expected version that does not hold.
+    case conflict(String)
+    /// There is no log at the path (reads never create one).
+    case noLog(path: String)
+    /// The file system refused; `path` is the file or folder concerned.
+    case io(path: String, message: String)
+
+    /// A sentence for a person.
+    public var message: String {
+        switch self {
+        case .rejected(let error): error.message
+        case .rejectedLines(let problems):
+            "\(problems.count) line\(problems.count == 1 ? "" : "s") rejected; nothing was imported\n"
+                + problems.map { "  line \($0.line): \($0.message)" }.joined(separator: "\n")
+        case .conflict(let text): text
+        case .noLog(let path): "no log at \(path)"
+        case .io(_, let text): text
+        }
+    }
+
+    public var description: String { message }
+}
