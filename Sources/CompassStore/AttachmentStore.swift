@@ -1,17 +1,15 @@
 import CompassCore
 
-/// A file given with `--attach`, checked and hashed, not yet stored.
-package struct StagedAttachment {
+/// A file to attach, checked and hashed, not yet stored.
+package struct StagedAttachment: Sendable {
     package var name: String
     package var bytes: [UInt8]
     package var mimeType: String
     package var sha256: String
 
-    package var json: JSONValue {
-        .object(JSONObject([
-            .init("name", .string(name)), .init("sizeBytes", .int(Int64(bytes.count))),
-            .init("mimeType", .string(mimeType)), .init("sha256", .string(sha256)),
-        ]))
+    /// The attachment as the event records it.
+    package var attachment: Attachment {
+        Attachment(name: name, sizeBytes: Int64(bytes.count), mimeType: mimeType, sha256: sha256)
     }
 }
 
@@ -32,6 +30,13 @@ package struct AttachmentStore {
         let size = try describe(full, fs: fs).size
         guard size <= AttachmentRules.maxSizeBytes else { throw .rejected(EventError("File exceeds 10MB limit", kind: .rule)) }
         guard let bytes = try fs.readFile(full) else { throw .io(path: full, message: "cannot open \(full): no such file") }
+        return StagedAttachment(name: name, bytes: bytes, mimeType: mime, sha256: SHA256.hex(bytes))
+    }
+
+    /// Checks bytes given in memory under their file name, as ``stage(_:fs:)`` checks a file.
+    package static func stage(name: String, bytes: [UInt8]) throws(StoreError) -> StagedAttachment {
+        guard let mime = AttachmentRules.mimeType(forFileName: name) else { throw .rejected(EventError("Unsupported file type", kind: .rule)) }
+        guard bytes.count <= AttachmentRules.maxSizeBytes else { throw .rejected(EventError("File exceeds 10MB limit", kind: .rule)) }
         return StagedAttachment(name: name, bytes: bytes, mimeType: mime, sha256: SHA256.hex(bytes))
     }
 

@@ -21,7 +21,7 @@ package struct LogTail {
 
     package enum Poll: Equatable { case read, replaced }
 
-    package mutating func poll(into replayer: inout Replayer, fresh: () -> Replayer) throws -> Poll {
+    package mutating func poll(into replayer: inout Replayer, fresh: () -> Replayer) throws(StoreError) -> Poll {
         var outcome = Poll.read
         if fd >= 0, fs.identity(of: path) != identity {
             close()  // removed or renamed over: the path's new file, if any, is read from its start

@@ -11,7 +11,7 @@ import Testing
         cli.seedFamily()
         let logged = cli.run("log-interaction --as u-maya --school s-ucla --coach c-jane-doe --type email --direction inbound --subject 'Camp invite' --json")
         #expect(logged.status == 0)
-        #expect(logged.stdout == #"{"seq":6,"eventId":"evt-6","id":"i-1"}"# + "\n")
+        #expect(logged.stdout == #"{"seq":6,"eventId":"evt-6","id":"i-1","version":6}"# + "\n")
         let replay = cli.run("replay --json")
         #expect(replay.status == 0)
         #expect(replay.stdout == #"{"events":6,"applied":6,"byType":{"CoachAdded":1,"InteractionLogged":1,"MemberJoined":3,"SchoolAdded":1},"members":3,"liveInteractions":1,"problems":[]}"# + "\n")

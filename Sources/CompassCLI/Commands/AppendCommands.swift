@@ -2,8 +2,8 @@ import CompassCore
 import CompassStore
 
 /// `add-member`, `add-school`, `add-coach`, `log-interaction`, `delete-interaction`,
-/// `change-status`, `upload-document`: each turns its options into one draft; the
-/// ``LogWriter`` decides and writes it.
+/// `change-status`, `upload-document`: each turns its words into one ``Command`` and hands it
+/// to the ``CompassStore``, which drafts, decides and writes it.
 enum AppendCommands {
     static func run(_ inv: Invocation) throws {
         let args = inv.arguments
@@ -11,7 +11,9 @@ enum AppendCommands {
         let eventId = args.value("event-id")
         if let eventId, !Identifier.isValid(eventId) { throw CLIError.usage("invalid event id '\(TerminalText.escape(eventId))' (expected 1–64 of A-Z a-z 0-9 _ . : -)") }
         let expectSeq = try args.value("expect-seq").map { text throws in try inv.integer(text, option: "--expect-seq", minimum: 0, maximum: EnvelopeDecoder.maxSeq) }
-        let newEventId = eventId ?? inv.makeId()
+        let expectVersion = try args.value("expect-version").map { text throws in
+            Int(try inv.integer(text, option: "--expect-version", minimum: 0, maximum: EnvelopeDecoder.maxSeq))
+        }
         let actor: String
         if args.command == "add-member", let family = args.value("family"), !familyExists(family, inv: inv) {
             // A new family: its first member joins on their own (SPEC §4).
@@ -19,122 +21,56 @@ enum AppendCommands {
         } else {
             actor = try inv.viewer()
         }
-        // Everything read from files or parsed from words is checked before the log is locked.
-        var files = FileInputs()
-        if args.command == "log-interaction" {
-            for path in args.all("attach") { files.attachments.append(try AttachmentStore.stage(inv.resolve(path), fs: inv.fileSystem)) }
-            files.interest = try args.value("interest").map { text throws in try interestAnswers(text) }
-        }
-        if args.command == "upload-document", let path = args.value("file") {
-            files.document = try AttachmentStore.describe(inv.resolve(path), fs: inv.fileSystem)
-        }
-        let inputs = files
-        let store = AttachmentStore(logPath: inv.logPath)
-        let writer = LogWriter(path: inv.logPath, snapshots: inv.snapshots, fileSystem: inv.fileSystem)
-        let fs = inv.fileSystem
-        let outcome = try writer.append(
-            eventId: eventId, expectSeq: expectSeq, actor: actor,
-            beforeWrite: { _ throws(StoreError) in try store.save(inputs.attachments, fs: fs) },
-            build: { state, original throws(StoreError) in
-                let (type, family, data) = try payload(args, actor: actor, state: state, original: original,
-                                                       now: now, files: inputs)
-                return [EventDraft(seq: 1, id: newEventId, type: type.rawValue, at: now, actor: actor, family: family, data: data)]
-            })
-        let event: Event
-        switch outcome {
-        case .written(let events): event = events[0]
-        case .alreadyPresent(let existing): event = existing
-        }
+        let command = try command(args, inv: inv)
+        let files = args.command == "log-interaction" ? args.all("attach").map { AttachmentFile.path(inv.resolve($0)) } : []
+        let ids = IdSource(inv.makeId)
+        let store = try CompassStore(path: inv.logPath, createIfMissing: true,
+                                     configuration: .init(clock: { now }, makeId: { ids.next() }),
+                                     fileSystem: inv.fileSystem, snapshots: inv.snapshots)
+        let receipt = try store.append(command, as: actor, idempotencyKey: eventId, expectSeq: expectSeq,
+                                       expectVersion: expectVersion, files: files)
         if inv.json {
             var w = JSONWriter()
             w.beginObject()
-            w.field("seq", event.seq)
-            w.field("eventId", event.id)
-            w.field("id", event.payload.entityId)
+            w.field("seq", receipt.seq)
+            w.field("eventId", receipt.eventId)
+            w.field("id", receipt.entityId)
+            w.field("version", receipt.version)
             w.endObject()
             inv.console.out(bytes: w.bytes + [0x0A])
         } else {
-            inv.console.out(event.payload.entityId + "\n")
+            inv.console.out(receipt.entityId + "\n")
         }
     }
 
-    /// The event type, family and `data` object for one append command.
-    static func payload(_ args: ParsedArguments, actor: String, state: CompassState, original: Event?,
-                        now: Timestamp, files: FileInputs) throws(StoreError) -> (EventType, String, JSONObject) {
-        var data = JSONObject()
-        func put(_ key: String, _ option: String) {
-            if let value = args.value(option) { data.append(key, .string(value)) }
-        }
-        let reused = original?.payload.entityId
-        if args.command == "add-member" {
-            let user = args.value("user") ?? ""
-            // Into the family of `--as`; `--family` names a new family (its first member is the actor).
-            let family = state.members[actor]?.family ?? args.value("family") ?? "f-\(user)"
-            data.append("userId", .string(user))
-            put("fullName", "name")
-            put("role", "role")
-            return (.memberJoined, family, data)
-        }
-        guard let member = state.members[actor] else { throw .rejected(EventError("Unknown user \(actor)")) }
-        let family = state.families[member.family] ?? Family(id: member.family)
+    /// The command the words ask for (absent options stay absent: the rules name what is missing).
+    static func command(_ args: ParsedArguments, inv: Invocation) throws -> Command {
+        func text(_ option: String) -> String { args.value(option) ?? "" }
         switch args.command {
+        case "add-member":
+            return .addMember(AddMember(userId: text("user"), fullName: text("name"), role: text("role"), newFamily: args.value("family")))
         case "add-school":
-            let id = args.value("school") ?? reused
-                ?? DefaultIds.unique("s-" + Identifier.slug(args.value("name") ?? "")) { family.schools[$0] != nil }
-            data.append("schoolId", .string(id))
-            put("name", "name")
-            put("status", "status")
-            return (.schoolAdded, member.family, data)
+            return .addSchool(AddSchool(name: text("name"), schoolId: args.value("school"), status: args.value("status")))
         case "add-coach":
-            let name = (args.value("first") ?? "") + " " + (args.value("last") ?? "")
-            let id = args.value("coach") ?? reused
-                ?? DefaultIds.unique("c-" + Identifier.slug(name)) { family.coaches[$0] != nil }
-            data.append("coachId", .string(id))
-            put("schoolId", "school")
-            put("firstName", "first")
-            put("lastName", "last")
-            put("role", "role")
-            return (.coachAdded, member.family, data)
+            return .addCoach(AddCoach(schoolId: text("school"), firstName: text("first"), lastName: text("last"), role: text("role"),
+                                      coachId: args.value("coach")))
         case "log-interaction":
-            let id = args.value("interaction") ?? reused
-                ?? DefaultIds.numbered("i-", after: family.interactions.count) { family.interactions[$0] != nil }
-            data.append("interactionId", .string(id))
-            put("schoolId", "school")
-            put("coachId", "coach")
-            put("eventId", "event")
-            put("otherCoachName", "other-coach")
-            put("type", "type")
-            put("direction", "direction")
-            // Without --occurred-at, `at` stands in (SPEC §4): no clock-filled field, so a retry
-            // of the same command compares equal.
-            put("occurredAt", "occurred-at")
-            put("subject", "subject")
-            put("content", "content")
-            put("sentiment", "sentiment")
-            if let answers = files.interest { data.append("interestAnswers", .array(answers)) }
-            if !files.attachments.isEmpty {
-                data.append("attachments", .array(files.attachments.map { $0.json }))
-            }
-            return (.interactionLogged, member.family, data)
+            return .logInteraction(LogInteraction(
+                type: text("type"), direction: text("direction"), schoolId: args.value("school"), coachId: args.value("coach"),
+                eventId: args.value("event"), otherCoachName: args.value("other-coach"),
+                // Without --occurred-at, `at` stands in (SPEC §4): no clock-filled field, so a
+                // retry of the same command compares equal.
+                occurredAt: args.value("occurred-at"), subject: args.value("subject"), content: args.value("content"),
+                sentiment: args.value("sentiment"), interestAnswers: try args.value("interest").map { text throws in try interestAnswers(text) },
+                interactionId: args.value("interaction")))
         case "delete-interaction":
-            data.append("interactionId", .string(args.positionals[0]))
-            return (.interactionDeleted, member.family, data)
+            return .deleteInteraction(DeleteInteraction(interactionId: args.positionals[0]))
         case "change-status":
-            put("schoolId", "school")
-            put("newStatus", "status")
-            put("notes", "notes")
-            return (.schoolStatusChanged, member.family, data)
+            return .changeStatus(ChangeStatus(schoolId: text("school"), newStatus: text("status"), notes: args.value("notes")))
         default:  // upload-document
-            let id = args.value("document") ?? reused
-                ?? DefaultIds.numbered("d-", after: family.documents.count) { family.documents[$0] != nil }
-            data.append("documentId", .string(id))
-            put("title", "title")
-            put("docType", "doc-type")
-            if let file = files.document {
-                data.append("fileName", .string(file.name))
-                data.append("sizeBytes", .int(file.size))
-            }
-            return (.documentUploaded, member.family, data)
+            let file = try args.value("file").map { path throws in try AttachmentStore.describe(inv.resolve(path), fs: inv.fileSystem) }
+            return .uploadDocument(UploadDocument(title: text("title"), docType: text("doc-type"), fileName: file?.name,
+                                                  sizeBytes: file?.size, documentId: args.value("document")))
         }
     }
 
@@ -148,12 +84,12 @@ enum AppendCommands {
     }
 
     /// `y,n,y,n,n,y` → six booleans (yes/no/true/false accepted too).
-    static func interestAnswers(_ text: String) throws -> [JSONValue] {
-        var answers: [JSONValue] = []
+    static func interestAnswers(_ text: String) throws -> [Bool] {
+        var answers: [Bool] = []
         for word in text.split(separator: ",", omittingEmptySubsequences: false) {
             switch word.trimmingSpaces().lowercased() {
-            case "y", "yes", "true", "1": answers.append(.bool(true))
-            case "n", "no", "false", "0": answers.append(.bool(false))
+            case "y", "yes", "true", "1": answers.append(true)
+            case "n", "no", "false", "0": answers.append(false)
             default: throw CLIError.usage("invalid value '\(text)' for '--interest' (expected six of y|n, comma-separated)")
             }
         }
@@ -161,30 +97,11 @@ enum AppendCommands {
     }
 }
 
-/// What an append read from files or parsed from words before taking the lock.
-struct FileInputs {
-    var attachments: [StagedAttachment] = []
-    var interest: [JSONValue]?
-    var document: (name: String, size: Int64)?
-}
-
-/// Readable default ids for new entities: `s-arizona-state`, `c-jane-doe`, `i-12`, `d-3`.
-enum DefaultIds {
-    /// `base`, or `base-2`, `base-3`… when taken.
-    static func unique(_ base: String, isTaken: (String) -> Bool) -> String {
-        let trimmed = base.hasSuffix("-") ? base + "1" : base
-        guard isTaken(trimmed) else { return trimmed }
-        var n = 2
-        while isTaken("\(trimmed)-\(n)") { n += 1 }
-        return "\(trimmed)-\(n)"
-    }
-
-    /// `prefix(count+1)`, moving on while taken.
-    static func numbered(_ prefix: String, after count: Int, isTaken: (String) -> Bool) -> String {
-        var n = count + 1
-        while isTaken("\(prefix)\(n)") { n += 1 }
-        return "\(prefix)\(n)"
-    }
+/// The invocation's id source, handed to the store (one command runs on one thread).
+final class IdSource: @unchecked Sendable {
+    private let make: () -> String
+    init(_ make: @escaping () -> String) { self.make = make }
+    func next() -> String { make() }
 }
 
 extension Substring {

@@ -22,11 +22,17 @@ enum InteractionsCommand {
     static func list(_ inv: Invocation) throws -> (ReadContext, InteractionQuery, InteractionList) {
         let query = try query(inv)
         let context = try ReadContext(inv)
-        do {
+        do throws(EventError) {
             return (context, query, try InteractionViews.list(context.state, viewer: context.viewer, query: query, now: context.now))
         } catch {
-            throw CLIError.domain(error.message)
+            throw viewError(error)
         }
+    }
+
+    /// A list view's error in the CLI's words: the one forbidden thing there is an athlete
+    /// filtering by logger, which the CLI names by its option (SPEC §3.1).
+    static func viewError(_ error: EventError) -> CLIError {
+        error.kind == .forbidden ? .domain("--logged-by is available to parents only") : .domain(error.message)
     }
 
     static func runList(_ inv: Invocation) throws {
@@ -42,10 +48,10 @@ enum InteractionsCommand {
         let query = try query(inv)
         let context = try ReadContext(inv)
         let analytics: InteractionAnalytics
-        do {
+        do throws(EventError) {
             analytics = try InteractionViews.analytics(context.state, viewer: context.viewer, query: query, now: context.now)
         } catch {
-            throw CLIError.domain(error.message)
+            throw viewError(error)
         }
         if inv.json {
             inv.console.out(bytes: InteractionJSON.analytics(analytics))

@@ -47,7 +47,7 @@ public struct InteractionLogged: Equatable, Sendable {
 }
 
 /// A file attached to an interaction; its bytes are stored by SHA-256 beside the log.
-public struct Attachment: Equatable, Sendable {
+public struct Attachment: Hashable, Sendable {
     public var name: String
     public var sizeBytes: Int64
     public var mimeType: String

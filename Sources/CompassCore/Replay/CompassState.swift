@@ -64,6 +64,7 @@ public struct CompassState: Equatable, Sendable {
 extension Family {
     /// Folds one accepted event of this family.
     mutating func apply(_ event: Event) {
+        version += 1
         switch event.payload {
         case .memberJoined(let joined):
             memberIds.append(joined.userId)
@@ -107,6 +108,9 @@ public struct Family: Equatable, Sendable {
     public internal(set) var documents: [String: DocumentRecord] = [:]
     /// Document ids in the order they were uploaded.
     public internal(set) var documentOrder: [String] = []
+    /// The family's version: how many of its events were applied (SPEC §4 `--expect-version`).
+    /// Writers of different families never move each other's version.
+    public internal(set) var version = 0
 
     /// An empty family.
     public init(id: String) { self.id = id }

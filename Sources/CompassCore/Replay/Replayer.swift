@@ -3,7 +3,7 @@
 ///
 /// Two problems are equal when they have the same line and message: the kind follows from
 /// the message and the family from the line.
-public struct Problem: Equatable, Sendable, CustomStringConvertible {
+public struct Problem: Hashable, Sendable, CustomStringConvertible {
     public var line: Int
     public var message: String
     public var kind: ProblemKind
@@ -18,6 +18,11 @@ public struct Problem: Equatable, Sendable, CustomStringConvertible {
     }
 
     public static func == (a: Problem, b: Problem) -> Bool { a.line == b.line && a.message == b.message }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(line)
+        hasher.combine(message)
+    }
 
     /// `LINE: message`.
     public var description: String { "\(line): \(message)" }
@@ -38,14 +43,19 @@ public enum ProblemKind: UInt8, Sendable, Hashable, CaseIterable {
     case duplicate
     case unknownType
     case unsupportedVersion
-    /// A rule of SPEC §2 (membership, references, limits…).
+    /// A rule of SPEC §2 about a value: missing, too long, not allowed, already used.
     case rule
+    /// A user, or an entity of the family, that is not there (`Unknown user U`,
+    /// `Interaction not found`): another family's ids are never "forbidden", only not found.
+    case notFound
+    /// Something the actor's role may not do (`Only players can create interactions`).
+    case forbidden
 }
 
 /// The problems of a log in bounded memory: how many, and the first of each family's lines
 /// (lines without a readable family under nil).
-public struct ProblemSummary: Equatable, Sendable {
-    public struct Entry: Equatable, Sendable {
+public struct ProblemSummary: Hashable, Sendable {
+    public struct Entry: Hashable, Sendable {
         public var count: Int
         public var first: Problem
     }

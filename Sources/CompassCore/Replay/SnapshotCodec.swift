@@ -132,6 +132,7 @@ public enum SnapshotCodec {
     public static func familySection(_ f: Family) -> [UInt8] {
         var w = ByteWriter()
         w.string(f.id)
+        w.uint(UInt64(f.version))
         w.strings(f.memberIds)
         w.uint(UInt64(f.schools.count))
         for id in f.schools.keys.sorted() { let s = f.schools[id]!; w.string(s.id); w.string(s.name); w.optional(s.status) }
@@ -179,8 +180,9 @@ public enum SnapshotCodec {
     static func decodeFamily(_ section: [UInt8]) -> Family? {
         section.withUnsafeBufferPointer { buffer -> Family? in
             var r = ByteReader(buffer)
-            guard let id = r.string(), let memberIds = r.strings() else { return nil }
+            guard let id = r.string(), let version = r.uint(), version <= UInt64(Int.max), let memberIds = r.strings() else { return nil }
             var f = Family(id: id)
+            f.version = Int(version)
             f.memberIds = memberIds
             let coachRoles = CoachRole.allCases, types = InteractionType.allCases
             let directions = Direction.allCases, sentiments = Sentiment.allCases

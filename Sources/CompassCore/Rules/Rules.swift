@@ -115,7 +115,7 @@ struct RuleContext<Fields: JSONFields> {
         let member = try actorMember()
         if let member { try StateRules.playerDeletes(member) }
         guard let interactionId = try reader.reference("interactionId", else: "Interaction not found") else {
-            throw EventError("Interaction not found")
+            throw EventError("Interaction not found", kind: .notFound)
         }
         try rules?.actorLoggedLive(interactionId)
         return InteractionDeleted(interactionId: interactionId)

@@ -31,7 +31,7 @@ struct StateRules {
 
     /// `Unknown user U` unless the actor is a member of the event's family.
     func actorMember() throws(EventError) -> Member {
-        guard let member = state.members[actor], member.family == familyId else { throw EventError("Unknown user \(actor)") }
+        guard let member = state.members[actor], member.family == familyId else { throw EventError("Unknown user \(actor)", kind: .notFound) }
         return member
     }
 
@@ -47,7 +47,7 @@ struct StateRules {
         } else {
             allowed = actor == userId
         }
-        guard allowed else { throw EventError("Only family members can add members") }
+        guard allowed else { throw EventError("Only family members can add members", kind: .forbidden) }
     }
 
     func schoolIsNew(_ schoolId: String) throws(EventError) {
@@ -70,7 +70,7 @@ struct StateRules {
     }
 
     static func playerLogs(_ member: Member) throws(EventError) {
-        guard member.role == .player else { throw EventError("Only players can create interactions") }
+        guard member.role == .player else { throw EventError("Only players can create interactions", kind: .forbidden) }
     }
 
     func interactionIsNew(_ interactionId: String) throws(EventError) {
@@ -78,12 +78,12 @@ struct StateRules {
     }
 
     static func playerDeletes(_ member: Member) throws(EventError) {
-        guard member.role != .parent else { throw EventError("Only the player who logged this interaction can delete it") }
+        guard member.role != .parent else { throw EventError("Only the player who logged this interaction can delete it", kind: .forbidden) }
     }
 
     /// The interaction is live and the actor logged it.
     func actorLoggedLive(_ interactionId: String) throws(EventError) {
-        guard family({ $0.liveInteraction(interactionId)?.loggedBy }) == actor else { throw EventError("Interaction not found") }
+        guard family({ $0.liveInteraction(interactionId)?.loggedBy }) == actor else { throw EventError("Interaction not found", kind: .notFound) }
     }
 
     func documentIsNew(_ documentId: String) throws(EventError) {

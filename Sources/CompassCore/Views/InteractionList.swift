@@ -88,7 +88,7 @@ public enum InteractionViews {
 
     /// The list for `viewer`, filtered by `query`, newest first (ties by id).
     ///
-    /// - Throws: `--logged-by is available to parents only` when an athlete filters by logger.
+    /// - Throws: a `.forbidden` error when an athlete filters by logger (only parents may).
     /// - Complexity: O(n log n) in the viewer's visible interactions.
     public static func list(_ state: CompassState, viewer: Viewer, query: InteractionQuery, now: Timestamp) throws(EventError) -> InteractionList {
         let family = state.families[viewer.family] ?? Family(id: viewer.family)
@@ -120,7 +120,7 @@ public enum InteractionViews {
     static func forEachMatch(_ family: Family, viewer: Viewer, query: InteractionQuery, now: Timestamp,
                              _ body: (InteractionRecord, String?) -> Void) throws(EventError) {
         if query.loggedBy != nil, viewer.role != .parent {
-            throw EventError("--logged-by is available to parents only")
+            throw EventError("Filtering by who logged is available to parents only", kind: .forbidden)
         }
         let loggedBy = query.loggedBy == "me" ? viewer.userId : query.loggedBy
         let loweredSearch = query.search?.lowercased() ?? ""

@@ -7,7 +7,7 @@ public struct Viewer: Equatable, Sendable {
 
     /// The member `userId`, or `Unknown user USER` when they are not a member.
     public init(_ userId: String, in state: CompassState) throws(EventError) {
-        guard let member = state.members[userId] else { throw EventError("Unknown user \(userId)") }
+        guard let member = state.members[userId] else { throw EventError("Unknown user \(userId)", kind: .notFound) }
         self.userId = userId
         role = member.role
         name = member.fullName

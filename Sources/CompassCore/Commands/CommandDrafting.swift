@@ -1,0 +1,104 @@
+extension Command {
+    /// The event draft of this command by `actor` at `at`, its payload built from the
+    /// command's fields and default ids filled from the actor's family: slugs of names for
+    /// schools and coaches (`s-arizona-state`, `c-sofia-ramirez`, then `-2`…), the family's
+    /// next number for interactions and documents (`i-12`, `d-3`).
+    ///
+    /// - Parameter reusing: the entity id of an event already logged under the same event id
+    ///   (an idempotent retry reuses it, so the two compare equal).
+    /// - Throws: `Unknown user U` when the actor is not a member (a new family's first member
+    ///   excepted). Every other rule is the ``Rules``' to decide.
+    public func draft(by actor: String, at: Timestamp, eventId: String, in state: CompassState,
+                      reusing entityId: String? = nil) throws(EventError) -> EventDraft {
+        var data = JSONObject()
+        func put(_ key: String, _ value: String?) {
+            if let value { data.append(key, .string(value)) }
+        }
+        let familyId: String
+        if case .addMember(let member) = self {
+            familyId = state.members[actor]?.family ?? member.newFamily ?? "f-\(member.userId)"
+            put("userId", member.userId)
+            put("fullName", member.fullName)
+            put("role", member.role)
+            return EventDraft(seq: 1, id: eventId, type: eventType.rawValue, at: at, actor: actor, family: familyId, data: data)
+        }
+        guard let member = state.members[actor] else { throw EventError("Unknown user \(actor)", kind: .notFound) }
+        familyId = member.family
+        let family = state.families[familyId] ?? Family(id: familyId)
+        switch self {
+        case .addMember:
+            break  // handled above
+        case .addSchool(let school):
+            put("schoolId", school.schoolId ?? entityId ?? DefaultIds.unique("s-" + Identifier.slug(school.name)) { family.schools[$0] != nil })
+            put("name", school.name)
+            put("status", school.status)
+        case .addCoach(let coach):
+            let name = coach.firstName + " " + coach.lastName
+            put("coachId", coach.coachId ?? entityId ?? DefaultIds.unique("c-" + Identifier.slug(name)) { family.coaches[$0] != nil })
+            put("schoolId", coach.schoolId)
+            put("firstName", coach.firstName)
+            put("lastName", coach.lastName)
+            put("role", coach.role)
+        case .logInteraction(let logged):
+            put("interactionId", logged.interactionId ?? entityId
+                ?? DefaultIds.numbered("i-", after: family.interactions.count) { family.interactions[$0] != nil })
+            put("schoolId", logged.schoolId)
+            put("coachId", logged.coachId)
+            put("eventId", logged.eventId)
+            put("otherCoachName", logged.otherCoachName)
+            put("type", logged.type)
+            put("direction", logged.direction)
+            put("occurredAt", logged.occurredAt)
+            put("subject", logged.subject)
+            put("content", logged.content)
+            put("sentiment", logged.sentiment)
+            if let answers = logged.interestAnswers { data.append("interestAnswers", .array(answers.map(JSONValue.bool))) }
+            if !logged.attachments.isEmpty { data.append("attachments", .array(logged.attachments.map(\.json))) }
+        case .deleteInteraction(let deletion):
+            put("interactionId", deletion.interactionId)
+        case .changeStatus(let change):
+            put("schoolId", change.schoolId)
+            put("newStatus", change.newStatus)
+            put("notes", change.notes)
+        case .uploadDocument(let document):
+            put("documentId", document.documentId ?? entityId
+                ?? DefaultIds.numbered("d-", after: family.documents.count) { family.documents[$0] != nil })
+            put("title", document.title)
+            put("docType", document.docType)
+            put("fileName", document.fileName)
+            if let size = document.sizeBytes { data.append("sizeBytes", .int(size)) }
+        }
+        return EventDraft(seq: 1, id: eventId, type: eventType.rawValue, at: at, actor: actor, family: familyId, data: data)
+    }
+}
+
+extension Attachment {
+    /// The attachment as it is written in `data.attachments`.
+    var json: JSONValue {
+        var object = JSONObject()
+        object.append("name", .string(name))
+        object.append("sizeBytes", .int(sizeBytes))
+        object.append("mimeType", .string(mimeType))
+        if let sha256 { object.append("sha256", .string(sha256)) }
+        return .object(object)
+    }
+}
+
+/// Readable default ids for new entities: `s-arizona-state`, `c-jane-doe`, `i-12`, `d-3`.
+enum DefaultIds {
+    /// `base`, or `base-2`, `base-3`… when taken.
+    static func unique(_ base: String, isTaken: (String) -> Bool) -> String {
+        let trimmed = base.hasSuffix("-") ? base + "1" : base
+        guard isTaken(trimmed) else { return trimmed }
+        var n = 2
+        while isTaken("\(trimmed)-\(n)") { n += 1 }
+        return "\(trimmed)-\(n)"
+    }
+
+    /// `prefix(count+1)`, moving on while taken.
+    static func numbered(_ prefix: String, after count: Int, isTaken: (String) -> Bool) -> String {
+        var n = count + 1
+        while isTaken("\(prefix)\(n)") { n += 1 }
+        return "\(prefix)\(n)"
+    }
+}

@@ -1,0 +1,263 @@
+import CompassCore
+import Foundation
+
+/// One recruiting log on disk, held by an app or a server: durable appends, reads that
+/// follow other writers, a live feed of changes, attachments and verification.
+///
+/// Every append is decided by the same rules replay uses, written under an exclusive lock
+/// and fsynced before it returns; a rejected or failed append changes nothing on disk.
+/// Reads keep the replayed state and fold only the bytes appended since (by this process or
+/// any other), so a read is not a replay. It is safe to share one store between threads.
+///
+/// ```swift
+/// let store = try CompassStore(path: documents + "/events.jsonl")
+/// try store.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat Lopez", role: .parent,
+///                                       newFamily: "f-lopez")), as: "u-pat")
+/// let receipt = try store.append(.addSchool(AddSchool(name: "UCLA")), as: "u-pat")
+/// let list = try store.interactions(as: "u-pat")
+/// for await event in store.changes() { refresh(event) }
+/// ```
+public final class CompassStore: @unchecked Sendable {
+    /// What the store takes from the outside world; tests pass fixed ones.
+    public struct Configuration: Sendable {
+        /// The time of each new event (`at`) and the default `now` of views.
+        public var clock: @Sendable () -> Timestamp
+        /// The id of each new event (a lowercase UUID by default).
+        public var makeId: @Sendable () -> String
+        /// Keep `LOG.snapshot` beside the log so a cold open reads only what changed.
+        public var snapshots: Bool
+
+        public init(clock: @escaping @Sendable () -> Timestamp = Configuration.systemClock,
+                    makeId: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
+                    snapshots: Bool = true) {
+            self.clock = clock
+            self.makeId = makeId
+            self.snapshots = snapshots
+        }
+
+        /// The real clock, to the millisecond.
+        public static let systemClock: @Sendable () -> Timestamp = {
+            Timestamp(millisecondsSinceEpoch: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+        }
+    }
+
+    /// The log's path.
+    public let path: String
+    private let configuration: Configuration
+    private let fs: FileSystem
+    private let snapshots: SnapshotPolicy?
+    private let lock = NSLock()
+    private let writer: LogWriter
+    // The read side, guarded by `lock`: the committed lines read so far, folded.
+    private var tail: LogTail
+    private var replayer = Replayer(problems: .summary)
+
+    /// Opens the log at `path`.
+    ///
+    /// - Parameter createIfMissing: when false, a missing log is ``StoreError/noLog(path:)``;
+    ///   when true (the default) the log and its folders are created by the first append that
+    ///   the rules accept (never by a read, never by a rejected append).
+    public convenience init(path: String, createIfMissing: Bool = true, configuration: Configuration = Configuration()) throws(StoreError) {
+        let policy = configuration.snapshots ? SnapshotPolicy(minimumNewBytes: 1 << 20, afterOutput: { $0() }) : nil
+        try self.init(path: path, createIfMissing: createIfMissing, configuration: configuration,
+                      fileSystem: POSIXFileSystem(), snapshots: policy)
+    }
+
+    /// A store over any file system (tests inject faults) with an explicit snapshot policy.
+    package init(path: String, createIfMissing: Bool, configuration: Configuration, fileSystem: FileSystem,
+                 snapshots: SnapshotPolicy?) throws(StoreError) {
+        if !createIfMissing, fileSystem.kind(of: path) == .missing { throw .noLog(path: path) }
+        self.path = path
+        self.configuration = configuration
+        self.fs = fileSystem
+        self.snapshots = snapshots
+        self.writer = LogWriter(path: path, snapshots: snapshots, fileSystem: fileSystem)
+        self.tail = LogTail(path: path, fs: fileSystem)
+    }
+
+    // MARK: Appending
+
+    /// Appends one command's event by `user`, durably, and returns its receipt.
+    ///
+    /// - Parameters:
+    ///   - idempotencyKey: the event's id. Appending the same command again with the same
+    ///     key writes nothing and returns the original receipt (after making sure the
+    ///     original is durable); a different command under a used key is a conflict.
+    ///   - expectSeq: fail with a conflict unless the log's last `seq` is this.
+    ///   - expectVersion: fail with a conflict unless the user's family has exactly this many
+    ///     applied events (``Family/version``): writers of different families never conflict.
+    ///   - files: attachment files for a ``LogInteraction``: checked (type by extension, size),
+    ///     stored content-addressed before the line is written, taken back if it fails.
+    /// - Throws: ``StoreError/rejected(_:)`` with the SPEC's message, ``StoreError/conflict(_:)``,
+    ///   ``StoreError/io(path:message:)``.
+    @discardableResult
+    public func append(_ command: Command, as user: String, idempotencyKey: String? = nil, expectSeq: Int64? = nil,
+                       expectVersion: Int? = nil, files: [AttachmentFile] = []) throws(StoreError) -> Receipt {
+        try append([command], as: user, idempotencyKey: idempotencyKey, expectSeq: expectSeq, expectVersion: expectVersion,
+                   files: files)[0]
+    }
+
+    /// Appends several commands by `user` as one batch: all of them or none, across crashes
+    /// and I/O errors (a rollback journal guards the write).
+    @discardableResult
+    public func append(batch commands: [Command], as user: String, expectSeq: Int64? = nil,
+                       expectVersion: Int? = nil) throws(StoreError) -> [Receipt] {
+        guard !commands.isEmpty else { return [] }
+        return try append(commands, as: user, idempotencyKey: nil, expectSeq: expectSeq, expectVersion: expectVersion, files: [])
+    }
+
+    private func append(_ commands: [Command], as user: String, idempotencyKey: String?, expectSeq: Int64?,
+                        expectVersion: Int?, files: [AttachmentFile]) throws(StoreError) -> [Receipt] {
+        lock.lock()
+        defer { lock.unlock() }
+        var commands = commands
+        var staged: [StagedAttachment] = []
+        for file in files { staged.append(try file.staged(fs: fs)) }
+        if !staged.isEmpty, case .logInteraction(var logged) = commands[0] {
+            logged.attachments += staged.map(\.attachment)
+            commands[0] = .logInteraction(logged)
+        }
+        let now = configuration.clock()
+        let ids = commands.indices.map { index in index == 0 ? idempotencyKey ?? configuration.makeId() : configuration.makeId() }
+        var versionBefore = 0
+        let attachments = AttachmentStore(logPath: path)
+        let fs = self.fs
+        let outcome = try writer.append(
+            eventId: idempotencyKey, expectSeq: expectSeq, actor: user,
+            beforeWrite: { _ throws(StoreError) in try attachments.save(staged, fs: fs) },
+            build: { state, original throws(StoreError) in
+                var drafts: [EventDraft] = []
+                var state = state
+                for (index, command) in commands.enumerated() {
+                    let draft: EventDraft
+                    do throws(EventError) {
+                        draft = try command.draft(by: user, at: now, eventId: ids[index], in: state,
+                                                  reusing: index == 0 ? original?.payload.entityId : nil)
+                    } catch {
+                        throw .rejected(error)
+                    }
+                    if index == 0 {
+                        versionBefore = state.families[draft.family]?.version ?? 0
+                        if original == nil, let expectVersion, expectVersion != versionBefore {
+                            throw .conflict("Conflict: expected version \(expectVersion) of family \(draft.family), but it is \(versionBefore)")
+                        }
+                    }
+                    drafts.append(draft)
+                    // Later commands of a batch see the entities earlier ones add (their default ids).
+                    if commands.count > 1, let event = try? Rules.decide(draft, in: state, sanitizing: true) { state.apply(event) }
+                }
+                return drafts
+            })
+        switch outcome {
+        case .written(let events):
+            return events.enumerated().map { index, event in
+                Receipt(seq: event.seq, eventId: event.id, entityId: event.payload.entityId, version: versionBefore + index + 1)
+            }
+        case .alreadyPresent(let event):
+            return [Receipt(seq: event.seq, eventId: event.id, entityId: event.payload.entityId, version: versionBefore)]
+        }
+    }
+
+    // MARK: Reading
+
+    /// The state of every committed line, read incrementally: only bytes appended since the
+    /// last read are folded (a replaced log is read again from its start).
+    public func state() throws(StoreError) -> CompassState {
+        lock.lock()
+        defer { lock.unlock() }
+        _ = try tail.poll(into: &replayer, fresh: { Replayer(problems: .summary) })
+        return replayer.state
+    }
+
+    /// Runs `body` with the current state (see ``state()``).
+    public func read<T>(_ body: (CompassState) -> T) throws(StoreError) -> T {
+        body(try state())
+    }
+
+    /// The interactions list and its analytics (SPEC §3.1) for `viewer`.
+    public func interactions(as viewer: String, query: InteractionQuery = InteractionQuery(), now: Timestamp? = nil) throws(StoreError) -> InteractionList {
+        let state = try state()
+        do throws(EventError) {
+            return try InteractionViews.list(state, viewer: try Viewer(viewer, in: state), query: query, now: now ?? configuration.clock())
+        } catch {
+            throw .rejected(error)
+        }
+    }
+
+    /// One interaction's detail (SPEC §3.2) for `viewer`.
+    public func interaction(_ id: String, as viewer: String) throws(StoreError) -> InteractionDetail {
+        let state = try state()
+        do throws(EventError) {
+            return try InteractionViews.detail(state, viewer: try Viewer(viewer, in: state), interactionId: id)
+        } catch {
+            throw .rejected(error)
+        }
+    }
+
+    /// A page of the activity timeline (SPEC §3.3) for `viewer`.
+    public func activity(as viewer: String, query: ActivityQuery = ActivityQuery(), now: Timestamp? = nil,
+                         zone: TimeZone = TimeZone(secondsFromGMT: 0)!) throws(StoreError) -> ActivityPage {
+        let state = try state()
+        do throws(EventError) {
+            return ActivityViews.page(state, viewer: try Viewer(viewer, in: state), query: query, now: now ?? configuration.clock(), zone: zone)
+        } catch {
+            throw .rejected(error)
+        }
+    }
+
+    // MARK: Attachments
+
+    /// The bytes of a stored attachment, checked against its hash.
+    public func attachmentBytes(_ attachment: Attachment) throws(StoreError) -> [UInt8] {
+        guard let sha = attachment.sha256, EnvelopeDecoder.isSHA256Hex(sha) else {
+            throw .rejected(EventError("Attachment \(attachment.name) has no stored bytes", kind: .notFound))
+        }
+        let blob = AttachmentStore(logPath: path).path(for: sha)
+        guard let bytes = try fs.readFile(blob) else { throw .io(path: blob, message: "missing attachment \(attachment.name)") }
+        guard SHA256.hex(bytes) == sha else { throw .io(path: blob, message: "attachment \(attachment.name) does not match its hash") }
+        return bytes
+    }
+
+    // MARK: Verification
+
+    /// Checks every line, the `prev` chain and any snapshot (SPEC §4 `verify`).
+    public func verify(expectHead: String? = nil) throws(StoreError) -> VerifyReport {
+        try LogVerifier.verify(path: path, fs: fs, expectHead: expectHead, problems: nil)
+    }
+}
+
+/// What an append wrote: where, under which ids, and the family's version after it.
+public struct Receipt: Sendable, Hashable, Identifiable {
+    /// The line's `seq`.
+    public var seq: Int64
+    /// The event's id (the idempotency key when one was given).
+    public var eventId: String
+    /// The id of the entity the event adds or changes (`s-ucla`, `i-3`, …).
+    public var entityId: String
+    /// The family's version after the event (its count of applied events).
+    public var version: Int
+
+    public var id: String { eventId }
+
+    public init(seq: Int64, eventId: String, entityId: String, version: Int) {
+        self.seq = seq
+        self.eventId = eventId
+        self.entityId = entityId
+        self.version = version
+    }
+}
+
+/// A file to attach to a logged interaction.
+public enum AttachmentFile: Sendable, Hashable {
+    /// A file on disk (read by the store; only a regular file).
+    case path(String)
+    /// Bytes in memory under their original file name.
+    case bytes(name: String, [UInt8])
+
+    func staged(fs: FileSystem) throws(StoreError) -> StagedAttachment {
+        switch self {
+        case .path(let path): try AttachmentStore.stage(path, fs: fs)
+        case .bytes(let name, let bytes): try AttachmentStore.stage(name: name, bytes: bytes)
+        }
+    }
+}

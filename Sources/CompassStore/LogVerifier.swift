@@ -1,0 +1,108 @@
+import CompassCore
+
+/// What `verify` found: every line's problems, the `prev` chain, the head and any snapshot.
+public struct VerifyReport: Sendable, Hashable {
+    /// The state of the `prev` chain.
+    public enum Chain: Sendable, Hashable {
+        case empty
+        /// No line carries `prev`.
+        case unsealed
+        /// Every complete line is sealed (or the first `sealed` of `lines` are).
+        case intact(sealed: Int, lines: Int)
+        /// The first line whose `prev` is wrong or missing.
+        case broken(atLine: Int)
+    }
+
+    /// A snapshot found beside the log, checked against the replay.
+    public enum SnapshotCheck: String, Sendable, Hashable {
+        /// There is none.
+        case none
+        /// It is what a replay of the prefix it covers would write, byte for byte.
+        case verified
+        /// Out of date or unreadable: removed (it would not have been used).
+        case stale
+        /// It matches the log's prefix but not its content: damaged or forged; removed.
+        case mismatched
+    }
+
+    public var lines: Int
+    public var applied: Int
+    public var lastSeq: Int64
+    public var chain: Chain
+    /// SHA-256 of the last complete line: keep it to check later that nothing changed.
+    public var head: String
+    /// Whether `head` is the expected head, when one was given.
+    public var headMatches: Bool?
+    public var snapshot: SnapshotCheck
+    /// How many problems, and the first of each family's lines.
+    public var problems: ProblemSummary
+    /// The line of a torn last line, if any.
+    public var tornLine: Int?
+
+    /// No problem, the expected head (if given), no mismatched snapshot.
+    public var ok: Bool { problems.count == 0 && tornLine == nil && headMatches != false && snapshot != .mismatched }
+}
+
+/// `verify`: reads the whole committed log once, checking a snapshot on the way.
+package enum LogVerifier {
+    /// - Parameter problems: where every problem goes as it is found (the CLI's spool); the
+    ///   report keeps their summary.
+    package static func verify(path: String, fs: FileSystem, expectHead: String?,
+                               problems: (@Sendable (Problem) -> Void)?) throws(StoreError) -> VerifyReport {
+        guard let fd = try fs.open(path, .read) else { throw .noLog(path: path) }
+        defer { fs.close(fd) }
+        let extent = try LogExtent.measure(fd, path: path, fs: fs)
+        var firstChainLine: Int?
+        let lock = ChainWatch()
+        var replayer = Replayer(problems: .forward { problem in
+            if problem.kind == .chain { lock.note(problem.line) }
+            problems?(problem)
+        })
+        let snapshot = try checkSnapshot(log: fd, path: path, extent: extent, fs: fs, replayer: &replayer)
+        try LogReader.stream(fd: fd, path: path, from: replayer.consumedBytes, extent: extent, fs: fs, into: &replayer)
+        firstChainLine = lock.first
+        let completeLines = replayer.linesRead - (replayer.tornLine == nil ? 0 : 1)
+        let chain: VerifyReport.Chain
+        if let broken = firstChainLine {
+            chain = .broken(atLine: broken)
+        } else if completeLines == 0 {
+            chain = .empty
+        } else if replayer.sealedLines == 0 {
+            chain = .unsealed
+        } else {
+            chain = .intact(sealed: replayer.sealedLines, lines: completeLines)
+        }
+        return VerifyReport(lines: replayer.linesRead, applied: replayer.state.appliedCount, lastSeq: replayer.lastSeq, chain: chain,
+                            head: replayer.headHash, headMatches: expectHead.map { $0 == replayer.headHash }, snapshot: snapshot,
+                            problems: replayer.problemSummary, tornLine: replayer.tornLine)
+    }
+
+    /// Replays the prefix a snapshot covers and compares the snapshot it would write with the
+    /// one on disk, byte for byte (snapshots are encoded deterministically). The replay goes
+    /// on from there, so the log is still read once.
+    static func checkSnapshot(log fd: Int32, path: String, extent: LogExtent, fs: FileSystem,
+                              replayer: inout Replayer) throws(StoreError) -> VerifyReport.SnapshotCheck {
+        let snapshotPath = path + ".snapshot"
+        guard fs.kind(of: snapshotPath) != .missing else { return .none }
+        guard let file = SnapshotFile(path: snapshotPath, fs: fs), file.matches(log: fd, path: path, extent: extent, fs: fs),
+              let stored = try? fs.readFile(snapshotPath) else {
+            try? fs.remove(snapshotPath)
+            return .stale
+        }
+        let prefix = file.index.base.consumedBytes
+        try LogReader.stream(fd: fd, path: path, from: 0, extent: LogExtent(complete: prefix, torn: false), fs: fs, into: &replayer)
+        let expected = replayer.snapshot
+        let sections = Parallel.map(expected.state.families.values, SnapshotCodec.Section.init)
+        guard SnapshotCodec.parts(expected, families: sections).joined().elementsEqual(stored) else {
+            try? fs.remove(snapshotPath)
+            return .mismatched
+        }
+        return .verified
+    }
+}
+
+/// The first chain problem's line, noted from the replay's problem stream.
+private final class ChainWatch: @unchecked Sendable {
+    private(set) var first: Int?
+    func note(_ line: Int) { if first == nil { first = line } }
+}
