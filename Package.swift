@@ -27,6 +27,8 @@ let package = Package(
         // Baselines for bench/run.sh (JSONDecoder, raw write+fsync). Not part of the product.
         .executableTarget(name: "compass-bench", dependencies: ["CompassCLI", "CompassCore", "CompassStore"]),
         .testTarget(name: "CompassCoreTests", dependencies: ["CompassCore", "CompassTestSupport"]),
+        // A client of the public API only (no @testable), as an app embedding the store.
+        .testTarget(name: "CompassClientTests", dependencies: ["CompassStore", "CompassCore"]),
         .testTarget(name: "CompassCLITests", dependencies: ["CompassCLI", "CompassCore", "CompassStore", "CompassTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -165,7 +165,10 @@ public final class CompassStore: @unchecked Sendable {
     public func state() throws(StoreError) -> CompassState {
         lock.lock()
         defer { lock.unlock() }
-        _ = try tail.poll(into: &replayer, fresh: { Replayer(problems: .summary) })
+        if try tail.poll(into: &replayer) == .replaced {
+            replayer = Replayer(problems: .summary)
+            _ = try tail.poll(into: &replayer)
+        }
         return replayer.state
     }
 
@@ -202,6 +205,56 @@ public final class CompassStore: @unchecked Sendable {
             return ActivityViews.page(state, viewer: try Viewer(viewer, in: state), query: query, now: now ?? configuration.clock(), zone: zone)
         } catch {
             throw .rejected(error)
+        }
+    }
+
+    // MARK: Following
+
+    /// The events appended from now on, by this process or any other, in log order.
+    ///
+    /// Polls the log every `interval`; reads only committed complete lines (a torn line or an
+    /// unfinished batch is delivered once whole); after the log is replaced (an erasure's
+    /// rename, or removed and made again) it reads the new file and delivers only events not
+    /// in the old one. The stream ends when the consumer stops iterating.
+    public func changes(every interval: Duration = .milliseconds(100)) -> AsyncStream<Event> {
+        let path = path, fs = fs
+        return AsyncStream { continuation in
+            let task = Task.detached {
+                var feed = LogFeed(path: path, fs: fs)
+                _ = try? feed.next()  // what is there now is not a change
+                while !Task.isCancelled {
+                    if let events = try? feed.next() { for event in events { continuation.yield(event) } }
+                    try? await Task.sleep(for: interval)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The activity items (SPEC §3.3) that events appended from now on add to `viewer`'s
+    /// timeline: the live dashboard widget. Items are built one by one, never by rebuilding
+    /// the timeline.
+    public func activityChanges(as viewer: String, every interval: Duration = .milliseconds(100),
+                                zone: TimeZone = TimeZone(secondsFromGMT: 0)!) -> AsyncStream<ActivityItem> {
+        let path = path, fs = fs, clock = configuration.clock
+        return AsyncStream { continuation in
+            let task = Task.detached {
+                var feed = LogFeed(path: path, fs: fs)
+                _ = try? feed.next()
+                while !Task.isCancelled {
+                    if let events = try? feed.next(), let who = try? Viewer(viewer, in: feed.state) {
+                        for event in events {
+                            if let item = ActivityViews.newItem(for: event, in: feed.state, viewer: who, now: clock(), zone: zone) {
+                                continuation.yield(item)
+                            }
+                        }
+                    }
+                    try? await Task.sleep(for: interval)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
         }
     }
 

@@ -19,10 +19,16 @@ package struct LogTail {
 
     package var isOpen: Bool { fd >= 0 }
 
-    package enum Poll: Equatable { case read, replaced }
+    package enum Poll: Equatable {
+        /// New committed lines (if any) were folded.
+        case read
+        /// The log was replaced: nothing was read. Start a fresh replayer and poll again; the
+        /// new file is read from its start.
+        case replaced
+    }
 
-    package mutating func poll(into replayer: inout Replayer, fresh: () -> Replayer) throws(StoreError) -> Poll {
-        var outcome = Poll.read
+    /// Folds the committed complete lines appended since the last poll.
+    package mutating func poll(into replayer: inout Replayer) throws(StoreError) -> Poll {
         if fd >= 0, fs.identity(of: path) != identity {
             close()  // removed or renamed over: the path's new file, if any, is read from its start
         }
@@ -31,24 +37,20 @@ package struct LogTail {
             fd = opened
             identity = fs.identity(opened)
             offset = 0
-            if everOpened {
-                replayer = fresh()
-                outcome = .replaced
-            }
+            if everOpened { return .replaced }
             everOpened = true
         }
         let extent = try LogExtent.measure(fd, path: path, fs: fs)
         if extent.complete < offset {
             // Cut below what was read: not the same history any more.
             offset = 0
-            replayer = fresh()
-            outcome = .replaced
+            return .replaced
         }
-        guard extent.complete > offset else { return outcome }
+        guard extent.complete > offset else { return .read }
         try LogReader.stream(fd: fd, path: path, from: offset, extent: LogExtent(complete: extent.complete, torn: false),
                              fs: fs, into: &replayer)
         offset = extent.complete
-        return outcome
+        return .read
     }
 
     private mutating func close() {

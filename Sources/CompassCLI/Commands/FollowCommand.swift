@@ -32,34 +32,17 @@ enum FollowCommand {
         sigaddset(&stopSignals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 
-        let sink = AppliedEvents()
-        func freshReplayer() -> Replayer {
-            Replayer(observer: { outcome, _ in
-                if case .applied(_, let event) = outcome { sink.events.append(event) }
-            }, problems: .summary)
-        }
-        var replayer = freshReplayer()
-        var tail = LogTail(path: inv.logPath, fs: inv.fileSystem)
+        // The store's feed: committed complete lines only; a replaced log is read again and
+        // only events the old one lacked come out, so nothing is lost or repeated.
+        var feed = LogFeed(path: inv.logPath, fs: inv.fileSystem)
         var printed: Set<String> = []
         var started = false
         var warnedWaiting = false
         while stopRequested == 0 {
-            if try tail.poll(into: &replayer, fresh: freshReplayer) == .replaced {
-                // The log was replaced (erased and renamed over, or deleted and made again): it was
-                // read again from its start; every item not printed yet is new.
-                sink.events.removeAll()
-                if started, let viewer = try? Viewer(viewerId, in: replayer.state) {
-                    let now = fixedNow ?? inv.clock()
-                    let all = ActivityViews.items(replayer.state, viewer: viewer, now: now, zone: zone)
-                    for item in all.filter({ !printed.contains($0.id) }).sorted(by: { $0.seq < $1.seq }) { emit(item, inv: inv) }
-                    printed.formUnion(all.map(\.id))
-                }
-            }
-            let newEvents = sink.events
-            sink.events.removeAll()
+            let newEvents = try feed.next()
             let now = fixedNow ?? inv.clock()
-            if let viewer = try? Viewer(viewerId, in: replayer.state) {
-                let state = replayer.state
+            if let viewer = try? Viewer(viewerId, in: feed.state) {
+                let state = feed.state
                 var fresh: [ActivityItem]
                 if !started {
                     let all = ActivityViews.items(state, viewer: viewer, now: now, zone: zone)
@@ -73,7 +56,7 @@ enum FollowCommand {
                 }
                 fresh.sort { $0.seq < $1.seq }
                 for item in fresh { emit(item, inv: inv) }
-            } else if tail.isOpen, !started {
+            } else if feed.isOpen, !started {
                 // The log exists and the viewer is not in it: the usual error, not a wait. (Once
                 // following, a log being replaced may lack the viewer for a moment: wait then.)
                 throw CLIError.domain("Unknown user \(viewerId)")
@@ -105,8 +88,4 @@ enum FollowCommand {
     }
 }
 
-/// Collects the events a replayer applies during one poll.
-final class AppliedEvents {
-    var events: [Event] = []
-}
 

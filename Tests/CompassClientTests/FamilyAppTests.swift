@@ -1,0 +1,136 @@
+// A client of the public API only, as the family's iOS app uses it: no `@testable`.
+import CompassCore
+import CompassStore
+import Foundation
+import Testing
+
+/// What the app does, start to finish, through `CompassStore`.
+@Suite(.serialized) struct FamilyAppTests {
+    let folder = NSTemporaryDirectory() + "compass-app-" + UUID().uuidString.lowercased()
+    var logPath: String { folder + "/family/events.jsonl" }
+
+    /// A store with a fixed clock and numbered ids, as a test of the app would make.
+    func openStore(now: String = "2026-03-01T12:00:00Z") throws -> CompassStore {
+        let counter = Counter()
+        let time = Timestamp(rfc3339: now)!
+        return try CompassStore(path: logPath, configuration: .init(clock: { time }, makeId: { "app-\(counter.next())" }))
+    }
+
+    @Test func aFamilyUsesTheAppFromFirstJoinToTheLiveFeed() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(throws: StoreError.noLog(path: logPath)) { try CompassStore(path: logPath, createIfMissing: false) }
+        let store = try openStore()
+
+        // Members join: the parent starts the family, then adds the athlete.
+        try store.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat Lopez", role: .parent, newFamily: "f-lopez")), as: "u-pat")
+        try store.append(.addMember(AddMember(userId: "u-maya", fullName: "Maya Lopez", role: .player)), as: "u-pat")
+        let school = try store.append(.addSchool(AddSchool(name: "UCLA", status: "interested")), as: "u-pat")
+        #expect(school.entityId == "s-ucla")
+        let coach = try store.append(.addCoach(AddCoach(schoolId: "s-ucla", firstName: "Jane", lastName: "Doe", role: .head)), as: "u-pat")
+        #expect(coach.entityId == "c-jane-doe" && coach.version == 4)
+
+        // The athlete logs an inbound positive email with calibration and an attachment.
+        let email = LogInteraction(type: .email, direction: .inbound, schoolId: "s-ucla", coachId: "c-jane-doe",
+                                   subject: "Camp invite", content: "We'd love to see you at camp.", sentiment: .positive,
+                                   interestAnswers: [true, true, true, true, false, true])
+        let logged = try store.append(.logInteraction(email), as: "u-maya",
+                                      files: [.bytes(name: "schedule.txt", Array("Day 1: drills\n".utf8))])
+        #expect(logged.entityId == "i-1")
+        // One more, deleted by the athlete who logged it.
+        let extra = try store.append(.logInteraction(LogInteraction(type: .text, direction: .outbound, schoolId: "s-ucla")), as: "u-maya")
+        try store.append(.deleteInteraction(DeleteInteraction(interactionId: extra.entityId)), as: "u-maya")
+        try store.append(.changeStatus(ChangeStatus(schoolId: "s-ucla", newStatus: "offer_received", notes: "Full ride")), as: "u-pat")
+        try store.append(.uploadDocument(UploadDocument(title: "Transcript", docType: "transcript")), as: "u-maya")
+
+        // Errors are matched by kind, never by text. (A typed `catch .rejected(let e)` in an
+        // async function crashes the 6.3.1 compiler, so the kind is switched on here.)
+        switch Self.failure(of: { () throws(StoreError) in try store.append(.logInteraction(email), as: "u-pat") }) {
+        case .rejected(let error)?: #expect(error.kind == .forbidden && error.message == "Only players can create interactions")
+        default: Issue.record("a parent logged an interaction")
+        }
+        switch Self.failure(of: { () throws(StoreError) in try store.append(.addSchool(AddSchool(name: "Duke")), as: "u-pat", expectVersion: 3) }) {
+        case .conflict?: break  // another device wrote first: reload and retry
+        default: Issue.record("a stale version was accepted")
+        }
+        // A retry with the same idempotency key is the same event.
+        let first = try store.append(.addSchool(AddSchool(name: "Stanford")), as: "u-pat", idempotencyKey: "tap-1")
+        let retry = try store.append(.addSchool(AddSchool(name: "Stanford")), as: "u-pat", idempotencyKey: "tap-1")
+        #expect(first == retry)
+
+        // Reads: the list for a parent and for the athlete, filtered; the detail; activity.
+        let parentList = try store.interactions(as: "u-pat", query: InteractionQuery(direction: .inbound))
+        #expect(parentList.items.map(\.id) == ["i-1"])
+        #expect(parentList.items[0].interestLevel == .high && parentList.items[0].loggedByName == "Maya Lopez")
+        let athleteList = try store.interactions(as: "u-maya")
+        #expect(athleteList.privacyNotice && athleteList.items.count == 1 && athleteList.items[0].canDelete)
+        let detail = try store.interaction("i-1", as: "u-maya")
+        #expect(detail.canExport && detail.attachments.first?.name == "schedule.txt")
+        #expect(try store.attachmentBytes(detail.attachments[0]) == Array("Day 1: drills\n".utf8))
+        let activity = try store.activity(as: "u-pat", query: ActivityQuery(page: 1))
+        #expect(activity.items.map(\.type).contains(.schoolStatusChange) && activity.items.map(\.type).contains(.documentUpload))
+        #expect(try store.read { $0.family(of: "u-pat")?.version } == 10)  // the refused and conflicting appends wrote nothing; the retry is the same event
+
+        // The live feed: another process appends; the app receives it.
+        let feed = store.activityChanges(as: "u-pat", every: .milliseconds(20))
+        let waiter = Task { () -> ActivityItem? in
+            for await item in feed { return item }
+            return nil
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        try Self.appendFromAnotherProcess(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "dm",
+                                           "--direction", "inbound", "--subject", "From the phone", "--log", logPath])
+        let item = try #require(await Self.withTimeout(seconds: 10) { await waiter.value })
+        #expect(item?.title == "Direct Message with UCLA")
+
+        // And the log proves itself.
+        let report = try store.verify()
+        #expect(report.ok && report.snapshot == .none)
+        #expect(report.applied == 11)
+    }
+
+    /// The store error `body` throws, if any.
+    static func failure(of body: () throws(StoreError) -> Void) -> StoreError? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Runs the `compass` executable built beside this test bundle.
+    static func appendFromAnotherProcess(_ arguments: [String]) throws {
+        let process = Process()
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        if !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("compass").path) {
+            folder = Bundle.main.bundleURL.deletingLastPathComponent()
+        }
+        process.executableURL = folder.appendingPathComponent("compass")
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    static func withTimeout<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async -> T) async -> T? {
+        await withTaskGroup(of: T?.self) { group in
+            group.addTask { await body() }
+            group.addTask { try? await Task.sleep(for: .seconds(seconds)); return nil }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+}
+
+/// Numbered ids for the test's store.
+final class Counter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}
