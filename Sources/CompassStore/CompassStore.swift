@@ -202,6 +202,7 @@ public final class CompassStore: @unchecked Sendable {
                          zone: TimeZone = TimeZone(secondsFromGMT: 0)!) throws(StoreError) -> ActivityPage {
         let state = try state()
         do throws(EventError) {
+            try query.validate()
             return ActivityViews.page(state, viewer: try Viewer(viewer, in: state), query: query, now: now ?? configuration.clock(), zone: zone)
         } catch {
             throw .rejected(error)

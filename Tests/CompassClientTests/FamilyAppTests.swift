@@ -134,3 +134,32 @@ final class Counter: @unchecked Sendable {
         return value
     }
 }
+
+/// The values an app passes are checked, with typed errors.
+@Suite struct PublicAPIContractTests {
+    @Test func invalidQueriesAreRefusedByKind() throws {
+        let folder = NSTemporaryDirectory() + "compass-api-" + UUID().uuidString.lowercased()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try CompassStore(path: folder + "/events.jsonl")
+        try store.append(.addMember(AddMember(userId: "u-1", fullName: "One", role: .parent, newFamily: "f-1")), as: "u-1")
+        for query in [ActivityQuery(page: 0), ActivityQuery(pageSize: 0)] {
+            #expect(throws: StoreError.self) { try store.activity(as: "u-1", query: query) }
+            #expect(throws: EventError.self) { try query.validate() }
+        }
+        #expect(throws: EventError.self) { try InteractionQuery(periodDays: 3).validate() }
+        #expect(throws: StoreError.self) { try store.interactions(as: "u-1", query: InteractionQuery(periodDays: 3)) }
+        #expect(try store.interactions(as: "u-1", query: InteractionQuery(periodDays: 30)).items.isEmpty)
+    }
+
+    @Test func timestampsBridgeToDate() {
+        let time = Timestamp(rfc3339: "2026-02-03T14:15:00.250Z")!
+        #expect(Timestamp(time.date) == time)
+        #expect(time.date.timeIntervalSince1970 == 1_770_128_100.25)
+    }
+
+    @Test func resultsAreIdentifiable() throws {
+        let receipt = Receipt(seq: 1, eventId: "e-1", entityId: "s-1", version: 1)
+        #expect(receipt.id == "e-1")
+        #expect(Set([receipt, receipt]).count == 1)
+    }
+}

@@ -8,32 +8,32 @@ import CompassCore
 /// var rng = SplitMix64(seed: 1)
 /// let value = pairs.run(&rng, 10)
 /// ```
-public struct Gen<T> {
-    public let run: (inout SplitMix64, Int) -> T
+package struct Gen<T> {
+    package let run: (inout SplitMix64, Int) -> T
 
-    public init(_ run: @escaping (inout SplitMix64, Int) -> T) { self.run = run }
+    package init(_ run: @escaping (inout SplitMix64, Int) -> T) { self.run = run }
 
     /// A value generated from a fresh generator seeded with `seed`.
-    public func sample(seed: UInt64, size: Int) -> T {
+    package func sample(seed: UInt64, size: Int) -> T {
         var rng = SplitMix64(seed: seed)
         return run(&rng, size)
     }
 
-    public func map<U>(_ transform: @escaping (T) -> U) -> Gen<U> {
+    package func map<U>(_ transform: @escaping (T) -> U) -> Gen<U> {
         Gen<U> { rng, size in transform(self.run(&rng, size)) }
     }
 
-    public func flatMap<U>(_ next: @escaping (T) -> Gen<U>) -> Gen<U> {
+    package func flatMap<U>(_ next: @escaping (T) -> Gen<U>) -> Gen<U> {
         Gen<U> { rng, size in next(self.run(&rng, size)).run(&rng, size) }
     }
 
     /// Sometimes nil (one time in four).
-    public var optional: Gen<T?> {
+    package var optional: Gen<T?> {
         Gen<T?> { rng, size in rng.below(4) == 0 ? nil : self.run(&rng, size) }
     }
 
     /// Arrays whose length is drawn from `count`.
-    public func array(count: Gen<Int>) -> Gen<[T]> {
+    package func array(count: Gen<Int>) -> Gen<[T]> {
         Gen<[T]> { rng, size in
             let n = count.run(&rng, size)
             return (0..<n).map { _ in self.run(&rng, size) }
@@ -41,23 +41,23 @@ public struct Gen<T> {
     }
 
     /// Arrays of 0…size elements.
-    public var array: Gen<[T]> { array(count: Gen<Int> { rng, size in rng.below(size + 1) }) }
+    package var array: Gen<[T]> { array(count: Gen<Int> { rng, size in rng.below(size + 1) }) }
 
     /// A generator that ignores the size and uses `size` instead.
-    public func resized(_ size: Int) -> Gen<T> { Gen { rng, _ in self.run(&rng, size) } }
+    package func resized(_ size: Int) -> Gen<T> { Gen { rng, _ in self.run(&rng, size) } }
 }
 
 extension Gen {
-    public static func constant(_ value: T) -> Gen<T> { Gen { _, _ in value } }
+    package static func constant(_ value: T) -> Gen<T> { Gen { _, _ in value } }
 
     /// One of the generators, chosen uniformly.
-    public static func oneOf(_ gens: [Gen<T>]) -> Gen<T> {
+    package static func oneOf(_ gens: [Gen<T>]) -> Gen<T> {
         precondition(!gens.isEmpty)
         return Gen { rng, size in gens[rng.below(gens.count)].run(&rng, size) }
     }
 
     /// One of the generators, chosen with the given weights.
-    public static func frequency(_ weighted: [(Int, Gen<T>)]) -> Gen<T> {
+    package static func frequency(_ weighted: [(Int, Gen<T>)]) -> Gen<T> {
         let total = weighted.reduce(0) { $0 + $1.0 }
         precondition(total > 0)
         return Gen { rng, size in
@@ -71,44 +71,44 @@ extension Gen {
     }
 
     /// One element of a non-empty array.
-    public static func element(of items: [T]) -> Gen<T> {
+    package static func element(of items: [T]) -> Gen<T> {
         precondition(!items.isEmpty)
         return Gen { rng, _ in items[rng.below(items.count)] }
     }
 
-    public static func zip<A, B>(_ a: Gen<A>, _ b: Gen<B>) -> Gen<(A, B)> where T == (A, B) {
+    package static func zip<A, B>(_ a: Gen<A>, _ b: Gen<B>) -> Gen<(A, B)> where T == (A, B) {
         Gen { rng, size in (a.run(&rng, size), b.run(&rng, size)) }
     }
 
-    public static func zip<A, B, C>(_ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>) -> Gen<(A, B, C)> where T == (A, B, C) {
+    package static func zip<A, B, C>(_ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>) -> Gen<(A, B, C)> where T == (A, B, C) {
         Gen { rng, size in (a.run(&rng, size), b.run(&rng, size), c.run(&rng, size)) }
     }
 }
 
 extension Gen where T == Int {
     /// A uniform integer in the range.
-    public static func int(in range: ClosedRange<Int>) -> Gen<Int> {
+    package static func int(in range: ClosedRange<Int>) -> Gen<Int> {
         Gen { rng, _ in range.lowerBound + rng.below(range.upperBound - range.lowerBound + 1) }
     }
 
     /// A uniform integer in 0…size.
-    public static var sized: Gen<Int> { Gen { rng, size in rng.below(size + 1) } }
+    package static var sized: Gen<Int> { Gen { rng, size in rng.below(size + 1) } }
 }
 
 extension Gen where T == Bool {
-    public static var bool: Gen<Bool> { Gen { rng, _ in rng.below(2) == 1 } }
+    package static var bool: Gen<Bool> { Gen { rng, _ in rng.below(2) == 1 } }
 }
 
 extension Gen where T == String {
     /// Pieces text is built from: words, punctuation CSV and JSON must escape, emoji
     /// (surrogate pairs in UTF-16, skin tones, flags), combining marks, other scripts.
-    public static let pieces: [String] = [
+    package static let pieces: [String] = [
         "coach", "camp", "visit", "offer", "Film", "UCLA", "call", "summer", "roster", "e\u{301}", "n\u{303}a",
         "🔥", "👍🏽", "🏈", "🇺🇸", "😀", "日本", "Ж", "ß", "İ", ",", "\"", "\n", "\t", "<b>", "&amp;", "\\", "/", "  ", "-", "'",
     ]
 
     /// Text of up to `size` pieces (possibly empty).
-    public static var text: Gen<String> {
+    package static var text: Gen<String> {
         Gen { rng, size in
             let n = rng.below(max(1, size) + 1)
             var out = ""
@@ -121,7 +121,7 @@ extension Gen where T == String {
     }
 
     /// Text that is not blank.
-    public static var nonBlankText: Gen<String> {
+    package static var nonBlankText: Gen<String> {
         text.map { TextRules.isBlank($0) ? "name" + $0 : $0 }
     }
 }

@@ -2,13 +2,13 @@ import CompassCore
 
 /// Generators of event logs: valid family histories built command by command against the
 /// state so far, and adversarial logs mixing them with every kind of bad line.
-public enum LogGen {
+package enum LogGen {
     /// The `at` of the first generated event.
-    public static let start = Timestamp(rfc3339: "2026-01-05T09:00:00Z")!
+    package static let start = Timestamp(rfc3339: "2026-01-05T09:00:00Z")!
 
     /// A valid history of about `size` events over 1…`maxFamilies` interleaved families.
     /// Every event is accepted by ``Rules/decide(_:in:sanitizing:)`` in order.
-    public static func history(maxFamilies: Int = 3) -> Gen<[Event]> {
+    package static func history(maxFamilies: Int = 3) -> Gen<[Event]> {
         Gen { rng, size in
             let families = 1 + rng.below(maxFamilies)
             var state = CompassState()
@@ -128,7 +128,7 @@ public enum LogGen {
 
     /// A log mixing a valid history with bad lines of every kind, as raw lines; sometimes
     /// ending in a torn tail.
-    public static func adversarial() -> Gen<AdversarialLog> {
+    package static func adversarial() -> Gen<AdversarialLog> {
         history(maxFamilies: 2).flatMap { events in
             Gen { rng, _ in
                 var lines = Sealed.lines(events)
@@ -184,24 +184,24 @@ public enum LogGen {
 }
 
 /// A log with bad lines in it, and maybe a torn last line.
-public struct AdversarialLog: CustomStringConvertible {
-    public var lines: [[UInt8]]
-    public var tornTail: [UInt8]?
+package struct AdversarialLog: CustomStringConvertible {
+    package var lines: [[UInt8]]
+    package var tornTail: [UInt8]?
 
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var out: [UInt8] = []
         for line in lines { out += line; out.append(0x0A) }
         if let tornTail { out += tornTail }
         return out
     }
 
-    public var description: String { String(decoding: bytes, as: UTF8.self) }
+    package var description: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// Turning events into sealed log lines.
-public enum Sealed {
+package enum Sealed {
     /// The events renumbered 1…n with a `prev` chain, as they would be written.
-    public static func reseal(_ events: [Event]) -> [Event] {
+    package static func reseal(_ events: [Event]) -> [Event] {
         var prev = SHA256.emptyHex
         return events.enumerated().map { index, event in
             var e = event
@@ -213,29 +213,29 @@ public enum Sealed {
     }
 
     /// Each event's line (resealed), without `\n`.
-    public static func lines(_ events: [Event]) -> [[UInt8]] {
+    package static func lines(_ events: [Event]) -> [[UInt8]] {
         reseal(events).map(EventEncoder.line(for:))
     }
 
     /// The whole log.
-    public static func bytes(_ events: [Event]) -> [UInt8] {
+    package static func bytes(_ events: [Event]) -> [UInt8] {
         var out: [UInt8] = []
         for line in lines(events) { out += line; out.append(0x0A) }
         return out
     }
 
     /// The log as text (for failure reports and regression tests).
-    public static func text(_ events: [Event]) -> String { String(decoding: bytes(events), as: UTF8.self) }
+    package static func text(_ events: [Event]) -> String { String(decoding: bytes(events), as: UTF8.self) }
 
     /// Replays a log held in memory.
-    public static func replay(_ bytes: [UInt8], cut: ReplayCut = ReplayCut()) -> Replayer {
+    package static func replay(_ bytes: [UInt8], cut: ReplayCut = ReplayCut()) -> Replayer {
         var replayer = Replayer(cut: cut)
         replayer.consume(bytes: bytes)
         return replayer
     }
 
     /// Keeps the events the rules accept in order (after shrinking removed some), resealed.
-    public static func revalidate(_ events: [Event]) -> [Event] {
+    package static func revalidate(_ events: [Event]) -> [Event] {
         var state = CompassState()
         var kept: [Event] = []
         for event in events {

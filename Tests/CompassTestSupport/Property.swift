@@ -9,17 +9,17 @@ import Foundation
 ///
 /// Each case's seed carries its size in the low byte, so a printed seed replays the same
 /// input; sizes grow from 1 to `maxSize` across the iterations.
-public struct Property<Input> {
-    public var name: String
-    public var masterSeed: UInt64
-    public var maxSize: Int
-    public var generator: Gen<Input>
+package struct Property<Input> {
+    package var name: String
+    package var masterSeed: UInt64
+    package var maxSize: Int
+    package var generator: Gen<Input>
     /// Smaller inputs to try, best first, when a case fails.
-    public var shrink: (Input) -> [Input]
+    package var shrink: (Input) -> [Input]
     /// Shows an input in a failure report (a log as JSON lines, ready to paste).
-    public var describe: (Input) -> String
+    package var describe: (Input) -> String
 
-    public init(_ name: String, seed: UInt64, maxSize: Int = 40, _ generator: Gen<Input>,
+    package init(_ name: String, seed: UInt64, maxSize: Int = 40, _ generator: Gen<Input>,
                 shrink: @escaping (Input) -> [Input] = { _ in [] }, describe: @escaping (Input) -> String = { "\($0)" }) {
         self.name = name
         self.masterSeed = seed
@@ -30,7 +30,7 @@ public struct Property<Input> {
     }
 
     /// Checks `holds` (nil when the property holds, else why not); returns a failure report.
-    public func check(iterations: Int? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+    package func check(iterations: Int? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
                       _ holds: (Input) -> String?) -> String? {
         let seeds: [UInt64]
         if let text = environment["COMPASS_PBT_SEED"], let seed = UInt64(text) {
@@ -82,11 +82,11 @@ public struct Property<Input> {
 }
 
 /// Shrinking of event logs that keeps every candidate a valid, sealed log.
-public enum LogShrink {
+package enum LogShrink {
     /// Smaller logs: the empty log, then without chunks of n/2, n/4 … 1 events, then with
     /// fields simplified (shortest strings, first enum cases, earliest times). Events that a
     /// removal makes invalid are dropped too (``Sealed/revalidate(_:)``).
-    public static func candidates(_ events: [Event]) -> [[Event]] {
+    package static func candidates(_ events: [Event]) -> [[Event]] {
         guard !events.isEmpty else { return [] }
         var out: [[Event]] = [[]]
         var chunk = events.count / 2
@@ -152,7 +152,7 @@ public enum LogShrink {
     }
 
     /// A log as JSON lines, ready to paste into a regression test.
-    public static func describe(_ events: [Event]) -> String {
+    package static func describe(_ events: [Event]) -> String {
         "\(events.count) events:\n" + Sealed.text(events)
     }
 }

@@ -6,12 +6,12 @@ import CompassCore
 /// It rejects what would make a log line ambiguous: invalid UTF-8, lone surrogates in
 /// `\u` escapes, duplicate keys in one object, nesting deeper than ``maxDepth``, and
 /// anything after the value except white space.
-public struct ReferenceJSONParser {
+package struct ReferenceJSONParser {
     /// Nesting deeper than this is rejected (no event needs more than 4 levels).
-    public static let maxDepth = 64
+    package static let maxDepth = 64
 
     /// Parses one whole document, or returns nil when it is not valid JSON.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
         var parser = ReferenceJSONParser(bytes: bytes)
         parser.skipWhitespace()
         guard let value = parser.parseValue(depth: 0) else { return nil }
@@ -20,12 +20,12 @@ public struct ReferenceJSONParser {
     }
 
     /// Parses one whole document held in an array.
-    public static func parse(_ bytes: [UInt8]) -> JSONValue? {
+    package static func parse(_ bytes: [UInt8]) -> JSONValue? {
         bytes.withUnsafeBufferPointer { parse($0) }
     }
 
     /// Parses one whole document held in a string.
-    public static func parse(_ text: String) -> JSONValue? {
+    package static func parse(_ text: String) -> JSONValue? {
         parse(Array(text.utf8))
     }
 

@@ -4,19 +4,19 @@ import Foundation
 /// A naive reference for the read models, computed by scanning a plain array of applied
 /// events for every question, with no indexes and no shared code with the views beyond the
 /// value types. Model-based properties compare the real views against it.
-public enum ReferenceModel {
-    public struct Row: Equatable, CustomStringConvertible {
-        public var id: String
-        public var displaySubject: String
-        public var content: String?
-        public var schoolName: String?
-        public var coachName: String?
-        public var loggedByName: String
-        public var occurredAt: Timestamp
+package enum ReferenceModel {
+    package struct Row: Equatable, CustomStringConvertible {
+        package var id: String
+        package var displaySubject: String
+        package var content: String?
+        package var schoolName: String?
+        package var coachName: String?
+        package var loggedByName: String
+        package var occurredAt: Timestamp
 
-        public var description: String { "\(id) \(occurredAt) \(displaySubject)" }
+        package var description: String { "\(id) \(occurredAt) \(displaySubject)" }
 
-        public init(id: String, displaySubject: String, content: String?, schoolName: String?, coachName: String?,
+        package init(id: String, displaySubject: String, content: String?, schoolName: String?, coachName: String?,
                     loggedByName: String, occurredAt: Timestamp) {
             self.id = id
             self.displaySubject = displaySubject
@@ -74,7 +74,7 @@ public enum ReferenceModel {
     }
 
     /// The interactions list rows and analytics (total, outbound, inbound, thisWeek).
-    public static func list(_ events: [Event], viewer: String, query: InteractionQuery, now: Timestamp) -> ([Row], [Int]) {
+    package static func list(_ events: [Event], viewer: String, query: InteractionQuery, now: Timestamp) -> ([Row], [Int]) {
         guard let me = member(events, viewer) else { return ([], [0, 0, 0, 0]) }
         let loggedBy = query.loggedBy == "me" ? viewer : query.loggedBy
         let q = (query.search ?? "").lowercased()
@@ -109,7 +109,7 @@ public enum ReferenceModel {
     }
 
     /// Timeline ids and titles, newest first, ties by id.
-    public static func timeline(_ events: [Event], viewer: String) -> [String] {
+    package static func timeline(_ events: [Event], viewer: String) -> [String] {
         guard let me = member(events, viewer) else { return [] }
         var items: [(String, Timestamp, String)] = []
         for (i, e) in visible(events, viewer: viewer) {
@@ -132,18 +132,18 @@ public enum ReferenceModel {
     }
 
     /// Every member of every family in the log.
-    public static func members(_ events: [Event]) -> [String] {
+    package static func members(_ events: [Event]) -> [String] {
         events.compactMap { if case .memberJoined(let m) = $0.payload { m.userId } else { nil } }
     }
 }
 
 /// Every view of a state, for every member, as the bytes `compass … --json` prints.
-public enum AllViews {
-    public static let now = Timestamp(rfc3339: "2026-02-15T12:00:00Z")!
-    public static let utc = TimeZone(identifier: "UTC")!
+package enum AllViews {
+    package static let now = Timestamp(rfc3339: "2026-02-15T12:00:00Z")!
+    package static let utc = TimeZone(identifier: "UTC")!
 
     /// List, analytics, each detail and the activity timeline for `viewer`.
-    public static func json(_ state: CompassState, viewer id: String, includeAudit trail: AuditTrail? = nil) -> [UInt8] {
+    package static func json(_ state: CompassState, viewer id: String, includeAudit trail: AuditTrail? = nil) -> [UInt8] {
         guard let viewer = try? Viewer(id, in: state) else { return Array("unknown \(id)\n".utf8) }
         var out: [UInt8] = []
         if let list = try? InteractionViews.list(state, viewer: viewer, query: InteractionQuery(), now: now) {
@@ -158,15 +158,15 @@ public enum AllViews {
     }
 
     /// Every member's views, in user-id order.
-    public static func json(_ state: CompassState) -> [UInt8] {
+    package static func json(_ state: CompassState) -> [UInt8] {
         state.members.keys.sorted().flatMap { json(state, viewer: $0) }
     }
 }
 
 /// What a family writes: names, subjects, contents, notes, titles, user and event ids
 /// (isolation properties look for these in other families' views).
-public enum FamilyText {
-    public static func freeText(_ events: [Event]) -> Set<String> {
+package enum FamilyText {
+    package static func freeText(_ events: [Event]) -> Set<String> {
         var out: Set<String> = []
         for e in events {
             out.insert(e.id)

@@ -2,7 +2,7 @@
 ///
 /// Replay decodes each line into a draft; `compass` builds one from its arguments. Either way
 /// ``Rules/decide(_:in:sanitizing:)`` turns it into an ``Event`` or rejects it.
-public struct EventDraft: Equatable, Sendable {
+package struct EventDraft: Equatable, Sendable {
     public var seq: Int64
     public var id: String
     public var type: String
@@ -47,7 +47,7 @@ public struct EventError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// What `import` fills in for the envelope fields a line leaves out (absent or `null`); a
 /// field that is there is read exactly as replay reads it.
-public struct ImportDefaults {
+package struct ImportDefaults {
     /// A new event id for a line without `id`.
     public var makeId: () -> String
     /// `at` for a line without one.
@@ -60,7 +60,7 @@ public struct ImportDefaults {
 }
 
 /// Reads the envelope of SPEC §1 from a parsed line.
-public enum EnvelopeDecoder {
+package enum EnvelopeDecoder {
     /// The envelope fields, checked in table order; the payload is left raw.
     ///
     /// With `defaults` (an imported line), a missing `seq` is 1 (it is assigned on append), a

@@ -1,6 +1,6 @@
 /// Writes events as log lines: keys in SPEC §1 order, `data` keys in §2 order, absent
 /// optional fields left out, `v` omitted (always 1), `prev` last. Byte-stable.
-public enum EventEncoder {
+package enum EventEncoder {
     /// One log line, without its `\n`.
     public static func line(for event: Event) -> [UInt8] {
         var line = unsealedLine(for: event)

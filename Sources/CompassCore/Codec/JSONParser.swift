@@ -7,7 +7,7 @@
 /// Parsing is two passes over the bytes: ``JSONTape/scan(_:)`` checks the whole grammar and
 /// records where every value is, allocating nothing but the tape (which a caller may reuse
 /// line after line); then the tree is built from the tape, each array sized once.
-public enum JSONParser {
+package enum JSONParser {
     /// Nesting deeper than this is rejected (no event needs more than 4 levels).
     public static let maxDepth = 64
 

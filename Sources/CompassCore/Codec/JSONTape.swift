@@ -4,7 +4,7 @@
 /// surrogates, no duplicate keys, depth ≤ ``JSONParser/maxDepth``); it allocates nothing
 /// but the token array, whose capacity is kept from one document to the next. Values are
 /// built from the tokens only when asked for.
-public struct JSONTape: Sendable {
+package struct JSONTape: Sendable {
     enum Kind: UInt8 {
         case null, `true`, `false`, integer, number, string, object, array
     }

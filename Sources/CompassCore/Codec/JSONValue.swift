@@ -2,7 +2,7 @@
 ///
 /// Integers written without a fraction or exponent that fit in 64 bits are `.int`;
 /// every other number is `.number`.
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -26,7 +26,7 @@ public enum JSONValue: Equatable, Sendable {
 
 /// Read access to a JSON object's fields by name, whatever holds them: a built
 /// ``JSONObject``, or a ``TapeObject`` that builds only the values asked for.
-public protocol JSONFields {
+package protocol JSONFields {
     /// The value of `key` (compared by its UTF-8 bytes), or nil when the key is not present.
     subscript(key: String) -> JSONValue? { get }
 }
@@ -34,7 +34,7 @@ public protocol JSONFields {
 /// A JSON object: its members in written order, looked up by key.
 ///
 /// Objects in this product are small (≤ 15 keys), so a linear scan beats hashing.
-public struct JSONObject: Equatable, Sendable, JSONFields {
+package struct JSONObject: Equatable, Sendable, JSONFields {
     /// One `"key": value` member.
     public struct Member: Equatable, Sendable {
         public var key: String

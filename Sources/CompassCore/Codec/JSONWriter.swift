@@ -1,6 +1,6 @@
 /// Writes compact JSON bytes: keys in the order the caller gives, strings as raw UTF-8
 /// with only `"`, `\` and U+0000–U+001F escaped.
-public struct JSONWriter: Sendable {
+package struct JSONWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8] = []
     private var needsComma: [Bool] = []

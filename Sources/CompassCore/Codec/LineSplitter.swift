@@ -2,7 +2,7 @@ import Foundation
 
 /// Splits bytes into lines at `\n`: the one splitter of the log reader, of replay from bytes
 /// in memory, and of `import`.
-public enum LineSplitter {
+package enum LineSplitter {
     /// Appends the ranges of the complete lines (without their `\n`) in `buffer[start..<end]`
     /// to `ranges`; returns the offset just after the last `\n` (`start` when there is none).
     @discardableResult

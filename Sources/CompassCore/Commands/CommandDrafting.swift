@@ -8,7 +8,7 @@ extension Command {
     ///   (an idempotent retry reuses it, so the two compare equal).
     /// - Throws: `Unknown user U` when the actor is not a member (a new family's first member
     ///   excepted). Every other rule is the ``Rules``' to decide.
-    public func draft(by actor: String, at: Timestamp, eventId: String, in state: CompassState,
+    package func draft(by actor: String, at: Timestamp, eventId: String, in state: CompassState,
                       reusing entityId: String? = nil) throws(EventError) -> EventDraft {
         var data = JSONObject()
         func put(_ key: String, _ value: String?) {

@@ -4,7 +4,7 @@
 ///
 /// Every event goes through ``Rules/decide(_:in:sanitizing:)`` before it is written, so the
 /// output always replays without problems.
-public struct HistoryGenerator {
+package struct HistoryGenerator {
     public var families: Int
     public var events: Int
     public var seed: UInt64

@@ -1,6 +1,6 @@
 /// SplitMix64: a small, fast, seedable generator whose sequence never depends on the
 /// standard library's algorithms, so a seed replays the same everywhere.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     public private(set) var state: UInt64
 
     public init(seed: UInt64) { state = seed }

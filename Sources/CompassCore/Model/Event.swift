@@ -1,5 +1,5 @@
 /// One applied event of the log: the envelope of SPEC §1 and a typed payload (§2).
-public struct Event: Equatable, Sendable {
+public struct Event: Hashable, Sendable {
     public var seq: Int64
     public var id: String
     public var at: Timestamp
@@ -48,7 +48,7 @@ public enum EventType: String, CaseIterable, Sendable {
 }
 
 /// An event's payload, one case per event type.
-public enum Payload: Equatable, Sendable {
+public enum Payload: Hashable, Sendable {
     case memberJoined(MemberJoined)
     case schoolAdded(SchoolAdded)
     case coachAdded(CoachAdded)

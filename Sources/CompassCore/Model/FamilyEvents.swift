@@ -1,5 +1,5 @@
 /// A person joined a family as an athlete (`player`) or a parent.
-public struct MemberJoined: Equatable, Sendable {
+public struct MemberJoined: Hashable, Sendable {
     public var userId: String
     public var fullName: String
     public var role: MemberRole
@@ -12,7 +12,7 @@ public struct MemberJoined: Equatable, Sendable {
 }
 
 /// A school was added to the family's list.
-public struct SchoolAdded: Equatable, Sendable {
+public struct SchoolAdded: Hashable, Sendable {
     public var schoolId: String
     public var name: String
     public var status: String?
@@ -25,7 +25,7 @@ public struct SchoolAdded: Equatable, Sendable {
 }
 
 /// A coach of one of the family's schools was added.
-public struct CoachAdded: Equatable, Sendable {
+public struct CoachAdded: Hashable, Sendable {
     public var coachId: String
     public var schoolId: String
     public var firstName: String
@@ -42,7 +42,7 @@ public struct CoachAdded: Equatable, Sendable {
 }
 
 /// A school's recruiting status changed (`interested` → `offer_received`).
-public struct SchoolStatusChanged: Equatable, Sendable {
+public struct SchoolStatusChanged: Hashable, Sendable {
     public var schoolId: String
     public var newStatus: String
     public var notes: String?
@@ -55,7 +55,7 @@ public struct SchoolStatusChanged: Equatable, Sendable {
 }
 
 /// A document (transcript, highlight reel, résumé) was uploaded.
-public struct DocumentUploaded: Equatable, Sendable {
+public struct DocumentUploaded: Hashable, Sendable {
     public var documentId: String
     public var title: String
     public var docType: String

@@ -1,5 +1,5 @@
 /// An athlete logged a communication with a college coach.
-public struct InteractionLogged: Equatable, Sendable {
+public struct InteractionLogged: Hashable, Sendable {
     public var interactionId: String
     public var schoolId: String?
     public var coachId: String?
@@ -62,7 +62,7 @@ public struct Attachment: Hashable, Sendable {
 }
 
 /// An athlete deleted an interaction they had logged.
-public struct InteractionDeleted: Equatable, Sendable {
+public struct InteractionDeleted: Hashable, Sendable {
     public var interactionId: String
 
     public init(interactionId: String) { self.interactionId = interactionId }

@@ -130,7 +130,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 }
 
 /// Calendar fields of a UTC (or offset-shifted) moment, by the proleptic Gregorian calendar.
-public struct CivilTime: Equatable, Sendable {
+package struct CivilTime: Equatable, Sendable {
     public var year, month, day, hour, minute, second, millisecond: Int
     /// 0 = Sunday … 6 = Saturday.
     public var weekday: Int

@@ -7,7 +7,7 @@ public struct CompassState: Equatable, Sendable {
     /// Families by family id.
     public internal(set) var families = FamilyTable()
     /// Ids of applied events (for duplicate detection and idempotent appends).
-    public internal(set) var eventIds = EventIdSet()
+    package internal(set) var eventIds = EventIdSet()
     /// Applied events per type, in the order of `EventType.allCases`.
     private var typeCounts = [Int](repeating: 0, count: EventType.allCases.count)
     /// Live interactions over all families.
@@ -87,7 +87,7 @@ extension Family {
 }
 
 /// A member of a family.
-public struct Member: Equatable, Sendable {
+public struct Member: Hashable, Sendable {
     public var userId: String
     public var family: String
     public var fullName: String
@@ -123,14 +123,14 @@ public struct Family: Equatable, Sendable {
 }
 
 /// A school on the family's list.
-public struct School: Equatable, Sendable {
+public struct School: Hashable, Sendable {
     public var id: String
     public var name: String
     public var status: String?
 }
 
 /// A coach at one of the family's schools.
-public struct Coach: Equatable, Sendable {
+public struct Coach: Hashable, Sendable {
     public var id: String
     public var schoolId: String
     public var firstName: String

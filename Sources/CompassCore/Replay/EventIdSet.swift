@@ -5,7 +5,7 @@
 /// Every other id is kept as a string. An id is in exactly one of the two, so membership is
 /// exact. A set read from a snapshot keeps that snapshot's keys as a sorted array (searched,
 /// not rehashed) and adds new ids to the table.
-public struct EventIdSet: Equatable, Sendable {
+package struct EventIdSet: Equatable, Sendable {
     /// Slots of (high, low) key halves; `(0, 0)` marks an empty slot.
     private var slots: [UInt64] = []
     private var used = 0

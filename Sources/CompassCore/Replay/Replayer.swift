@@ -91,7 +91,7 @@ public struct ProblemSummary: Hashable, Sendable {
 }
 
 /// How much a ``Replayer`` keeps of the problems it finds (it always keeps a ``ProblemSummary``).
-public enum ProblemRetention: Sendable {
+package enum ProblemRetention: Sendable {
     /// Every problem, in ``Replayer/problems``.
     case all
     /// The summary only: memory does not grow with the number of bad lines.
@@ -102,7 +102,7 @@ public enum ProblemRetention: Sendable {
 
 /// Where to end a replay: before the first line whose readable `seq` is greater than
 /// `atSeq`, or whose readable `at` is later than `asOf` (SPEC §4).
-public struct ReplayCut: Equatable, Sendable {
+package struct ReplayCut: Equatable, Sendable {
     public var atSeq: Int64?
     public var asOf: Timestamp?
 
@@ -119,7 +119,7 @@ public struct ReplayCut: Equatable, Sendable {
 }
 
 /// What happened to one line during replay.
-public enum LineOutcome {
+package enum LineOutcome {
     case applied(line: Int, event: Event)
     /// Not applied: the draft when its envelope could be read, and the reason.
     case rejected(line: Int, draft: EventDraft?, message: String)
@@ -135,7 +135,7 @@ public enum LineOutcome {
 /// replayer.consume(bytes: logBytes)
 /// print(replayer.state.liveInteractionCount, replayer.problems)
 /// ```
-public struct Replayer {
+package struct Replayer {
     /// Lines longer than this many bytes are reported as `line too long` and not parsed, so a
     /// pathological line cannot make memory grow without limit. A valid event is far smaller
     /// (content is at most 10,000 UTF-16 units); appends refuse to write a longer line.
@@ -404,7 +404,7 @@ extension Result {
 }
 
 /// How a replay resumed from a snapshot reads the parts it deferred.
-public struct DeferredParts {
+package struct DeferredParts {
     public var family: (String) -> DeferredFamily
     /// The snapshot's event ids, or nil when they cannot be read.
     public var eventIds: () -> EventIdSet?
@@ -420,7 +420,7 @@ public struct DeferredParts {
 /// Preparing is pure and independent per line, so a reader may prepare lines on several
 /// threads and feed them to ``Replayer/consume(prepared:)`` in order; only the state rules
 /// (``Rules/check(_:in:)``) and the fold are left for that thread.
-public struct PreparedLine: Equatable, Sendable {
+package struct PreparedLine: Equatable, Sendable {
     public enum Content: Equatable, Sendable {
         case blank
         case invalid

@@ -1,6 +1,6 @@
 /// The state of a replay after the first `consumedBytes` bytes of a log: everything needed
 /// to go on with the rest of the file without reading the prefix again.
-public struct ReplaySnapshot: Equatable, Sendable {
+package struct ReplaySnapshot: Equatable, Sendable {
     public var state: CompassState
     /// How many problems the prefix has, and the first of each family's lines.
     public var problems: ProblemSummary

@@ -11,7 +11,7 @@
 /// Dictionaries are written in sorted order, so the same state always encodes to the same
 /// bytes. A snapshot of another format version, or one whose bytes do not check, is not
 /// used: it is rebuilt, never trusted.
-public enum SnapshotCodec {
+package enum SnapshotCodec {
     static let magic = Array("compass-snapshot\n".utf8)
     public static let formatVersion: UInt64 = 3
     static let preambleLength = magic.count + 8 + 8 + 3 * (8 + 8 + 32)
@@ -255,7 +255,7 @@ public enum SnapshotCodec {
 
 /// A snapshot opened without its families: its header, members and directory are read and
 /// checked at once; a family's section and the event ids only when asked for.
-public struct SnapshotIndex: Sendable {
+package struct SnapshotIndex: Sendable {
     /// The snapshot with no families and no event ids; its state holds members and counts.
     public let base: ReplaySnapshot
     /// The ids of the families in the snapshot, in order.
@@ -420,7 +420,7 @@ public struct SnapshotIndex: Sendable {
 }
 
 /// What a snapshot says of one family.
-public enum DeferredFamily: Sendable {
+package enum DeferredFamily: Sendable {
     /// The snapshot has no such family (its first event is still to come).
     case absent
     case loaded(Family)

@@ -4,7 +4,7 @@
 /// every type but `MemberJoined` that the actor is a member of the event's family, then the
 /// payload's shape, then the type's rules in the order the SPEC writes them. The first
 /// failure wins and carries the SPEC's message.
-public enum Rules {
+package enum Rules {
     /// Accepts a draft as an event, or throws the first rule it breaks.
     ///
     /// - Parameter sanitizing: strip markup from subject and content first (appends only).

@@ -2,7 +2,7 @@
 ///
 /// Removes `(?is)<script\b[^>]*>.*?</script\s*>`, then the same for `style`, then every
 /// `<[^>]*>`. A `<` with no later `>` stays; entities are left alone; nothing is trimmed.
-public enum Sanitizer {
+package enum Sanitizer {
     /// The sanitized text.
     public static func sanitize(_ text: String) -> String {
         let hasTag = text.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "<")) } ?? text.utf8.contains(UInt8(ascii: "<"))

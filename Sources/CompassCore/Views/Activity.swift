@@ -37,10 +37,16 @@ public struct ActivityQuery: Equatable, Sendable {
         self.page = page
         self.pageSize = pageSize
     }
+
+    /// Checks the values a caller chose: a page and a page size of at least 1.
+    public func validate() throws(EventError) {
+        guard page >= 1 else { throw EventError("Page must be 1 or more, not \(page)", kind: .rule) }
+        guard pageSize >= 1 else { throw EventError("Page size must be 1 or more, not \(pageSize)", kind: .rule) }
+    }
 }
 
 /// One row of the timeline.
-public struct ActivityItem: Equatable, Sendable {
+public struct ActivityItem: Hashable, Sendable {
     public var id: String
     public var type: ActivityType
     public var timestamp: Timestamp
@@ -58,7 +64,7 @@ public struct ActivityItem: Equatable, Sendable {
 }
 
 /// One page of the timeline.
-public struct ActivityPage: Equatable, Sendable {
+public struct ActivityPage: Hashable, Sendable {
     public var page: Int
     public var pageSize: Int
     public var totalPages: Int
@@ -95,7 +101,7 @@ public enum ActivityViews {
         let totalPages = max(1, (filtered.count + pageSize - 1) / pageSize)
         let start = (max(1, query.page) - 1) * pageSize
         let pageItems = start < filtered.count ? Array(filtered[start..<min(filtered.count, start + pageSize)]) : []
-        return ActivityPage(page: query.page, pageSize: pageSize, totalPages: totalPages, totalCount: filtered.count, items: pageItems)
+        return ActivityPage(page: max(1, query.page), pageSize: pageSize, totalPages: totalPages, totalCount: filtered.count, items: pageItems)
     }
 
     /// Items that pass the type, range and search filters (AND).

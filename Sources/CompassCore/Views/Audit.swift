@@ -1,7 +1,7 @@
 import Foundation
 
 /// One line of the recruiting history: an applied event, or a line the rules rejected.
-public struct AuditEntry: Equatable, Sendable {
+public struct AuditEntry: Hashable, Sendable {
     /// The 1-based line of the log.
     public var line: Int
     public var seq: Int64?
@@ -45,7 +45,7 @@ public struct AuditTrail: Sendable {
     public init(zone: TimeZone) { self.zone = zone }
 
     /// Records one line.
-    public mutating func record(_ outcome: LineOutcome, state: CompassState) {
+    package mutating func record(_ outcome: LineOutcome, state: CompassState) {
         switch outcome {
         case .applied(let line, let event):
             let member = state.members[event.actor]

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Only the zone's offset at an instant is taken from Foundation; the calendar arithmetic is
 /// ours, so output never depends on the machine's locale.
-public enum DateText {
+package enum DateText {
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Calendar fields of an instant in a zone.

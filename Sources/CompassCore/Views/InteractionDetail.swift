@@ -1,5 +1,5 @@
 /// The interaction detail page (SPEC §3.2): the list item plus its links and files.
-public struct InteractionDetail: Equatable, Sendable {
+public struct InteractionDetail: Hashable, Sendable {
     public var item: InteractionItem
     public var eventId: String?
     public var attachments: [Attachment]

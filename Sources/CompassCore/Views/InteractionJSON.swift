@@ -88,7 +88,7 @@ public enum InteractionJSON {
     ]
 
     /// The item's values in ``itemKeys`` order; shared by JSON and CSV.
-    public static func itemValues(_ item: InteractionItem) -> [JSONValue] {
+    package static func itemValues(_ item: InteractionItem) -> [JSONValue] {
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         return [
             .string(item.id), .string(item.type.rawValue), .string(item.type.displayName), .string(item.direction.rawValue),

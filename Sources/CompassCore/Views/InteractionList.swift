@@ -24,10 +24,20 @@ public struct InteractionQuery: Equatable, Sendable {
         (search.map { !$0.isEmpty } ?? false) || type != nil || direction != nil || sentiment != nil
             || periodDays != nil || loggedBy != nil
     }
+
+    /// The periods the list offers (SPEC §3.1): 7, 14, 30 or 90 days.
+    public static let periods = [7, 14, 30, 90]
+
+    /// Checks the values a caller chose: a period of 7, 14, 30 or 90 days.
+    public func validate() throws(EventError) {
+        if let periodDays, !Self.periods.contains(periodDays) {
+            throw EventError("Period must be 7, 14, 30 or 90 days, not \(periodDays)", kind: .rule)
+        }
+    }
 }
 
 /// One row of the interactions list, every field of SPEC §3.1.
-public struct InteractionItem: Equatable, Sendable {
+public struct InteractionItem: Hashable, Sendable {
     public var id: String
     public var type: InteractionType
     public var direction: Direction
@@ -51,7 +61,7 @@ public struct InteractionItem: Equatable, Sendable {
 }
 
 /// `total`, `outbound`, `inbound`, `thisWeek` over the filtered list.
-public struct InteractionAnalytics: Equatable, Sendable {
+public struct InteractionAnalytics: Hashable, Sendable {
     public var total = 0
     public var outbound = 0
     public var inbound = 0
@@ -66,13 +76,13 @@ public struct InteractionAnalytics: Equatable, Sendable {
 }
 
 /// A `loggedByOptions` entry: the viewer as `Me`, then each athlete.
-public struct LoggedByOption: Equatable, Sendable {
+public struct LoggedByOption: Hashable, Sendable {
     public var userId: String
     public var label: String
 }
 
 /// The interactions page for one viewer (SPEC §3.1).
-public struct InteractionList: Equatable, Sendable {
+public struct InteractionList: Hashable, Sendable {
     public var viewer: Viewer
     public var privacyNotice: Bool
     /// Parents only; nil for athletes.
@@ -91,6 +101,7 @@ public enum InteractionViews {
     /// - Throws: a `.forbidden` error when an athlete filters by logger (only parents may).
     /// - Complexity: O(n log n) in the viewer's visible interactions.
     public static func list(_ state: CompassState, viewer: Viewer, query: InteractionQuery, now: Timestamp) throws(EventError) -> InteractionList {
+        try query.validate()
         let family = state.families[viewer.family] ?? Family(id: viewer.family)
         var items: [InteractionItem] = []
         items.reserveCapacity(family.interactions.count)
@@ -106,6 +117,7 @@ public enum InteractionViews {
 
     /// The analytics of the list for `viewer` filtered by `query`, without building the list.
     public static func analytics(_ state: CompassState, viewer: Viewer, query: InteractionQuery, now: Timestamp) throws(EventError) -> InteractionAnalytics {
+        try query.validate()
         let family = state.families[viewer.family] ?? Family(id: viewer.family)
         let weekStart = now.adding(seconds: -7 * 86_400)
         var result = InteractionAnalytics()

@@ -1,5 +1,5 @@
 /// Who is looking: a member of one family, with their role.
-public struct Viewer: Equatable, Sendable {
+public struct Viewer: Hashable, Sendable {
     public var userId: String
     public var role: MemberRole
     public var name: String
@@ -50,7 +50,7 @@ extension Family {
 }
 
 /// Text comparisons the SPEC names exactly.
-public enum TextMatch {
+package enum TextMatch {
     /// `field.lowercased()` contains `query.lowercased()`; an empty query matches everything.
     public static func contains(_ field: String?, _ loweredQuery: String) -> Bool {
         guard let field else { return false }
