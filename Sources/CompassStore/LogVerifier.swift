@@ -25,14 +25,19 @@ public struct VerifyReport: Sendable, Hashable {
         case mismatched
     }
 
+    /// Lines read (a torn last line included).
     public var lines: Int
+    /// Events applied.
     public var applied: Int
+    /// The last readable `seq`.
     public var lastSeq: Int64
+    /// The state of the `prev` chain.
     public var chain: Chain
     /// SHA-256 of the last complete line: keep it to check later that nothing changed.
     public var head: String
     /// Whether `head` is the expected head, when one was given.
     public var headMatches: Bool?
+    /// What was found of a snapshot beside the log.
     public var snapshot: SnapshotCheck
     /// How many problems, and the first of each family's lines.
     public var problems: ProblemSummary

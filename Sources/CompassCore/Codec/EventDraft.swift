@@ -3,17 +3,17 @@
 /// Replay decodes each line into a draft; `compass` builds one from its arguments. Either way
 /// ``Rules/decide(_:in:sanitizing:)`` turns it into an ``Event`` or rejects it.
 package struct EventDraft: Equatable, Sendable {
-    public var seq: Int64
-    public var id: String
-    public var type: String
-    public var at: Timestamp
-    public var actor: String
-    public var family: String
-    public var data: JSONObject
-    public var version: Int64
-    public var prev: String?
+    package var seq: Int64
+    package var id: String
+    package var type: String
+    package var at: Timestamp
+    package var actor: String
+    package var family: String
+    package var data: JSONObject
+    package var version: Int64
+    package var prev: String?
 
-    public init(seq: Int64, id: String, type: String, at: Timestamp, actor: String, family: String,
+    package init(seq: Int64, id: String, type: String, at: Timestamp, actor: String, family: String,
                 data: JSONObject, version: Int64 = 1, prev: String? = nil) {
         self.seq = seq
         self.id = id
@@ -29,6 +29,7 @@ package struct EventDraft: Equatable, Sendable {
 
 /// Why a line or a proposed event was not applied, in the SPEC's words.
 public struct EventError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The SPEC's message.
     public var message: String
     /// What kind of problem the line has when replay reports this error.
     public var kind: ProblemKind
@@ -49,11 +50,11 @@ public struct EventError: Error, Equatable, Sendable, CustomStringConvertible {
 /// field that is there is read exactly as replay reads it.
 package struct ImportDefaults {
     /// A new event id for a line without `id`.
-    public var makeId: () -> String
+    package var makeId: () -> String
     /// `at` for a line without one.
-    public var at: Timestamp
+    package var at: Timestamp
 
-    public init(makeId: @escaping () -> String, at: Timestamp) {
+    package init(makeId: @escaping () -> String, at: Timestamp) {
         self.makeId = makeId
         self.at = at
     }
@@ -66,7 +67,7 @@ package enum EnvelopeDecoder {
     /// With `defaults` (an imported line), a missing `seq` is 1 (it is assigned on append), a
     /// missing `id` or `at` comes from the defaults and a missing `family` is `""`, for the
     /// importer to resolve from the state.
-    public static func decode(_ object: JSONObject, defaults: ImportDefaults? = nil) throws(EventError) -> EventDraft {
+    package static func decode(_ object: JSONObject, defaults: ImportDefaults? = nil) throws(EventError) -> EventDraft {
         func absent(_ key: String) -> Bool { defaults != nil && (object[key] == nil || object[key] == .null) }
         let seq = absent("seq") ? 1 : try integer(object, "seq", minimum: 1, maximum: maxSeq, kind: "a positive integer")
         let id = absent("id") ? defaults!.makeId() : try identifier(object, "id")
@@ -102,7 +103,7 @@ package enum EnvelopeDecoder {
 
     /// The largest `seq` (SPEC §1): 2^53 − 1, so `seq + 1` never overflows and every reader
     /// of JSON numbers reads it exactly.
-    public static let maxSeq: Int64 = (1 << 53) - 1
+    package static let maxSeq: Int64 = (1 << 53) - 1
 
     static func integer(_ object: JSONObject, _ key: String, minimum: Int64, maximum: Int64, kind: String) throws(EventError) -> Int64 {
         guard let value = object[key], value != .null else { throw .missing(key) }
@@ -119,7 +120,7 @@ package enum EnvelopeDecoder {
     }
 
     /// Whether text is 64 lowercase hex digits.
-    public static func isSHA256Hex(_ text: String) -> Bool {
+    package static func isSHA256Hex(_ text: String) -> Bool {
         let isHexDigit = { (byte: UInt8) in (byte >= 48 && byte <= 57) || (byte >= 97 && byte <= 102) }
         return text.utf8.count == 64
             && (text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isHexDigit) } ?? text.utf8.allSatisfy(isHexDigit))

@@ -2,7 +2,7 @@
 /// optional fields left out, `v` omitted (always 1), `prev` last. Byte-stable.
 package enum EventEncoder {
     /// One log line, without its `\n`.
-    public static func line(for event: Event) -> [UInt8] {
+    package static func line(for event: Event) -> [UInt8] {
         var line = unsealedLine(for: event)
         seal(&line, prev: event.prev)
         return line

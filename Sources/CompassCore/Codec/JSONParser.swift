@@ -9,27 +9,27 @@
 /// line after line); then the tree is built from the tape, each array sized once.
 package enum JSONParser {
     /// Nesting deeper than this is rejected (no event needs more than 4 levels).
-    public static let maxDepth = 64
+    package static let maxDepth = 64
 
     /// Parses one whole document, or returns nil when it is not valid JSON.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
         var tape = JSONTape()
         return parse(bytes, reusing: &tape)
     }
 
     /// Parses one whole document with a tape kept from earlier lines (no tape allocation).
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, reusing tape: inout JSONTape) -> JSONValue? {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, reusing tape: inout JSONTape) -> JSONValue? {
         guard tape.scan(bytes), let base = bytes.baseAddress else { return nil }
         return tape.value(at: 0, in: base)
     }
 
     /// Parses one whole document held in an array.
-    public static func parse(_ bytes: [UInt8]) -> JSONValue? {
+    package static func parse(_ bytes: [UInt8]) -> JSONValue? {
         bytes.withUnsafeBufferPointer { parse($0) }
     }
 
     /// Parses one whole document held in a string.
-    public static func parse(_ text: String) -> JSONValue? {
+    package static func parse(_ text: String) -> JSONValue? {
         parse(Array(text.utf8))
     }
 }

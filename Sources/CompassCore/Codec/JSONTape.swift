@@ -27,10 +27,10 @@ package struct JSONTape: Sendable {
 
     var tokens: [Token] = []
 
-    public init() {}
+    package init() {}
 
     /// Checks one whole document and records its values; false when it is not valid JSON.
-    public mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         tokens.removeAll(keepingCapacity: true)
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
         var scanner = Scanner(p: base, n: bytes.count)

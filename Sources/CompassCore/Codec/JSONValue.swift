@@ -12,7 +12,7 @@ package enum JSONValue: Equatable, Sendable {
     case object(JSONObject)
 
     /// The name of this value's kind, as used in `field F must be T` problems.
-    public var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"
@@ -36,24 +36,24 @@ package protocol JSONFields {
 /// Objects in this product are small (≤ 15 keys), so a linear scan beats hashing.
 package struct JSONObject: Equatable, Sendable, JSONFields {
     /// One `"key": value` member.
-    public struct Member: Equatable, Sendable {
-        public var key: String
-        public var value: JSONValue
-        public init(_ key: String, _ value: JSONValue) {
+    package struct Member: Equatable, Sendable {
+        package var key: String
+        package var value: JSONValue
+        package init(_ key: String, _ value: JSONValue) {
             self.key = key
             self.value = value
         }
     }
 
-    public var members: [Member]
+    package var members: [Member]
 
-    public init(_ members: [Member] = []) { self.members = members }
+    package init(_ members: [Member] = []) { self.members = members }
 
     /// The value of `key`, or nil when the key is not present.
     ///
     /// Keys are compared by their UTF-8 bytes, as RFC 8259 compares member names (Swift's `==`
     /// would also match canonically equivalent spellings, and is slower).
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         let length = key.utf8.count
         for member in members where member.key.utf8.count == length && Self.sameBytes(member.key, key) {
             return member.value
@@ -74,7 +74,7 @@ package struct JSONObject: Equatable, Sendable, JSONFields {
     }
 
     /// Appends a member (callers keep keys unique).
-    public mutating func append(_ key: String, _ value: JSONValue) {
+    package mutating func append(_ key: String, _ value: JSONValue) {
         members.append(Member(key, value))
     }
 }

@@ -2,59 +2,59 @@
 /// with only `"`, `\` and U+0000–U+001F escaped.
 package struct JSONWriter: Sendable {
     /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     private var needsComma: [Bool] = []
 
-    public init(reservingCapacity capacity: Int = 256) {
+    package init(reservingCapacity capacity: Int = 256) {
         bytes.reserveCapacity(capacity)
     }
 
     /// The output followed by `\n`, consuming the writer (no copy of the bytes).
-    public consuming func line() -> [UInt8] {
+    package consuming func line() -> [UInt8] {
         bytes.append(0x0A)
         return bytes
     }
 
     /// The output as a string.
-    public var string: String { String(decoding: bytes, as: UTF8.self) }
+    package var string: String { String(decoding: bytes, as: UTF8.self) }
 
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    package mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    package mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    package mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    package mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
 
     /// Writes `"key":` (the value must follow).
-    public mutating func key(_ key: String) {
+    package mutating func key(_ key: String) {
         separate()
         appendString(key)
         bytes.append(UInt8(ascii: ":"))
         if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
     }
 
-    public mutating func string(_ value: String) { separate(); appendString(value) }
-    public mutating func int<I: BinaryInteger>(_ value: I) { separate(); bytes.append(contentsOf: String(value).utf8) }
-    public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
-    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+    package mutating func string(_ value: String) { separate(); appendString(value) }
+    package mutating func int<I: BinaryInteger>(_ value: I) { separate(); bytes.append(contentsOf: String(value).utf8) }
+    package mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+    package mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
 
     /// Writes a string or `null`.
-    public mutating func string(_ value: String?) {
+    package mutating func string(_ value: String?) {
         if let value { string(value) } else { null() }
     }
 
     /// Writes an integer or `null`.
-    public mutating func int<I: BinaryInteger>(_ value: I?) {
+    package mutating func int<I: BinaryInteger>(_ value: I?) {
         if let value { int(value) } else { null() }
     }
 
     /// Writes `"key":value` for a string field.
-    public mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
+    package mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
     /// Writes `"key":value` for an integer field.
-    public mutating func field<I: BinaryInteger>(_ name: String, _ value: I?) { key(name); int(value) }
+    package mutating func field<I: BinaryInteger>(_ name: String, _ value: I?) { key(name); int(value) }
     /// Writes `"key":value` for a boolean field.
-    public mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
+    package mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
 
     /// Writes any parsed JSON value.
-    public mutating func value(_ value: JSONValue) {
+    package mutating func value(_ value: JSONValue) {
         switch value {
         case .null: null()
         case .bool(let flag): bool(flag)

@@ -7,7 +7,7 @@ package enum LineSplitter {
     /// to `ranges`; returns the offset just after the last `\n` (`start` when there is none).
     @discardableResult
     /// At most `limit` lines are taken; the offset returned is then just after the last one taken.
-    public static func completeLines(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
+    package static func completeLines(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
                                      into ranges: inout [Range<Int>], limit: Int = .max) -> Int {
         guard let base = buffer.baseAddress else { return start }
         var start = start

@@ -37,7 +37,9 @@ public enum Command: Sendable, Hashable {
 /// Adds a member: to the actor's family, or, with `newFamily`, as the first member of a new
 /// family (the actor is then the joining user).
 public struct AddMember: Sendable, Hashable {
+    /// The user id.
     public var userId: String
+    /// The member's full name.
     public var fullName: String
     /// `player` or `parent`.
     public var role: String
@@ -58,8 +60,11 @@ public struct AddMember: Sendable, Hashable {
 
 /// Adds a school to the family's list; `schoolId` defaults to a slug of the name.
 public struct AddSchool: Sendable, Hashable {
+    /// The name shown to people.
     public var name: String
+    /// The school's id in the family.
     public var schoolId: String?
+    /// The status, a slug such as `interested`.
     public var status: String?
 
     public init(name: String, schoolId: String? = nil, status: String? = nil) {
@@ -71,11 +76,15 @@ public struct AddSchool: Sendable, Hashable {
 
 /// Adds a coach at one of the family's schools; `coachId` defaults to a slug of the name.
 public struct AddCoach: Sendable, Hashable {
+    /// The school's id in the family.
     public var schoolId: String
+    /// The coach's first name.
     public var firstName: String
+    /// The coach's last name.
     public var lastName: String
     /// `head`, `assistant` or `recruiting`.
     public var role: String
+    /// The coach's id in the family.
     public var coachId: String?
 
     public init(schoolId: String, firstName: String, lastName: String, role: String, coachId: String? = nil) {
@@ -93,20 +102,31 @@ public struct AddCoach: Sendable, Hashable {
 
 /// Logs an interaction (athletes only); `interactionId` defaults to the family's next `i-N`.
 public struct LogInteraction: Sendable, Hashable {
+    /// The type.
     public var type: String
+    /// `outbound` or `inbound`.
     public var direction: String
+    /// The school's id in the family.
     public var schoolId: String?
+    /// The coach's id in the family.
     public var coachId: String?
+    /// The id of the event that logged it.
     public var eventId: String?
+    /// A coach not on the list, by name.
     public var otherCoachName: String?
     /// RFC 3339; absent: the event's `at` stands in.
     public var occurredAt: String?
+    /// The subject line, or nil.
     public var subject: String?
+    /// The text shown: content with the interest note appended (SPEC §2.1).
     public var content: String?
+    /// How it went: very positive, positive, neutral, negative.
     public var sentiment: String?
     /// Six answers to the interest questions (inbound, positive interactions only).
     public var interestAnswers: [Bool]?
+    /// The attached files (name, size, MIME type, SHA-256).
     public var attachments: [Attachment]
+    /// The interaction's id in the family.
     public var interactionId: String?
 
     public init(type: String, direction: String, schoolId: String? = nil, coachId: String? = nil, eventId: String? = nil,
@@ -139,14 +159,18 @@ public struct LogInteraction: Sendable, Hashable {
 
 /// Deletes an interaction (only the athlete who logged it).
 public struct DeleteInteraction: Sendable, Hashable {
+    /// The interaction's id in the family.
     public var interactionId: String
     public init(interactionId: String) { self.interactionId = interactionId }
 }
 
 /// Changes a school's status (a slug such as `offer_received`).
 public struct ChangeStatus: Sendable, Hashable {
+    /// The school's id in the family.
     public var schoolId: String
+    /// The new status, a slug such as `offer_received`.
     public var newStatus: String
+    /// Free notes, or nil.
     public var notes: String?
 
     public init(schoolId: String, newStatus: String, notes: String? = nil) {
@@ -158,10 +182,15 @@ public struct ChangeStatus: Sendable, Hashable {
 
 /// Records an uploaded document; `documentId` defaults to the family's next `d-N`.
 public struct UploadDocument: Sendable, Hashable {
+    /// The title shown.
     public var title: String
+    /// The document type, a slug such as `transcript`.
     public var docType: String
+    /// The uploaded file's name.
     public var fileName: String?
+    /// The size in bytes.
     public var sizeBytes: Int64?
+    /// The document's id in the family.
     public var documentId: String?
 
     public init(title: String, docType: String, fileName: String? = nil, sizeBytes: Int64? = nil, documentId: String? = nil) {

@@ -5,22 +5,22 @@
 /// Every event goes through ``Rules/decide(_:in:sanitizing:)`` before it is written, so the
 /// output always replays without problems.
 package struct HistoryGenerator {
-    public var families: Int
-    public var events: Int
-    public var seed: UInt64
+    package var families: Int
+    package var events: Int
+    package var seed: UInt64
     /// The `at` of the first event; later events move forward in time.
-    public var start = Timestamp(rfc3339: "2025-01-06T15:00:00Z")!
+    package var start = Timestamp(rfc3339: "2025-01-06T15:00:00Z")!
     /// The span the events are spread over.
-    public var spanSeconds: Int64 = 365 * 86_400
+    package var spanSeconds: Int64 = 365 * 86_400
 
-    public init(families: Int, events: Int, seed: UInt64) {
+    package init(families: Int, events: Int, seed: UInt64) {
         self.families = max(1, families)
         self.events = max(0, events)
         self.seed = seed
     }
 
     /// Calls `emit` with each line (without `\n`), in order.
-    public func generate(_ emit: ([UInt8]) -> Void) {
+    package func generate(_ emit: ([UInt8]) -> Void) {
         var rng = SplitMix64(seed: seed)
         var state = CompassState()
         var seq: Int64 = 0
@@ -47,7 +47,7 @@ package struct HistoryGenerator {
     }
 
     /// The whole log as bytes, each line ending in `\n`.
-    public func bytes() -> [UInt8] {
+    package func bytes() -> [UInt8] {
         var out: [UInt8] = []
         generate { line in
             out += line

@@ -1,11 +1,11 @@
 /// SplitMix64: a small, fast, seedable generator whose sequence never depends on the
 /// standard library's algorithms, so a seed replays the same everywhere.
 package struct SplitMix64: RandomNumberGenerator, Sendable {
-    public private(set) var state: UInt64
+    package private(set) var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,7 +14,7 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// A uniform integer in `0..<bound` (Lemire's multiply-shift with rejection).
-    public mutating func below(_ bound: Int) -> Int {
+    package mutating func below(_ bound: Int) -> Int {
         precondition(bound > 0)
         let b = UInt64(bound)
         var product = next().multipliedFullWidth(by: b)
@@ -26,18 +26,18 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// A uniform integer in a closed range.
-    public mutating func int(in range: ClosedRange<Int>) -> Int {
+    package mutating func int(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + below(range.upperBound - range.lowerBound + 1)
     }
 
     /// True with probability `percent`/100.
-    public mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    package mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 
     /// One element of a non-empty array.
-    public mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+    package mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 
     /// A lowercase UUID-shaped id (version 4 layout) drawn from this generator.
-    public mutating func uuid() -> String {
+    package mutating func uuid() -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(36)

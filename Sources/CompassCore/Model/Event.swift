@@ -1,10 +1,15 @@
 /// One applied event of the log: the envelope of SPEC §1 and a typed payload (§2).
 public struct Event: Hashable, Sendable {
+    /// The line's `seq`.
     public var seq: Int64
     public var id: String
+    /// When it was recorded.
     public var at: Timestamp
+    /// The user id of who did it.
     public var actor: String
+    /// The family id: the access boundary.
     public var family: String
+    /// The typed `data` of the event.
     public var payload: Payload
     /// The `prev` hash as written, if any.
     public var prev: String?
@@ -57,6 +62,7 @@ public enum Payload: Hashable, Sendable {
     case schoolStatusChanged(SchoolStatusChanged)
     case documentUploaded(DocumentUploaded)
 
+    /// The type.
     public var type: EventType {
         switch self {
         case .memberJoined: .memberJoined

@@ -1,7 +1,10 @@
 /// A person joined a family as an athlete (`player`) or a parent.
 public struct MemberJoined: Hashable, Sendable {
+    /// The user id.
     public var userId: String
+    /// The member's full name.
     public var fullName: String
+    /// The role.
     public var role: MemberRole
 
     public init(userId: String, fullName: String, role: MemberRole) {
@@ -13,8 +16,11 @@ public struct MemberJoined: Hashable, Sendable {
 
 /// A school was added to the family's list.
 public struct SchoolAdded: Hashable, Sendable {
+    /// The school's id in the family.
     public var schoolId: String
+    /// The name shown to people.
     public var name: String
+    /// The status, a slug such as `interested`.
     public var status: String?
 
     public init(schoolId: String, name: String, status: String? = nil) {
@@ -26,10 +32,15 @@ public struct SchoolAdded: Hashable, Sendable {
 
 /// A coach of one of the family's schools was added.
 public struct CoachAdded: Hashable, Sendable {
+    /// The coach's id in the family.
     public var coachId: String
+    /// The school's id in the family.
     public var schoolId: String
+    /// The coach's first name.
     public var firstName: String
+    /// The coach's last name.
     public var lastName: String
+    /// The role.
     public var role: CoachRole
 
     public init(coachId: String, schoolId: String, firstName: String, lastName: String, role: CoachRole) {
@@ -43,8 +54,11 @@ public struct CoachAdded: Hashable, Sendable {
 
 /// A school's recruiting status changed (`interested` → `offer_received`).
 public struct SchoolStatusChanged: Hashable, Sendable {
+    /// The school's id in the family.
     public var schoolId: String
+    /// The new status, a slug such as `offer_received`.
     public var newStatus: String
+    /// Free notes, or nil.
     public var notes: String?
 
     public init(schoolId: String, newStatus: String, notes: String? = nil) {
@@ -56,10 +70,15 @@ public struct SchoolStatusChanged: Hashable, Sendable {
 
 /// A document (transcript, highlight reel, résumé) was uploaded.
 public struct DocumentUploaded: Hashable, Sendable {
+    /// The document's id in the family.
     public var documentId: String
+    /// The title shown.
     public var title: String
+    /// The document type, a slug such as `transcript`.
     public var docType: String
+    /// The uploaded file's name.
     public var fileName: String?
+    /// The size in bytes.
     public var sizeBytes: Int64?
 
     public init(documentId: String, title: String, docType: String, fileName: String? = nil, sizeBytes: Int64? = nil) {

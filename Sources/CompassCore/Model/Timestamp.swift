@@ -4,6 +4,7 @@
 /// fraction digits are truncated; impossible dates (`2026-02-30`) and leap seconds are rejected.
 /// Written as `YYYY-MM-DDTHH:MM:SS.sssZ`.
 public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Milliseconds since 1970-01-01T00:00:00Z.
     public var millisecondsSinceEpoch: Int64
 
     public init(millisecondsSinceEpoch: Int64) {
@@ -131,12 +132,12 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
 /// Calendar fields of a UTC (or offset-shifted) moment, by the proleptic Gregorian calendar.
 package struct CivilTime: Equatable, Sendable {
-    public var year, month, day, hour, minute, second, millisecond: Int
+    package var year, month, day, hour, minute, second, millisecond: Int
     /// 0 = Sunday … 6 = Saturday.
-    public var weekday: Int
+    package var weekday: Int
 
     /// Splits milliseconds since the epoch into calendar fields.
-    public init(millisecondsSinceEpoch ms: Int64) {
+    package init(millisecondsSinceEpoch ms: Int64) {
         let (daysFloor, msOfDay) = Self.floorDivide(ms, 86_400_000)
         let days = Int(daysFloor)
         (year, month, day) = Self.civilFromDays(days)

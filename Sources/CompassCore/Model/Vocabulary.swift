@@ -48,6 +48,7 @@ public enum InteractionType: String, CaseIterable, Sendable {
 public enum Direction: String, CaseIterable, Sendable {
     case outbound, inbound
 
+    /// The name shown to people.
     public var displayName: String { self == .outbound ? "Outbound" : "Inbound" }
 }
 
@@ -55,6 +56,7 @@ public enum Direction: String, CaseIterable, Sendable {
 public enum Sentiment: String, CaseIterable, Sendable {
     case veryPositive = "very_positive", positive, neutral, negative
 
+    /// The name shown to people.
     public var displayName: String {
         switch self {
         case .veryPositive: "Very Positive"
@@ -86,8 +88,10 @@ public enum InterestLevel: String, CaseIterable, Sendable {
 
 /// The MIME types an attachment may have (SPEC §2.1).
 public enum AttachmentRules {
+    /// The largest attachment, 10 MB (SPEC §2.1).
     public static let maxSizeBytes: Int64 = 10_485_760
 
+    /// The MIME types an attachment may have (SPEC §2.1).
     public static let allowedMimeTypes: Set<String> = [
         "application/pdf", "image/jpeg", "image/png", "image/gif", "text/plain", "application/msword",
         "application/vnd.openxmlformats-officedocument.wordprocessingml.document",

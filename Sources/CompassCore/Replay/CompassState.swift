@@ -88,9 +88,13 @@ extension Family {
 
 /// A member of a family.
 public struct Member: Hashable, Sendable {
+    /// The user id.
     public var userId: String
+    /// The family id: the access boundary.
     public var family: String
+    /// The member's full name.
     public var fullName: String
+    /// The role.
     public var role: MemberRole
 }
 
@@ -100,11 +104,15 @@ public struct Family: Equatable, Sendable {
     public var id: String
     /// Member user ids in the order they joined.
     public internal(set) var memberIds: [String] = []
+    /// Schools by id.
     public internal(set) var schools: [String: School] = [:]
+    /// Coaches by id.
     public internal(set) var coaches: [String: Coach] = [:]
     /// Every interaction ever logged, deleted ones included (their ids stay used).
     public internal(set) var interactions = InteractionTable()
+    /// Status changes in log order.
     public internal(set) var statusChanges: [StatusChangeRecord] = []
+    /// Documents by id.
     public internal(set) var documents: [String: DocumentRecord] = [:]
     /// Document ids in the order they were uploaded.
     public internal(set) var documentOrder: [String] = []
@@ -125,16 +133,22 @@ public struct Family: Equatable, Sendable {
 /// A school on the family's list.
 public struct School: Hashable, Sendable {
     public var id: String
+    /// The name shown to people.
     public var name: String
+    /// The status, a slug such as `interested`.
     public var status: String?
 }
 
 /// A coach at one of the family's schools.
 public struct Coach: Hashable, Sendable {
     public var id: String
+    /// The school's id in the family.
     public var schoolId: String
+    /// The coach's first name.
     public var firstName: String
+    /// The coach's last name.
     public var lastName: String
+    /// The role.
     public var role: CoachRole
 
     /// `First Last`.
@@ -143,12 +157,17 @@ public struct Coach: Hashable, Sendable {
 
 /// A logged interaction with who logged it and whether it was deleted.
 public struct InteractionRecord: Equatable, Sendable {
+    /// The id of the event that logged it.
     public var eventId: String
+    /// The line's `seq`.
     public var seq: Int64
     /// When it was recorded (`createdAt`).
     public var at: Timestamp
+    /// The user id of the athlete who logged it.
     public var loggedBy: String
+    /// The interaction as logged.
     public var logged: InteractionLogged
+    /// When and by whom it was deleted, or nil while live.
     public var deletion: Deletion?
 
     /// `occurredAt`, else `at`.
@@ -157,25 +176,38 @@ public struct InteractionRecord: Equatable, Sendable {
 
 /// When and by whom an interaction was deleted.
 public struct Deletion: Equatable, Sendable {
+    /// The id of the event that logged it.
     public var eventId: String
+    /// When it was recorded.
     public var at: Timestamp
+    /// How many applied events each member was the actor of.
     public var by: String
 }
 
 /// A school status change as the timeline shows it.
 public struct StatusChangeRecord: Equatable, Sendable {
+    /// The id of the event that logged it.
     public var eventId: String
+    /// The line's `seq`.
     public var seq: Int64
+    /// When it was recorded.
     public var at: Timestamp
+    /// The user id of who did it.
     public var actor: String
+    /// The status change as logged.
     public var change: SchoolStatusChanged
 }
 
 /// An uploaded document as the timeline shows it.
 public struct DocumentRecord: Equatable, Sendable {
+    /// The id of the event that logged it.
     public var eventId: String
+    /// The line's `seq`.
     public var seq: Int64
+    /// When it was recorded.
     public var at: Timestamp
+    /// The user id of who did it.
     public var actor: String
+    /// The upload as logged.
     public var document: DocumentUploaded
 }

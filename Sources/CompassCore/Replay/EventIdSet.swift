@@ -15,10 +15,10 @@ package struct EventIdSet: Equatable, Sendable {
     private var hasZero = false
     private var others: Set<String> = []
 
-    public init() {}
+    package init() {}
 
     /// The ids.
-    public init<S: Sequence>(_ ids: S) where S.Element == String {
+    package init<S: Sequence>(_ ids: S) where S.Element == String {
         for id in ids { insert(id) }
     }
 
@@ -30,16 +30,16 @@ package struct EventIdSet: Equatable, Sendable {
         self.others = others
     }
 
-    public var count: Int { used + base.count / 2 + (hasZero ? 1 : 0) + others.count }
+    package var count: Int { used + base.count / 2 + (hasZero ? 1 : 0) + others.count }
 
     /// Makes room for `count` ids without growing again.
-    public mutating func reserveCapacity(_ count: Int) {
+    package mutating func reserveCapacity(_ count: Int) {
         var keySlots = 32
         while keySlots < count * 2 { keySlots <<= 1 }
         if keySlots > slots.count / 2 { rehash(keySlots: keySlots) }
     }
 
-    public func contains(_ id: String) -> Bool {
+    package func contains(_ id: String) -> Bool {
         guard let key = Self.uuidKey(id) else { return others.contains(id) }
         if key == (0, 0) { return hasZero }
         return (!slots.isEmpty && find(key).found) || inBase(key)
@@ -47,7 +47,7 @@ package struct EventIdSet: Equatable, Sendable {
 
     /// Adds an id; false when it was already there.
     @discardableResult
-    public mutating func insert(_ id: String) -> Bool {
+    package mutating func insert(_ id: String) -> Bool {
         guard let key = Self.uuidKey(id) else { return others.insert(id).inserted }
         if key == (0, 0) {
             defer { hasZero = true }
@@ -64,7 +64,7 @@ package struct EventIdSet: Equatable, Sendable {
     }
 
     /// Every id, in code-point order.
-    public func sorted() -> [String] {
+    package func sorted() -> [String] {
         var ids = Array(others)
         if hasZero { ids.append(Self.uuidText((0, 0))) }
         let keys = sortedKeys()

@@ -11,6 +11,7 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
         positions[id].map { list[$0] }
     }
 
+    /// How many.
     public var count: Int { list.count }
     /// The family ids, in no particular order.
     public var keys: Dictionary<String, Int>.Keys { positions.keys }
@@ -38,6 +39,7 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
         list[position(adding: family.id)] = family
     }
 
+    /// Iterates the families.
     public func makeIterator() -> some IteratorProtocol<(key: String, value: Family)> {
         list.lazy.map { (key: $0.id, value: $0) }.makeIterator()
     }

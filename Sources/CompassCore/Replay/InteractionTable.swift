@@ -19,6 +19,7 @@ public struct InteractionTable: Equatable, Sendable {
     /// Whether an interaction with this id was ever logged.
     public func contains(_ id: String) -> Bool { positions[id] != nil }
 
+    /// How many.
     public var count: Int { records.count }
 
     /// The ids in logging order.

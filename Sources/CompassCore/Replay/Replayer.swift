@@ -4,8 +4,11 @@
 /// Two problems are equal when they have the same line and message: the kind follows from
 /// the message and the family from the line.
 public struct Problem: Hashable, Sendable, CustomStringConvertible {
+    /// The 1-based line in the log.
     public var line: Int
+    /// The SPEC's message.
     public var message: String
+    /// What kind of problem it is.
     public var kind: ProblemKind
     /// The line's `family` when it is a readable id; nil for unreadable lines.
     public var family: String?
@@ -55,12 +58,17 @@ public enum ProblemKind: UInt8, Sendable, Hashable, CaseIterable {
 /// The problems of a log in bounded memory: how many, and the first of each family's lines
 /// (lines without a readable family under nil).
 public struct ProblemSummary: Hashable, Sendable {
+    /// How many problems one family's lines have, and the first.
     public struct Entry: Hashable, Sendable {
+        /// How many.
         public var count: Int
+        /// The first problem.
         public var first: Problem
     }
 
+    /// How many.
     public private(set) var count = 0
+    /// Per family id (nil: lines that name none), how many problems and the first.
     public private(set) var byFamily: [String?: Entry] = [:]
 
     public init() {}
@@ -103,10 +111,10 @@ package enum ProblemRetention: Sendable {
 /// Where to end a replay: before the first line whose readable `seq` is greater than
 /// `atSeq`, or whose readable `at` is later than `asOf` (SPEC §4).
 package struct ReplayCut: Equatable, Sendable {
-    public var atSeq: Int64?
-    public var asOf: Timestamp?
+    package var atSeq: Int64?
+    package var asOf: Timestamp?
 
-    public init(atSeq: Int64? = nil, asOf: Timestamp? = nil) {
+    package init(atSeq: Int64? = nil, asOf: Timestamp? = nil) {
         self.atSeq = atSeq
         self.asOf = asOf
     }
@@ -139,39 +147,39 @@ package struct Replayer {
     /// Lines longer than this many bytes are reported as `line too long` and not parsed, so a
     /// pathological line cannot make memory grow without limit. A valid event is far smaller
     /// (content is at most 10,000 UTF-16 units); appends refuse to write a longer line.
-    public static let maxLineBytes = 1 << 20
+    package static let maxLineBytes = 1 << 20
 
     /// The folded state of every applied event.
-    public private(set) var state = CompassState()
+    package private(set) var state = CompassState()
     /// Every problem, in line order (with ``ProblemRetention/all``).
-    public private(set) var problems: [Problem] = []
+    package private(set) var problems: [Problem] = []
     /// How many problems, and the first of each family's lines.
-    public private(set) var problemSummary = ProblemSummary()
+    package private(set) var problemSummary = ProblemSummary()
     /// The line of a torn last line, if the replay ended with one.
-    public private(set) var tornLine: Int?
+    package private(set) var tornLine: Int?
     private let retention: ProblemRetention
     /// Lines read, a torn last line included.
-    public private(set) var linesRead = 0
+    package private(set) var linesRead = 0
     /// The last readable `seq` (0 before any).
-    public private(set) var lastSeq: Int64 = 0
+    package private(set) var lastSeq: Int64 = 0
     /// SHA-256 of the last complete line's bytes: the `prev` the next line must carry.
-    public private(set) var headHash = SHA256.emptyHex
+    package private(set) var headHash = SHA256.emptyHex
     /// Complete lines that carry a `prev` field.
-    public private(set) var sealedLines = 0
+    package private(set) var sealedLines = 0
     /// Bytes of complete lines consumed (the offset where the next line starts).
-    public private(set) var consumedBytes = 0
+    package private(set) var consumedBytes = 0
     /// The length of the last complete line (a snapshot records it to check the log later).
-    public private(set) var lastLineLength = 0
+    package private(set) var lastLineLength = 0
     /// Whether a cut point ended the replay.
-    public private(set) var reachedCut = false
+    package private(set) var reachedCut = false
     /// Whether hashing of lines (for `prev` checks and the head) is on.
-    public let checksChain: Bool
+    package let checksChain: Bool
 
     private let cut: ReplayCut
     private let observer: ((LineOutcome, CompassState) -> Void)?
 
     /// Whether someone is told every line's outcome (then rejected drafts keep their payload).
-    public var hasObserver: Bool { observer != nil }
+    package var hasObserver: Bool { observer != nil }
 
     /// - Parameters:
     ///   - cut: where to stop (time travel); nil replays everything.
@@ -179,7 +187,7 @@ package struct Replayer {
     ///   - observer: told the outcome of every line with the state right after it (the audit
     ///     and `follow` use it).
     ///   - problems: how much to keep of the problems found.
-    public init(cut: ReplayCut = ReplayCut(), checksChain: Bool = true, observer: ((LineOutcome, CompassState) -> Void)? = nil,
+    package init(cut: ReplayCut = ReplayCut(), checksChain: Bool = true, observer: ((LineOutcome, CompassState) -> Void)? = nil,
                 problems: ProblemRetention = .all) {
         self.cut = cut
         self.checksChain = checksChain
@@ -188,7 +196,7 @@ package struct Replayer {
     }
 
     /// Whether ``problems`` holds every problem found (a snapshot records only the summary).
-    public var problemsAreComplete: Bool {
+    package var problemsAreComplete: Bool {
         if case .all = retention { return true }
         return false
     }
@@ -197,17 +205,17 @@ package struct Replayer {
     private var deferred: DeferredParts?
     private var idsDeferred = false
     /// Whether the snapshot's event ids are still unread (no line was decided since resuming).
-    public var eventIdsDeferred: Bool { idsDeferred }
+    package var eventIdsDeferred: Bool { idsDeferred }
     /// Whether a deferred part of the snapshot could not be read: the state is then
     /// incomplete, and the log must be replayed without the snapshot.
-    public private(set) var deferredFailed = false
+    package private(set) var deferredFailed = false
 
     /// Goes on from a snapshot of an earlier replay of the same log's first bytes.
     ///
     /// - Parameter deferring: when given, the snapshot's state holds no families and no event
     ///   ids yet: each family is read the first time a line of it is decided (or
     ///   ``load(families:)`` asks for it), the ids before the first line is decided.
-    public init(resuming snapshot: ReplaySnapshot, deferring parts: DeferredParts? = nil, cut: ReplayCut = ReplayCut(),
+    package init(resuming snapshot: ReplaySnapshot, deferring parts: DeferredParts? = nil, cut: ReplayCut = ReplayCut(),
                 checksChain: Bool = true, observer: ((LineOutcome, CompassState) -> Void)? = nil, problems: ProblemRetention = .summary) {
         self.init(cut: cut, checksChain: checksChain, observer: observer, problems: problems)
         deferred = parts
@@ -223,7 +231,7 @@ package struct Replayer {
     }
 
     /// Replays a whole log held in memory; a last line without `\n` is a torn write.
-    public mutating func consume(bytes: [UInt8]) {
+    package mutating func consume(bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { buffer in
             var lines: [Range<Int>] = []
             let end = LineSplitter.completeLines(in: buffer, from: 0, to: buffer.count, into: &lines)
@@ -238,7 +246,7 @@ package struct Replayer {
 
     /// Replays one line (without its `\n`). Returns false once a cut point is reached.
     @discardableResult
-    public mutating func consume(line: UnsafeBufferPointer<UInt8>, terminated: Bool) -> Bool {
+    package mutating func consume(line: UnsafeBufferPointer<UInt8>, terminated: Bool) -> Bool {
         guard !reachedCut else { return false }
         guard terminated else {
             linesRead += 1
@@ -255,7 +263,7 @@ package struct Replayer {
     /// Records a complete line longer than ``maxLineBytes`` that was not kept in memory:
     /// only its length and hash (for the next line's `prev`) are known. It cannot end a cut.
     @discardableResult
-    public mutating func consumeOversizedLine(byteCount: Int, hash: String) -> Bool {
+    package mutating func consumeOversizedLine(byteCount: Int, hash: String) -> Bool {
         guard !reachedCut else { return false }
         linesRead += 1
         consumedBytes += byteCount + 1
@@ -268,7 +276,7 @@ package struct Replayer {
     /// Replays one complete line that was parsed, hashed and decoded ahead (possibly on another
     /// thread). Returns false once a cut point is reached.
     @discardableResult
-    public mutating func consume(prepared line: PreparedLine) -> Bool {
+    package mutating func consume(prepared line: PreparedLine) -> Bool {
         guard !reachedCut else { return false }
         let number = linesRead + 1
         switch line.content {
@@ -326,13 +334,13 @@ package struct Replayer {
     /// (accepted by ``Rules`` against this replayer's state). ``advanceWritten(_:lineLength:hash:)``
     /// then moves the position past its line: together, the same as reading that line back,
     /// without parsing it again.
-    public mutating func applyWritten(_ event: Event) {
+    package mutating func applyWritten(_ event: Event) {
         state.apply(event)
     }
 
     /// Moves past the line of an event folded with ``applyWritten(_:)``: `lineLength` bytes
     /// without its `\n`, SHA-256 `hash`.
-    public mutating func advanceWritten(_ event: Event, lineLength: Int, hash: String) {
+    package mutating func advanceWritten(_ event: Event, lineLength: Int, hash: String) {
         linesRead += 1
         if event.prev != nil { sealedLines += 1 }
         lastSeq = event.seq
@@ -342,14 +350,14 @@ package struct Replayer {
     }
 
     /// Reads these families from the snapshot being resumed, if they are there and not read yet.
-    public mutating func load(families ids: [String]) {
+    package mutating func load(families ids: [String]) {
         for id in ids { load(family: id) }
     }
 
     /// Reads what deciding an event of `family` needs from the snapshot being resumed (the
     /// event ids and that family), as consuming a line of it would. A writer calls it before
     /// deciding its own drafts; afterwards check ``deferredFailed``.
-    public mutating func prepareToDecide(family: String) {
+    package mutating func prepareToDecide(family: String) {
         if deferred != nil { loadDeferred(for: family) }
     }
 
@@ -393,7 +401,7 @@ package struct Replayer {
     }
 
     /// How many problems, the torn last line included.
-    public var problemCount: Int { problemSummary.count + (tornLine == nil ? 0 : 1) }
+    package var problemCount: Int { problemSummary.count + (tornLine == nil ? 0 : 1) }
 }
 
 extension Result {
@@ -405,11 +413,11 @@ extension Result {
 
 /// How a replay resumed from a snapshot reads the parts it deferred.
 package struct DeferredParts {
-    public var family: (String) -> DeferredFamily
+    package var family: (String) -> DeferredFamily
     /// The snapshot's event ids, or nil when they cannot be read.
-    public var eventIds: () -> EventIdSet?
+    package var eventIds: () -> EventIdSet?
 
-    public init(family: @escaping (String) -> DeferredFamily, eventIds: @escaping () -> EventIdSet?) {
+    package init(family: @escaping (String) -> DeferredFamily, eventIds: @escaping () -> EventIdSet?) {
         self.family = family
         self.eventIds = eventIds
     }
@@ -421,7 +429,7 @@ package struct DeferredParts {
 /// threads and feed them to ``Replayer/consume(prepared:)`` in order; only the state rules
 /// (``Rules/check(_:in:)``) and the fold are left for that thread.
 package struct PreparedLine: Equatable, Sendable {
-    public enum Content: Equatable, Sendable {
+    package enum Content: Equatable, Sendable {
         case blank
         case invalid
         /// Valid JSON whose envelope breaks a rule of SPEC §1.
@@ -435,24 +443,24 @@ package struct PreparedLine: Equatable, Sendable {
         }
     }
 
-    public var byteCount: Int
+    package var byteCount: Int
     /// SHA-256 of the line's bytes (empty when not hashing).
-    public var hash: String
-    public var content: Content
+    package var hash: String
+    package var content: Content
     /// The `seq` field when it is an integer ≥ 1, even if the envelope is otherwise broken.
-    public var readableSeq: Int64?
+    package var readableSeq: Int64?
     /// The `at` field when it is an RFC 3339 time, even if the envelope is otherwise broken.
-    public var readableAt: Timestamp?
+    package var readableAt: Timestamp?
     /// The `prev` field when it is a string, well-formed or not.
-    public var prevText: String?
+    package var prevText: String?
     /// The `family` field when it is a valid id, even if the envelope is otherwise broken.
-    public var readableFamily: String?
+    package var readableFamily: String?
 
     /// Parses, hashes and decodes one line without its `\n`.
     ///
     /// - Parameter keepingPayload: keep the raw payload of a draft whose payload built (an
     ///   observer may want it when the state rejects the line); otherwise it is freed here.
-    public init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true) {
+    package init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true) {
         var tape = JSONTape()
         self.init(line, hashing: hashing, keepingPayload: keepingPayload, tape: &tape)
     }
@@ -461,7 +469,7 @@ package struct PreparedLine: Equatable, Sendable {
     ///
     /// - Parameter fastEnvelope: read a common-shape envelope straight from the tape (tests
     ///   turn it off to compare with the general decoder).
-    public init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true,
+    package init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true,
                 tape: inout JSONTape, fastEnvelope: Bool = true) {
         byteCount = line.count
         hash = hashing ? SHA256.hex(line) : ""

@@ -13,24 +13,24 @@
 /// used: it is rebuilt, never trusted.
 package enum SnapshotCodec {
     static let magic = Array("compass-snapshot\n".utf8)
-    public static let formatVersion: UInt64 = 3
+    package static let formatVersion: UInt64 = 3
     static let preambleLength = magic.count + 8 + 8 + 3 * (8 + 8 + 32)
 
     /// One family's encoded section, with its SHA-256 (sections are independent: a writer may
     /// encode them on several cores).
-    public struct Section: Sendable {
-        public var id: String
-        public var bytes: [UInt8]
-        public var digest: [UInt8]
+    package struct Section: Sendable {
+        package var id: String
+        package var bytes: [UInt8]
+        package var digest: [UInt8]
 
-        public init(id: String, bytes: [UInt8]) {
+        package init(id: String, bytes: [UInt8]) {
             self.id = id
             self.bytes = bytes
             self.digest = SHA256.digest(bytes)
         }
 
         /// The section of a family.
-        public init(_ family: Family) { self.init(id: family.id, bytes: SnapshotCodec.familySection(family)) }
+        package init(_ family: Family) { self.init(id: family.id, bytes: SnapshotCodec.familySection(family)) }
 
         /// A section whose digest is already known (copied from a snapshot that checked it).
         init(id: String, bytes: [UInt8], digest: [UInt8]) {
@@ -41,7 +41,7 @@ package enum SnapshotCodec {
     }
 
     /// The bytes of a whole snapshot.
-    public static func encode(_ snapshot: ReplaySnapshot) -> [UInt8] {
+    package static func encode(_ snapshot: ReplaySnapshot) -> [UInt8] {
         parts(snapshot, families: snapshot.state.families.values.map(Section.init)).reduce(into: []) { $0 += $1 }
     }
 
@@ -49,7 +49,7 @@ package enum SnapshotCodec {
     /// the preamble, header, ids and directory, then the family sections in id order. The
     /// family sections are given (encoded again, or copied from an earlier snapshot for
     /// families the replay never loaded); `snapshot.state.families` is not read.
-    public static func parts(_ snapshot: ReplaySnapshot, families: [Section]) -> [[UInt8]] {
+    package static func parts(_ snapshot: ReplaySnapshot, families: [Section]) -> [[UInt8]] {
         let header = headerSection(snapshot)
         let ids = idsSection(snapshot.state.eventIds)
         let sorted = families.sorted { $0.id < $1.id }
@@ -129,7 +129,7 @@ package enum SnapshotCodec {
     }
 
     /// One family's section.
-    public static func familySection(_ f: Family) -> [UInt8] {
+    package static func familySection(_ f: Family) -> [UInt8] {
         var w = ByteWriter()
         w.string(f.id)
         w.uint(UInt64(f.version))
@@ -172,7 +172,7 @@ package enum SnapshotCodec {
     }
 
     /// A whole snapshot held in memory, or nil when it is not a complete snapshot of this format.
-    public static func decode(_ bytes: [UInt8]) -> ReplaySnapshot? {
+    package static func decode(_ bytes: [UInt8]) -> ReplaySnapshot? {
         let read = { (range: Range<Int>) -> [UInt8]? in range.upperBound <= bytes.count ? Array(bytes[range]) : nil }
         return SnapshotIndex.open(size: bytes.count, read: read)?.whole(read: read)
     }
@@ -257,9 +257,9 @@ package enum SnapshotCodec {
 /// checked at once; a family's section and the event ids only when asked for.
 package struct SnapshotIndex: Sendable {
     /// The snapshot with no families and no event ids; its state holds members and counts.
-    public let base: ReplaySnapshot
+    package let base: ReplaySnapshot
     /// The ids of the families in the snapshot, in order.
-    public let familyIds: [String]
+    package let familyIds: [String]
     let families: [String: Stored]
     let ids: Stored
 
@@ -271,7 +271,7 @@ package struct SnapshotIndex: Sendable {
 
     /// Opens a snapshot of `size` bytes that `read` returns ranges of; nil unless it is of this
     /// format and its header and directory check.
-    public static func open(size: Int, read: (Range<Int>) -> [UInt8]?) -> SnapshotIndex? {
+    package static func open(size: Int, read: (Range<Int>) -> [UInt8]?) -> SnapshotIndex? {
         let codec = SnapshotCodec.self
         guard size >= codec.preambleLength, let preamble = read(0..<codec.preambleLength),
               preamble.starts(with: codec.magic) else { return nil }
@@ -312,13 +312,13 @@ package struct SnapshotIndex: Sendable {
 
     /// The family's state, or nil when the family is not in the snapshot or its section
     /// does not check (``familyState(_:read:)`` tells the two apart).
-    public func family(_ id: String, read: (Range<Int>) -> [UInt8]?) -> Family? {
+    package func family(_ id: String, read: (Range<Int>) -> [UInt8]?) -> Family? {
         if case .loaded(let family) = familyState(id, read: read) { return family }
         return nil
     }
 
     /// What the snapshot says of a family.
-    public func familyState(_ id: String, read: (Range<Int>) -> [UInt8]?) -> DeferredFamily {
+    package func familyState(_ id: String, read: (Range<Int>) -> [UInt8]?) -> DeferredFamily {
         guard let section = families[id] else { return .absent }
         guard let bytes = Self.check(section, read), let family = SnapshotCodec.decodeFamily(bytes), family.id == id else {
             return .unreadable
@@ -327,12 +327,12 @@ package struct SnapshotIndex: Sendable {
     }
 
     /// A family's section as stored (checked), to copy into a newer snapshot unchanged.
-    public func familySection(_ id: String, read: (Range<Int>) -> [UInt8]?) -> [UInt8]? {
+    package func familySection(_ id: String, read: (Range<Int>) -> [UInt8]?) -> [UInt8]? {
         families[id].flatMap { Self.check($0, read) }
     }
 
     /// The ids of the events the snapshot covers, or nil when the section does not check.
-    public func eventIds(read: (Range<Int>) -> [UInt8]?) -> EventIdSet? {
+    package func eventIds(read: (Range<Int>) -> [UInt8]?) -> EventIdSet? {
         guard let bytes = Self.check(ids, read) else { return nil }
         return bytes.withUnsafeBufferPointer { buffer -> EventIdSet? in
             var r = ByteReader(buffer)
@@ -347,7 +347,7 @@ package struct SnapshotIndex: Sendable {
     }
 
     /// The whole snapshot: every family and the event ids.
-    public func whole(read: (Range<Int>) -> [UInt8]?) -> ReplaySnapshot? {
+    package func whole(read: (Range<Int>) -> [UInt8]?) -> ReplaySnapshot? {
         var snapshot = base
         guard let ids = eventIds(read: read) else { return nil }
         snapshot.state.eventIds = ids
@@ -362,7 +362,7 @@ package struct SnapshotIndex: Sendable {
     /// from this one with deferred parts: `loaded` holds the sections of the families it loaded,
     /// encoded again; the others are copied from this snapshot unchanged; the ids are read
     /// from it if the replay never needed them. Nil when a part of this snapshot does not check.
-    public func patched(with snapshot: ReplaySnapshot, loaded: [SnapshotCodec.Section], idsDeferred: Bool,
+    package func patched(with snapshot: ReplaySnapshot, loaded: [SnapshotCodec.Section], idsDeferred: Bool,
                         read: (Range<Int>) -> [UInt8]?) -> [[UInt8]]? {
         var snapshot = snapshot
         if idsDeferred {

@@ -9,7 +9,7 @@ package enum Rules {
     ///
     /// - Parameter sanitizing: strip markup from subject and content first (appends only).
     /// - Complexity: O(size of the payload); every state lookup is a hash lookup.
-    public static func decide(_ draft: EventDraft, in state: CompassState, sanitizing: Bool = false) throws(EventError) -> Event {
+    package static func decide(_ draft: EventDraft, in state: CompassState, sanitizing: Bool = false) throws(EventError) -> Event {
         guard !state.eventIds.contains(draft.id) else { throw EventError("duplicate event id \(draft.id)", kind: .duplicate) }
         return try build(draft, state: state, sanitizing: sanitizing)
     }
@@ -18,7 +18,7 @@ package enum Rules {
     /// state (by ``payloadIgnoringState(_:sanitizing:)`` with the same `sanitizing`), possibly
     /// on another thread: only the state rules run when it built; otherwise the step-by-step
     /// path finds the first failure in the SPEC's order.
-    public static func decide(_ draft: EventDraft, prebuilt: Result<Payload, EventError>, in state: CompassState,
+    package static func decide(_ draft: EventDraft, prebuilt: Result<Payload, EventError>, in state: CompassState,
                               sanitizing: Bool = false) throws(EventError) -> Event {
         guard case .success(let payload) = prebuilt else { return try decide(draft, in: state, sanitizing: sanitizing) }
         guard !state.eventIds.contains(draft.id) else { throw EventError("duplicate event id \(draft.id)", kind: .duplicate) }
@@ -30,7 +30,7 @@ package enum Rules {
 
     /// The payload a draft would produce if the state allowed it: its shape and field
     /// messages only. Idempotent retries compare this with the event already in the log.
-    public static func payloadIgnoringState(_ draft: EventDraft, sanitizing: Bool) throws(EventError) -> Payload {
+    package static func payloadIgnoringState(_ draft: EventDraft, sanitizing: Bool) throws(EventError) -> Payload {
         try build(draft, data: draft.data, state: nil, sanitizing: sanitizing).payload
     }
 

@@ -4,7 +4,7 @@
 /// `<[^>]*>`. A `<` with no later `>` stays; entities are left alone; nothing is trimmed.
 package enum Sanitizer {
     /// The sanitized text.
-    public static func sanitize(_ text: String) -> String {
+    package static func sanitize(_ text: String) -> String {
         let hasTag = text.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "<")) } ?? text.utf8.contains(UInt8(ascii: "<"))
         guard hasTag else { return text }
         var scalars = Array(text.unicodeScalars)

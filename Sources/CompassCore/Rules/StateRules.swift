@@ -98,7 +98,7 @@ extension Rules {
     /// For such an event, `check` throws exactly what ``decide(_:in:sanitizing:)`` throws after
     /// its duplicate-id check, and accepts exactly what it accepts (a property test holds both
     /// to it on adversarial logs).
-    public static func check(_ event: Event, in state: CompassState) throws(EventError) {
+    package static func check(_ event: Event, in state: CompassState) throws(EventError) {
         let rules = StateRules(state: state, actor: event.actor, family: event.family)
         switch event.payload {
         case .memberJoined(let e):

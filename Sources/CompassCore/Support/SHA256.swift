@@ -20,23 +20,23 @@ package struct SHA256: Sendable {
     ]
 
     /// Whether the SHA-NI path is used on this machine.
-    public static let isAccelerated = compass_sha256_accelerated() == 1
+    package static let isAccelerated = compass_sha256_accelerated() == 1
 
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
     /// The lowercase hex digest of one buffer.
-    public static func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    package static func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         if let digest = bytes.withContiguousStorageIfAvailable({ hex($0) }) { return digest }
         return Array(bytes).withUnsafeBufferPointer { hex($0) }
     }
 
     /// The lowercase hex digest of an array of bytes.
-    public static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         bytes.withUnsafeBufferPointer { hex($0) }
     }
 
@@ -44,12 +44,12 @@ package struct SHA256: Sendable {
     ///
     /// The one-shot path of every log line: whole blocks are compressed where they lie, the
     /// padded tail is built on the stack, and the only allocation is the returned string.
-    public static func hex(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    package static func hex(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         finished(bytes).stateHex()
     }
 
     /// The 32-byte digest of some bytes.
-    public static func digest(_ bytes: [UInt8]) -> [UInt8] {
+    package static func digest(_ bytes: [UInt8]) -> [UInt8] {
         let hasher = bytes.withUnsafeBufferPointer { finished($0) }
         return withUnsafeBytes(of: hasher.state) { raw in
             (0..<32).map { k in  // each word big-endian
@@ -77,16 +77,16 @@ package struct SHA256: Sendable {
     }
 
     /// The hex digest of the empty string, the `prev` of line 1.
-    public static let emptyHex = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    package static let emptyHex = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
     /// Adds bytes to the message.
-    public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+    package mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         if let done: Void = bytes.withContiguousStorageIfAvailable({ update($0) }) { return done }
         Array(bytes).withUnsafeBufferPointer { update($0) }
     }
 
     /// Adds bytes to the message.
-    public mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
         length &+= UInt64(bytes.count)
         var offset = 0
         if !pending.isEmpty {
@@ -109,7 +109,7 @@ package struct SHA256: Sendable {
     }
 
     /// The 32-byte digest.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let bitLength = length &* 8
         var tail = pending
         tail.append(0x80)
@@ -125,7 +125,7 @@ package struct SHA256: Sendable {
     }
 
     /// The lowercase hex digest.
-    public mutating func finalizeHex() -> String {
+    package mutating func finalizeHex() -> String {
         _ = finalize()
         return stateHex()
     }

@@ -23,11 +23,15 @@ public enum ActivityRange: String, CaseIterable, Sendable {
 
 /// Filters and paging of the activity timeline (SPEC §3.3).
 public struct ActivityQuery: Equatable, Sendable {
+    /// The type.
     public var type: ActivityType?
+    /// How far back: all, a week, a month, a quarter.
     public var range: ActivityRange
+    /// Text to look for, case-insensitively.
     public var search: String?
     /// 1-based.
     public var page: Int
+    /// Items per page.
     public var pageSize: Int
 
     public init(type: ActivityType? = nil, range: ActivityRange = .all, search: String? = nil, page: Int = 1, pageSize: Int = 20) {
@@ -48,16 +52,26 @@ public struct ActivityQuery: Equatable, Sendable {
 /// One row of the timeline.
 public struct ActivityItem: Hashable, Sendable {
     public var id: String
+    /// The type.
     public var type: ActivityType
+    /// When the item happened.
     public var timestamp: Timestamp
+    /// The title shown.
     public var title: String
     public var description: String
+    /// An emoji for the kind of item.
     public var icon: String
+    /// `school` or `document`.
     public var entityType: String
+    /// The id of the entity the item is about.
     public var entityId: String?
+    /// The name of that entity.
     public var entityName: String
+    /// `just now`, `5m ago`, `3d ago` or `Jan 15`, against the view's now.
     public var relativeTime: String
+    /// Whether the item opens something.
     public var isClickable: Bool
+    /// Where a click leads (web route), or nil.
     public var clickUrl: String?
     /// The `seq` of the event the item comes from (append order, for `follow`).
     public var seq: Int64
@@ -65,10 +79,15 @@ public struct ActivityItem: Hashable, Sendable {
 
 /// One page of the timeline.
 public struct ActivityPage: Hashable, Sendable {
+    /// The 1-based page.
     public var page: Int
+    /// Items per page.
     public var pageSize: Int
+    /// Pages after the filters (at least 1).
     public var totalPages: Int
+    /// Items after the filters.
     public var totalCount: Int
+    /// The items, in the view's order.
     public var items: [ActivityItem]
 }
 

@@ -1,5 +1,6 @@
 /// The `activity --json` document of SPEC §4.1, and one item per line for `follow --json`.
 public enum ActivityJSON {
+    /// The 1-based page.
     public static func page(_ page: ActivityPage) -> [UInt8] {
         var w = JSONWriter(reservingCapacity: 256 + page.items.count * 300)
         w.beginObject()

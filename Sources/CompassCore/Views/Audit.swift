@@ -4,13 +4,19 @@ import Foundation
 public struct AuditEntry: Hashable, Sendable {
     /// The 1-based line of the log.
     public var line: Int
+    /// The line's `seq`.
     public var seq: Int64?
+    /// When it was recorded.
     public var at: Timestamp?
+    /// The user id of who did it.
     public var actor: String?
     /// The actor's name and role when they were (or became) a member; nil otherwise.
     public var actorName: String?
+    /// The actor's role, when they are a member.
     public var actorRole: MemberRole?
+    /// The family id: the access boundary.
     public var family: String?
+    /// The type.
     public var type: String?
     /// A one-line sentence for a parent reading the history.
     public var summary: String
@@ -22,9 +28,13 @@ public struct AuditEntry: Hashable, Sendable {
 
 /// Filters of `compass audit`, combined with AND.
 public struct AuditQuery: Equatable, Sendable {
+    /// Only entries about this entity (member, school, coach, interaction, document).
     public var entity: String?
+    /// The user id of who did it.
     public var actor: String?
+    /// Only entries recorded at or after this time.
     public var since: Timestamp?
+    /// Only entries recorded at or before this time.
     public var until: Timestamp?
 
     public init(entity: String? = nil, actor: String? = nil, since: Timestamp? = nil, until: Timestamp? = nil) {
@@ -38,6 +48,7 @@ public struct AuditQuery: Equatable, Sendable {
 /// Builds the recruiting history while a log replays: feed it every line outcome with the
 /// state right after that line.
 public struct AuditTrail: Sendable {
+    /// The entries recorded so far, in line order.
     public private(set) var entries: [AuditEntry] = []
     /// Time zone for dates inside summaries (`of Feb 3`).
     public let zone: TimeZone
@@ -165,6 +176,7 @@ enum AuditSummary {
 
 /// `audit --json`: one object per line of history.
 public enum AuditJSON {
+    /// The 1-based line in the log.
     public static func line(_ entry: AuditEntry) -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()

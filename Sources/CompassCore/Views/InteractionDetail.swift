@@ -1,7 +1,10 @@
 /// The interaction detail page (SPEC §3.2): the list item plus its links and files.
 public struct InteractionDetail: Hashable, Sendable {
+    /// The list item.
     public var item: InteractionItem
+    /// The id of the event that logged it.
     public var eventId: String?
+    /// The attached files (name, size, MIME type, SHA-256).
     public var attachments: [Attachment]
     /// Players may export; parents see a read-only page.
     public var canExport: Bool

@@ -1,8 +1,12 @@
 /// The filters of the interactions list (SPEC §3.1), combined with AND.
 public struct InteractionQuery: Equatable, Sendable {
+    /// Text to look for, case-insensitively.
     public var search: String?
+    /// The type.
     public var type: InteractionType?
+    /// `outbound` or `inbound`.
     public var direction: Direction?
+    /// How it went: very positive, positive, neutral, negative.
     public var sentiment: Sentiment?
     /// 7, 14, 30 or 90: only interactions whose display date is within the last N days.
     public var periodDays: Int?
@@ -39,32 +43,53 @@ public struct InteractionQuery: Equatable, Sendable {
 /// One row of the interactions list, every field of SPEC §3.1.
 public struct InteractionItem: Hashable, Sendable {
     public var id: String
+    /// The type.
     public var type: InteractionType
+    /// `outbound` or `inbound`.
     public var direction: Direction
+    /// The subject line, or nil.
     public var subject: String?
+    /// The subject, else the type's name.
     public var displaySubject: String
+    /// The text shown: content with the interest note appended (SPEC §2.1).
     public var content: String?
+    /// How it went: very positive, positive, neutral, negative.
     public var sentiment: Sentiment?
+    /// `high`, `medium` or `low` from the answers; nil for none.
     public var interestLevel: InterestLevel?
     /// The display date: `occurredAt`, else `at`.
     public var occurredAt: Timestamp
+    /// When it was recorded (`at`).
     public var createdAt: Timestamp
+    /// The user id of the athlete who logged it.
     public var loggedBy: String
+    /// `You` for the viewer, else the member's name, else `Unknown`.
     public var loggedByName: String
+    /// The school's id in the family.
     public var schoolId: String?
+    /// The school's name, `Unknown School` when unresolved, nil when none.
     public var schoolName: String?
+    /// The coach's id in the family.
     public var coachId: String?
+    /// `First Last` of the coach, `Unknown Coach` when unresolved, nil when none.
     public var coachName: String?
+    /// A coach not on the list, by name.
     public var otherCoachName: String?
+    /// How many files are attached.
     public var attachmentCount: Int
+    /// Whether the viewer may delete it: the athlete who logged it.
     public var canDelete: Bool
 }
 
 /// `total`, `outbound`, `inbound`, `thisWeek` over the filtered list.
 public struct InteractionAnalytics: Hashable, Sendable {
+    /// Interactions in the filtered list.
     public var total = 0
+    /// Outbound interactions.
     public var outbound = 0
+    /// Inbound interactions.
     public var inbound = 0
+    /// Interactions in the last seven days.
     public var thisWeek = 0
 
     /// Counts one interaction of the list.
@@ -77,17 +102,23 @@ public struct InteractionAnalytics: Hashable, Sendable {
 
 /// A `loggedByOptions` entry: the viewer as `Me`, then each athlete.
 public struct LoggedByOption: Hashable, Sendable {
+    /// The user id.
     public var userId: String
+    /// The text of the option (`Me`, or the athlete's name).
     public var label: String
 }
 
 /// The interactions page for one viewer (SPEC §3.1).
 public struct InteractionList: Hashable, Sendable {
+    /// Who is looking.
     public var viewer: Viewer
+    /// Whether to tell an athlete their parents can see the list.
     public var privacyNotice: Bool
     /// Parents only; nil for athletes.
     public var loggedByOptions: [LoggedByOption]?
+    /// Counts over the filtered list (SPEC §3.1).
     public var analytics: InteractionAnalytics
+    /// The items, in the view's order.
     public var items: [InteractionItem]
 }
 

@@ -1,8 +1,12 @@
 /// Who is looking: a member of one family, with their role.
 public struct Viewer: Hashable, Sendable {
+    /// The user id.
     public var userId: String
+    /// The role.
     public var role: MemberRole
+    /// The name shown to people.
     public var name: String
+    /// The family id: the access boundary.
     public var family: String
 
     /// The member `userId`, or `Unknown user USER` when they are not a member.
@@ -52,13 +56,13 @@ extension Family {
 /// Text comparisons the SPEC names exactly.
 package enum TextMatch {
     /// `field.lowercased()` contains `query.lowercased()`; an empty query matches everything.
-    public static func contains(_ field: String?, _ loweredQuery: String) -> Bool {
+    package static func contains(_ field: String?, _ loweredQuery: String) -> Bool {
         guard let field else { return false }
         return field.lowercased().contains(loweredQuery)
     }
 
     /// Orders strings by their Unicode code points.
-    public static func codePointsPrecede(_ a: String, _ b: String) -> Bool {
+    package static func codePointsPrecede(_ a: String, _ b: String) -> Bool {
         a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value < $1.value }
     }
 }
