@@ -13,17 +13,20 @@ package enum CLIError: Error, Equatable {
     case silentFailure
     /// A batch with rejected lines: each is reported, nothing was written (exit 1).
     case rejectedLines([Problem])
+    /// A domain error and a `hint:` line naming what was given and what would be valid.
+    case hinted(String, hint: String)
 
     package var exitStatus: Int32 {
         switch self {
         case .usage: 2
-        case .domain, .io, .silentFailure, .rejectedLines: 1
+        case .domain, .io, .silentFailure, .rejectedLines, .hinted: 1
         }
     }
 
     package var message: String? {
         switch self {
         case .domain(let text), .usage(let text), .io(let text): text
+        case .hinted(let text, let hint): text + "\nhint: " + hint
         case .silentFailure: nil
         case .rejectedLines(let problems):
             "\(problems.count) line\(problems.count == 1 ? "" : "s") rejected; nothing was imported\n"

@@ -17,6 +17,7 @@ enum CommandCatalog {
     static let append: [OptionSpec] = [
         OptionSpec(name: "event-id", value: "ID", help: "event id for an idempotent retry"),
         OptionSpec(name: "expect-seq", value: "N", help: "fail with a conflict unless the log's last seq is N"),
+        OptionSpec(name: "expect-version", value: "N", help: "fail with a conflict unless your family has exactly N events"),
     ]
 
     static let listFilters: [OptionSpec] = [
@@ -91,6 +92,8 @@ enum CommandCatalog {
             OptionSpec(name: "interest", value: "y,n,y,n,n,y", help: "the six interest-calibration answers"),
             OptionSpec(name: "attach", value: "PATH", help: "attach a file (≤ 10 MB; pdf, jpg, png, gif, txt, doc, docx)", repeatable: true),
             OptionSpec(name: "interaction", value: "ID", help: "interaction id (default: next i-N)"),
+            OptionSpec(name: "new-coach", value: "\"FIRST LAST\"", help: "a coach not on the list yet, added at --school in the same batch"),
+            OptionSpec(name: "coach-role", value: "head|assistant|recruiting", help: "the new coach's role"),
         ] + append),
         spec("delete-interaction", "Delete an interaction you logged (athletes only).", positionals: ["ID"], append),
         spec("change-status", "Change a school's recruiting status.", [
@@ -107,6 +110,17 @@ enum CommandCatalog {
         spec("import", "Validate a JSON-lines file of events and append them all, or nothing.", positionals: ["FILE"], [
             OptionSpec(name: "expect-seq", value: "N", help: "fail with a conflict unless the log's last seq is N"),
         ]),
+        spec("schools", "The family's schools: status, interactions and last contact, with the 21/30-day gap flag.", timeTravel),
+        spec("coaches", "The family's coaches and when each was last contacted.", [
+            OptionSpec(name: "school", value: "ID", help: "only this school's coaches"),
+        ] + timeTravel),
+        spec("members", "The family's members.", timeTravel),
+        spec("documents", "The documents you can see.", timeTravel),
+        spec("notifications", "Inbound-contact alerts: unread count, then one line per alert.", [
+            OptionSpec(name: "unread", value: nil, help: "only unread alerts"),
+            OptionSpec(name: "mark-read", value: nil, help: "mark every alert read (appends NotificationsRead)"),
+            OptionSpec(name: "alerts", value: "on|off", help: "turn your inbound alerts on or off (appends NotificationSettingsChanged)"),
+        ] + timeTravel + append),
         spec("generate", "Write a valid synthetic log to stdout.", [
             OptionSpec(name: "families", value: "N", help: "number of families (default 3)"),
             OptionSpec(name: "events", value: "N", help: "number of events (default 1000)"),

@@ -67,6 +67,8 @@ public enum Compass {
         case "follow": try FollowCommand.run(inv)
         case "audit": try AuditCommand.run(inv)
         case "import": try ImportCommand.run(inv)
+        case "schools", "coaches", "members", "documents": try LookupCommands.run(inv)
+        case "notifications": try NotificationsCommand.run(inv)
         default: try AppendCommands.run(inv)
         }
     }

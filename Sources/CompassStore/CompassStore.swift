@@ -93,8 +93,9 @@ public final class CompassStore: @unchecked Sendable {
     @discardableResult
     public func append(_ command: Command, as user: String, idempotencyKey: String? = nil, expectSeq: Int64? = nil,
                        expectVersion: Int? = nil, files: [AttachmentFile] = []) throws(StoreError) -> Receipt {
+        // The command's own event is the last (a new coach named while logging comes first).
         try append([command], as: user, idempotencyKey: idempotencyKey, expectSeq: expectSeq, expectVersion: expectVersion,
-                   files: files)[0]
+                   files: files).last!
     }
 
     /// Appends several commands by `user` as one batch: all of them or none, across crashes
@@ -106,16 +107,34 @@ public final class CompassStore: @unchecked Sendable {
         return try append(commands, as: user, idempotencyKey: nil, expectSeq: expectSeq, expectVersion: expectVersion, files: [])
     }
 
-    private func append(_ commands: [Command], as user: String, idempotencyKey: String?, expectSeq: Int64?,
+    private func append(_ requested: [Command], as user: String, idempotencyKey: String?, expectSeq: Int64?,
                         expectVersion: Int?, files: [AttachmentFile]) throws(StoreError) -> [Receipt] {
         lock.lock()
         defer { lock.unlock() }
-        var commands = commands
+        // A new coach named while logging is added first, in the same batch; the interaction
+        // then names the coach drafted just before it.
+        var commands: [Command] = []
+        var takesCoachOfPrevious: Set<Int> = []
+        for command in requested {
+            if case .logInteraction(var logged) = command, let coach = logged.newCoach {
+                if idempotencyKey != nil {
+                    throw .rejected(EventError("An idempotency key cannot be used with a new coach", kind: .rule))
+                }
+                commands.append(.addCoach(AddCoach(schoolId: logged.schoolId ?? "", firstName: coach.firstName, lastName: coach.lastName,
+                                                   role: coach.role)))
+                logged.newCoach = nil
+                takesCoachOfPrevious.insert(commands.count)
+                commands.append(.logInteraction(logged))
+            } else {
+                commands.append(command)
+            }
+        }
         var staged: [StagedAttachment] = []
         for file in files { staged.append(try file.staged(fs: fs)) }
-        if !staged.isEmpty, case .logInteraction(var logged) = commands[0] {
+        if !staged.isEmpty, let index = commands.lastIndex(where: { if case .logInteraction = $0 { true } else { false } }),
+           case .logInteraction(var logged) = commands[index] {
             logged.attachments += staged.map(\.attachment)
-            commands[0] = .logInteraction(logged)
+            commands[index] = .logInteraction(logged)
         }
         let now = configuration.clock()
         let ids = commands.indices.map { index in index == 0 ? idempotencyKey ?? configuration.makeId() : configuration.makeId() }
@@ -128,7 +147,12 @@ public final class CompassStore: @unchecked Sendable {
             build: { state, original throws(StoreError) in
                 var drafts: [EventDraft] = []
                 var state = state
-                for (index, command) in commands.enumerated() {
+                for (index, var command) in commands.enumerated() {
+                    if takesCoachOfPrevious.contains(index), case .logInteraction(var logged) = command,
+                       case .string(let coachId)? = drafts.last?.data["coachId"] {
+                        logged.coachId = coachId
+                        command = .logInteraction(logged)
+                    }
                     let draft: EventDraft
                     do throws(EventError) {
                         draft = try command.draft(by: user, at: now, eventId: ids[index], in: state,
@@ -170,6 +194,14 @@ public final class CompassStore: @unchecked Sendable {
             _ = try tail.poll(into: &replayer)
         }
         return replayer.state
+    }
+
+    /// The last `seq` of the committed log (0 when empty).
+    public func lastSeq() throws(StoreError) -> Int64 {
+        _ = try state()
+        lock.lock()
+        defer { lock.unlock() }
+        return replayer.lastSeq
     }
 
     /// Runs `body` with the current state (see ``state()``).

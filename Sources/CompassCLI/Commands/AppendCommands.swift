@@ -27,8 +27,14 @@ enum AppendCommands {
         let store = try CompassStore(path: inv.logPath, createIfMissing: true,
                                      configuration: .init(clock: { now }, makeId: { ids.next() }),
                                      fileSystem: inv.fileSystem, snapshots: inv.snapshots)
-        let receipt = try store.append(command, as: actor, idempotencyKey: eventId, expectSeq: expectSeq,
+        let receipt: Receipt
+        do throws(StoreError) {
+            receipt = try store.append(command, as: actor, idempotencyKey: eventId, expectSeq: expectSeq,
                                        expectVersion: expectVersion, files: files)
+        } catch {
+            guard case .rejected(let rejection) = error, let hint = IdHints.hint(for: args, actor: actor, store: store) else { throw error }
+            throw CLIError.hinted(rejection.message, hint: hint)
+        }
         if inv.json {
             var w = JSONWriter()
             w.beginObject()
@@ -62,7 +68,7 @@ enum AppendCommands {
                 // retry of the same command compares equal.
                 occurredAt: args.value("occurred-at"), subject: args.value("subject"), content: args.value("content"),
                 sentiment: args.value("sentiment"), interestAnswers: try args.value("interest").map { text throws in try interestAnswers(text) },
-                interactionId: args.value("interaction")))
+                interactionId: args.value("interaction"), newCoach: try newCoach(args)))
         case "delete-interaction":
             return .deleteInteraction(DeleteInteraction(interactionId: args.positionals[0]))
         case "change-status":
@@ -72,6 +78,21 @@ enum AppendCommands {
             return .uploadDocument(UploadDocument(title: text("title"), docType: text("doc-type"), fileName: file?.name,
                                                   sizeBytes: file?.size, documentId: args.value("document")))
         }
+    }
+
+    /// `--new-coach "First Last" --coach-role R`: a coach added in the same batch (seed 001).
+    static func newCoach(_ args: ParsedArguments) throws -> NewCoach? {
+        guard let name = args.value("new-coach") else {
+            if args.has("coach-role") { throw CLIError.usage("'--coach-role' goes with '--new-coach NAME'") }
+            return nil
+        }
+        if args.has("coach") { throw CLIError.usage("'--coach' and '--new-coach' cannot be combined (the new coach is the interaction's coach)") }
+        if args.has("event-id") { throw CLIError.usage("'--event-id' cannot be combined with '--new-coach'") }
+        let words = name.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count >= 2 else {
+            throw CLIError.usage("invalid value '\(TerminalText.escape(name))' for '--new-coach' (expected \"First Last\")")
+        }
+        return NewCoach(firstName: String(words[0]), lastName: words.dropFirst().joined(separator: " "), role: args.value("coach-role") ?? "")
     }
 
     /// Whether a family id already has members in the log (read without a full replay when a

@@ -102,6 +102,11 @@ package enum EventEncoder {
             w.field("docType", e.docType)
             optional(&w, "fileName", e.fileName)
             if let size = e.sizeBytes { w.field("sizeBytes", size) }
+        case .notificationSettingsChanged(let e):
+            w.key("inboundAlerts")
+            w.bool(e.inboundAlerts)
+        case .notificationsRead(let e):
+            w.field("upToSeq", e.upToSeq)
         }
         w.endObject()
     }

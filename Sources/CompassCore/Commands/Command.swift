@@ -19,6 +19,8 @@ public enum Command: Sendable, Hashable {
     case deleteInteraction(DeleteInteraction)
     case changeStatus(ChangeStatus)
     case uploadDocument(UploadDocument)
+    case changeNotificationSettings(ChangeNotificationSettings)
+    case markNotificationsRead(MarkNotificationsRead)
 
     /// The type of the event the command appends.
     public var eventType: EventType {
@@ -30,6 +32,8 @@ public enum Command: Sendable, Hashable {
         case .deleteInteraction: .interactionDeleted
         case .changeStatus: .schoolStatusChanged
         case .uploadDocument: .documentUploaded
+        case .changeNotificationSettings: .notificationSettingsChanged
+        case .markNotificationsRead: .notificationsRead
         }
     }
 }
@@ -128,10 +132,14 @@ public struct LogInteraction: Sendable, Hashable {
     public var attachments: [Attachment]
     /// The interaction's id in the family.
     public var interactionId: String?
+    /// A coach not on the list yet, added at the interaction's school in the same all-or-nothing
+    /// batch (seed 001 "Add New Coach Inline"); the interaction's `coachId` is then theirs.
+    public var newCoach: NewCoach?
 
     public init(type: String, direction: String, schoolId: String? = nil, coachId: String? = nil, eventId: String? = nil,
                 otherCoachName: String? = nil, occurredAt: String? = nil, subject: String? = nil, content: String? = nil,
-                sentiment: String? = nil, interestAnswers: [Bool]? = nil, attachments: [Attachment] = [], interactionId: String? = nil) {
+                sentiment: String? = nil, interestAnswers: [Bool]? = nil, attachments: [Attachment] = [], interactionId: String? = nil,
+                newCoach: NewCoach? = nil) {
         self.type = type
         self.direction = direction
         self.schoolId = schoolId
@@ -145,6 +153,7 @@ public struct LogInteraction: Sendable, Hashable {
         self.interestAnswers = interestAnswers
         self.attachments = attachments
         self.interactionId = interactionId
+        self.newCoach = newCoach
     }
 
     public init(type: InteractionType, direction: Direction, schoolId: String? = nil, coachId: String? = nil,
@@ -155,6 +164,36 @@ public struct LogInteraction: Sendable, Hashable {
                   sentiment: sentiment?.rawValue, interestAnswers: interestAnswers, attachments: attachments,
                   interactionId: interactionId)
     }
+}
+
+/// A coach added while logging an interaction.
+public struct NewCoach: Sendable, Hashable {
+    /// The coach's first name.
+    public var firstName: String
+    /// The coach's last name.
+    public var lastName: String
+    /// `head`, `assistant` or `recruiting`.
+    public var role: String
+
+    public init(firstName: String, lastName: String, role: String) {
+        self.firstName = firstName
+        self.lastName = lastName
+        self.role = role
+    }
+}
+
+/// Turns the actor's inbound-contact alerts on or off (SPEC §3.5).
+public struct ChangeNotificationSettings: Sendable, Hashable {
+    /// Whether inbound alerts are on.
+    public var inboundAlerts: Bool
+    public init(inboundAlerts: Bool) { self.inboundAlerts = inboundAlerts }
+}
+
+/// Marks the actor's notifications read up to a line (the log's last `seq` for "all").
+public struct MarkNotificationsRead: Sendable, Hashable {
+    /// Notifications of interactions at lines ≤ this are read.
+    public var upToSeq: Int64
+    public init(upToSeq: Int64) { self.upToSeq = upToSeq }
 }
 
 /// Deletes an interaction (only the athlete who logged it).

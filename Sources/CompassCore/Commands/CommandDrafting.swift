@@ -67,6 +67,10 @@ extension Command {
             put("docType", document.docType)
             put("fileName", document.fileName)
             if let size = document.sizeBytes { data.append("sizeBytes", .int(size)) }
+        case .changeNotificationSettings(let settings):
+            data.append("inboundAlerts", .bool(settings.inboundAlerts))
+        case .markNotificationsRead(let read):
+            data.append("upToSeq", .int(read.upToSeq))
         }
         return EventDraft(seq: 1, id: eventId, type: eventType.rawValue, at: at, actor: actor, family: familyId, data: data)
     }

@@ -28,7 +28,7 @@ public struct Event: Hashable, Sendable {
     public var type: EventType { payload.type }
 }
 
-/// The seven event types.
+/// The nine event types.
 public enum EventType: String, CaseIterable, Sendable {
     case memberJoined = "MemberJoined"
     case schoolAdded = "SchoolAdded"
@@ -37,6 +37,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case interactionDeleted = "InteractionDeleted"
     case schoolStatusChanged = "SchoolStatusChanged"
     case documentUploaded = "DocumentUploaded"
+    case notificationSettingsChanged = "NotificationSettingsChanged"
+    case notificationsRead = "NotificationsRead"
 
     /// The position in `allCases` (for per-type counters kept in arrays).
     var ordinal: Int {
@@ -48,6 +50,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .interactionDeleted: 4
         case .schoolStatusChanged: 5
         case .documentUploaded: 6
+        case .notificationSettingsChanged: 7
+        case .notificationsRead: 8
         }
     }
 }
@@ -61,6 +65,8 @@ public enum Payload: Hashable, Sendable {
     case interactionDeleted(InteractionDeleted)
     case schoolStatusChanged(SchoolStatusChanged)
     case documentUploaded(DocumentUploaded)
+    case notificationSettingsChanged(NotificationSettingsChanged)
+    case notificationsRead(NotificationsRead)
 
     /// The type.
     public var type: EventType {
@@ -72,6 +78,8 @@ public enum Payload: Hashable, Sendable {
         case .interactionDeleted: .interactionDeleted
         case .schoolStatusChanged: .schoolStatusChanged
         case .documentUploaded: .documentUploaded
+        case .notificationSettingsChanged: .notificationSettingsChanged
+        case .notificationsRead: .notificationsRead
         }
     }
 
@@ -85,6 +93,8 @@ public enum Payload: Hashable, Sendable {
         case .interactionDeleted(let e): e.interactionId
         case .schoolStatusChanged(let e): e.schoolId
         case .documentUploaded(let e): e.documentId
+        case .notificationSettingsChanged(let e): e.inboundAlerts ? "inbound-alerts-on" : "inbound-alerts-off"
+        case .notificationsRead(let e): "read-up-to-\(e.upToSeq)"
         }
     }
 }

@@ -68,6 +68,22 @@ public struct SchoolStatusChanged: Hashable, Sendable {
     }
 }
 
+/// A member turned their inbound-contact alerts on or off (SPEC §3.5), from this line on.
+public struct NotificationSettingsChanged: Hashable, Sendable {
+    /// Whether the member is alerted of inbound interactions.
+    public var inboundAlerts: Bool
+
+    public init(inboundAlerts: Bool) { self.inboundAlerts = inboundAlerts }
+}
+
+/// A member marked their notifications read up to a line (SPEC §3.5).
+public struct NotificationsRead: Hashable, Sendable {
+    /// Notifications of interactions with `seq` ≤ this are read.
+    public var upToSeq: Int64
+
+    public init(upToSeq: Int64) { self.upToSeq = upToSeq }
+}
+
 /// A document (transcript, highlight reel, résumé) was uploaded.
 public struct DocumentUploaded: Hashable, Sendable {
     /// The document's id in the family.

@@ -53,7 +53,8 @@ public struct CompassState: Equatable, Sendable {
         eventIds.insert(event.id)
         count(event.type)
         if case .memberJoined(let joined) = event.payload {
-            members[joined.userId] = Member(userId: joined.userId, family: event.family, fullName: joined.fullName, role: joined.role)
+            members[joined.userId] = Member(userId: joined.userId, family: event.family, fullName: joined.fullName, role: joined.role,
+                                            joinedAt: event.at)
         }
         if case .interactionLogged = event.payload { liveInteractionCount += 1 }
         if case .interactionDeleted = event.payload { liveInteractionCount -= 1 }
@@ -69,7 +70,7 @@ extension Family {
         case .memberJoined(let joined):
             memberIds.append(joined.userId)
         case .schoolAdded(let added):
-            schools[added.schoolId] = School(id: added.schoolId, name: added.name, status: added.status)
+            schools[added.schoolId] = School(id: added.schoolId, name: added.name, status: added.status, addedAt: event.at)
         case .coachAdded(let added):
             coaches[added.coachId] = Coach(id: added.coachId, schoolId: added.schoolId, firstName: added.firstName, lastName: added.lastName, role: added.role)
         case .interactionLogged(let logged):
@@ -82,8 +83,20 @@ extension Family {
         case .documentUploaded(let uploaded):
             documents[uploaded.documentId] = DocumentRecord(eventId: event.id, seq: event.seq, at: event.at, actor: event.actor, document: uploaded)
             documentOrder.append(uploaded.documentId)
+        case .notificationSettingsChanged(let changed):
+            alertSettings[event.actor, default: []].append(AlertSetting(seq: event.seq, inboundAlerts: changed.inboundAlerts))
+        case .notificationsRead(let read):
+            readUpTo[event.actor] = max(readUpTo[event.actor] ?? 0, read.upToSeq)
         }
     }
+}
+
+/// One switch of a member's inbound alerts, in effect from its own line on.
+public struct AlertSetting: Hashable, Sendable {
+    /// The line's `seq`.
+    public var seq: Int64
+    /// Whether inbound alerts are on from this line.
+    public var inboundAlerts: Bool
 }
 
 /// A member of a family.
@@ -96,6 +109,8 @@ public struct Member: Hashable, Sendable {
     public var fullName: String
     /// The role.
     public var role: MemberRole
+    /// When they joined (the `at` of their `MemberJoined`).
+    public var joinedAt: Timestamp
 }
 
 /// One family: the access boundary. Ids of schools, coaches, interactions and documents
@@ -116,6 +131,10 @@ public struct Family: Equatable, Sendable {
     public internal(set) var documents: [String: DocumentRecord] = [:]
     /// Document ids in the order they were uploaded.
     public internal(set) var documentOrder: [String] = []
+    /// Each member's inbound-alert switches, in log order (SPEC §3.5; on by default).
+    public internal(set) var alertSettings: [String: [AlertSetting]] = [:]
+    /// For each member, the highest `upToSeq` they marked their notifications read to.
+    public internal(set) var readUpTo: [String: Int64] = [:]
     /// The family's version: how many of its events were applied (SPEC §4 `--expect-version`).
     /// Writers of different families never move each other's version.
     public internal(set) var version = 0
@@ -137,6 +156,8 @@ public struct School: Hashable, Sendable {
     public var name: String
     /// The status, a slug such as `interested`.
     public var status: String?
+    /// When it was added (the `at` of its `SchoolAdded`).
+    public var addedAt: Timestamp
 }
 
 /// A coach at one of the family's schools.

@@ -13,7 +13,7 @@
 /// used: it is rebuilt, never trusted.
 package enum SnapshotCodec {
     static let magic = Array("compass-snapshot\n".utf8)
-    package static let formatVersion: UInt64 = 3
+    package static let formatVersion: UInt64 = 4
     static let preambleLength = magic.count + 8 + 8 + 3 * (8 + 8 + 32)
 
     /// One family's encoded section, with its SHA-256 (sections are independent: a writer may
@@ -112,7 +112,7 @@ package enum SnapshotCodec {
         w.uint(UInt64(s.state.members.count))
         for id in s.state.members.keys.sorted() {
             let m = s.state.members[id]!
-            w.string(id); w.string(m.family); w.string(m.fullName); w.uint(m.role == .player ? 0 : 1)
+            w.string(id); w.string(m.family); w.string(m.fullName); w.uint(m.role == .player ? 0 : 1); w.int(m.joinedAt.millisecondsSinceEpoch)
         }
         return w.bytes
     }
@@ -135,7 +135,10 @@ package enum SnapshotCodec {
         w.uint(UInt64(f.version))
         w.strings(f.memberIds)
         w.uint(UInt64(f.schools.count))
-        for id in f.schools.keys.sorted() { let s = f.schools[id]!; w.string(s.id); w.string(s.name); w.optional(s.status) }
+        for id in f.schools.keys.sorted() {
+            let s = f.schools[id]!
+            w.string(s.id); w.string(s.name); w.optional(s.status); w.int(s.addedAt.millisecondsSinceEpoch)
+        }
         w.uint(UInt64(f.coaches.count))
         for id in f.coaches.keys.sorted() {
             let c = f.coaches[id]!
@@ -168,6 +171,15 @@ package enum SnapshotCodec {
             w.string(d.document.documentId); w.string(d.document.title); w.string(d.document.docType)
             w.optional(d.document.fileName); w.optionalInt(d.document.sizeBytes)
         }
+        w.uint(UInt64(f.alertSettings.count))
+        for user in f.alertSettings.keys.sorted() {
+            let settings = f.alertSettings[user]!
+            w.string(user)
+            w.uint(UInt64(settings.count))
+            for setting in settings { w.int(setting.seq); w.uint(setting.inboundAlerts ? 1 : 0) }
+        }
+        w.uint(UInt64(f.readUpTo.count))
+        for user in f.readUpTo.keys.sorted() { w.string(user); w.int(f.readUpTo[user]!) }
         return w.bytes
     }
 
@@ -188,8 +200,8 @@ package enum SnapshotCodec {
             let directions = Direction.allCases, sentiments = Sentiment.allCases
         guard let schoolCount = r.uint() else { return nil }
         for _ in 0..<schoolCount {
-            guard let sid = r.string(), let name = r.string(), let status = r.optional() else { return nil }
-            f.schools[sid] = School(id: sid, name: name, status: status)
+            guard let sid = r.string(), let name = r.string(), let status = r.optional(), let added = r.int() else { return nil }
+            f.schools[sid] = School(id: sid, name: name, status: status, addedAt: Timestamp(millisecondsSinceEpoch: added))
         }
         guard let coachCount = r.uint() else { return nil }
         for _ in 0..<coachCount {
@@ -247,6 +259,21 @@ package enum SnapshotCodec {
             f.documents[did] = DocumentRecord(eventId: eventId, seq: seq, at: Timestamp(millisecondsSinceEpoch: at), actor: actor,
                                               document: DocumentUploaded(documentId: did, title: title, docType: type, fileName: file, sizeBytes: size))
             f.documentOrder.append(did)
+        }
+        guard let settingsCount = r.uint(), settingsCount <= UInt64(buffer.count) else { return nil }
+        for _ in 0..<settingsCount {
+            guard let user = r.string(), let count = r.uint(), count <= UInt64(buffer.count) else { return nil }
+            var settings: [AlertSetting] = []
+            for _ in 0..<count {
+                guard let seq = r.int(), let on = r.uint() else { return nil }
+                settings.append(AlertSetting(seq: seq, inboundAlerts: on == 1))
+            }
+            f.alertSettings[user] = settings
+        }
+        guard let readCount = r.uint(), readCount <= UInt64(buffer.count) else { return nil }
+        for _ in 0..<readCount {
+            guard let user = r.string(), let upTo = r.int() else { return nil }
+            f.readUpTo[user] = upTo
         }
             return r.isAtEnd ? f : nil
         }
@@ -409,8 +436,10 @@ package struct SnapshotIndex: Sendable {
             guard let live = r.int(), let memberCount = r.uint(), memberCount <= UInt64(buffer.count) else { return nil }
             state.liveInteractionCount = Int(live)
             for _ in 0..<memberCount {
-                guard let user = r.string(), let family = r.string(), let name = r.string(), let role = r.uint() else { return nil }
-                state.members[user] = Member(userId: user, family: family, fullName: name, role: role == 0 ? .player : .parent)
+                guard let user = r.string(), let family = r.string(), let name = r.string(), let role = r.uint(), let joined = r.int()
+                else { return nil }
+                state.members[user] = Member(userId: user, family: family, fullName: name, role: role == 0 ? .player : .parent,
+                                             joinedAt: Timestamp(millisecondsSinceEpoch: joined))
             }
             guard r.isAtEnd else { return nil }
             return ReplaySnapshot(state: state, problems: problems, linesRead: Int(lines), lastSeq: lastSeq, headHash: head,

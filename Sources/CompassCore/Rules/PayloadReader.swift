@@ -23,6 +23,19 @@ struct PayloadReader<Fields: JSONFields> {
     }
 
     /// Optional non-negative integer with no message of its own.
+    /// A required boolean (shape problems only: the SPEC gives it no message).
+    func bool(_ key: String) throws(EventError) -> Bool {
+        guard let value = data[key], value != .null else { throw .missing("data.\(key)") }
+        guard case .bool(let flag) = value else { throw .mustBe("data.\(key)", "a boolean") }
+        return flag
+    }
+
+    /// A required integer ≥ 0.
+    func count(_ key: String) throws(EventError) -> Int64 {
+        guard let value = try optionalCount(key) else { throw .missing("data.\(key)") }
+        return value
+    }
+
     func optionalCount(_ key: String) throws(EventError) -> Int64? {
         guard let value = data[key], value != .null else { return nil }
         guard case .int(let number) = value, number >= 0 else { throw .mustBe("data.\(key)", "an integer ≥ 0") }

@@ -59,6 +59,8 @@ package enum Rules {
         case .interactionDeleted: payload = .interactionDeleted(try context.interactionDeleted())
         case .schoolStatusChanged: payload = .schoolStatusChanged(try context.schoolStatusChanged())
         case .documentUploaded: payload = .documentUploaded(try context.documentUploaded())
+        case .notificationSettingsChanged: payload = .notificationSettingsChanged(try context.notificationSettingsChanged())
+        case .notificationsRead: payload = .notificationsRead(try context.notificationsRead())
         }
         return Event(seq: draft.seq, id: draft.id, at: draft.at, actor: draft.actor, family: draft.family,
                      payload: payload, prev: draft.prev)
@@ -146,5 +148,17 @@ struct RuleContext<Fields: JSONFields> {
             throw EventError("Invalid document type")
         }
         return DocumentUploaded(documentId: documentId, title: title, docType: docType, fileName: fileName, sizeBytes: sizeBytes)
+    }
+
+    /// The actor's own setting: any member may change it (SPEC §2, §3.5).
+    func notificationSettingsChanged() throws(EventError) -> NotificationSettingsChanged {
+        _ = try actorMember()
+        return NotificationSettingsChanged(inboundAlerts: try reader.bool("inboundAlerts"))
+    }
+
+    /// Marks the actor's notifications read up to a line.
+    func notificationsRead() throws(EventError) -> NotificationsRead {
+        _ = try actorMember()
+        return NotificationsRead(upToSeq: try reader.count("upToSeq"))
     }
 }

@@ -125,6 +125,8 @@ extension Rules {
         case .documentUploaded(let e):
             _ = try rules.actorMember()
             try rules.documentIsNew(e.documentId)
+        case .notificationSettingsChanged, .notificationsRead:
+            _ = try rules.actorMember()
         }
     }
 }

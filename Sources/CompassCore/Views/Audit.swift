@@ -130,6 +130,10 @@ enum AuditSummary {
             return text
         case .documentUploaded(let e):
             return "\(who) uploaded \(e.title) (\(TextRules.humanize(e.docType)))"
+        case .notificationSettingsChanged(let e):
+            return "\(who) turned inbound alerts \(e.inboundAlerts ? "on" : "off")"
+        case .notificationsRead(let e):
+            return "\(who) marked notifications read up to #\(e.upToSeq)"
         }
     }
 
@@ -152,6 +156,7 @@ enum AuditSummary {
             }
         case .schoolStatusChanged(let e): ids = [e.schoolId]
         case .documentUploaded(let e): ids = [e.documentId]
+        case .notificationSettingsChanged, .notificationsRead: ids = []
         }
         return [event.actor] + ids
     }

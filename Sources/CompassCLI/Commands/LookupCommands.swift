@@ -1,0 +1,98 @@
+import CompassCore
+import CompassStore
+
+/// `schools`, `coaches`, `members`, `documents`: the lookups of SPEC §3.4, so nobody has to
+/// dig ids out of the log. Human output is a table that fits the terminal; gaps of 21 and 30
+/// days without contact are marked.
+enum LookupCommands {
+    static func run(_ inv: Invocation) throws {
+        let context = try ReadContext(inv)
+        let state = context.state, viewer = context.viewer, now = context.now
+        switch inv.arguments.command {
+        case "schools":
+            let items = LookupViews.schools(state, viewer: viewer, now: now)
+            if inv.json { return inv.console.out(bytes: LookupJSON.schools(items)) }
+            inv.console.out(schools(items, context: context))
+        case "coaches":
+            let items = LookupViews.coaches(state, viewer: viewer, now: now, school: inv.arguments.value("school"))
+            if inv.json { return inv.console.out(bytes: LookupJSON.coaches(items)) }
+            inv.console.out(coaches(items, context: context))
+        case "members":
+            let items = LookupViews.members(state, viewer: viewer)
+            if inv.json { return inv.console.out(bytes: LookupJSON.members(items)) }
+            inv.console.out(Table.render(header: ["NAME", "ROLE", "JOINED", "ID"], rows: items.map {
+                [$0.fullName, $0.role == .player ? "athlete" : "parent", DateText.short($0.joinedAt, in: context.zone), $0.userId]
+            }, style: context.style))
+        default:  // documents
+            let items = LookupViews.documents(state, viewer: viewer)
+            if inv.json { return inv.console.out(bytes: LookupJSON.documents(items)) }
+            guard !items.isEmpty else { return inv.console.out(context.style.dim("No documents yet") + "\n") }
+            inv.console.out(Table.render(header: ["TITLE", "TYPE", "UPLOADED BY", "DATE", "ID"], rows: items.map {
+                [$0.title, $0.docTypeName, $0.uploadedByName, DateText.short($0.uploadedAt, in: context.zone), $0.documentId]
+            }, style: context.style))
+        }
+    }
+
+    static func schools(_ items: [SchoolItem], context: ReadContext) -> String {
+        let s = context.style
+        guard !items.isEmpty else { return s.dim("No schools yet: compass add-school --name NAME") + "\n" }
+        let rows = items.map { item -> [String] in
+            let contact = item.lastContactAt.map { DateText.short($0, in: context.zone) + " (\(item.daysSinceContact ?? 0)d)" } ?? "never"
+            let gap = switch item.contactGap {
+            case .high?: s.red("● 30d+ gap")
+            case .medium?: s.yellow("● 21d+ gap")
+            case nil: ""
+            }
+            return [item.name, item.status.map(TextRules.humanize) ?? "—", String(item.interactionCount), contact, gap, item.schoolId]
+        }
+        return Table.render(header: ["SCHOOL", "STATUS", "#", "LAST CONTACT", "GAP", "ID"], rows: rows, style: s)
+    }
+
+    static func coaches(_ items: [CoachItem], context: ReadContext) -> String {
+        let s = context.style
+        guard !items.isEmpty else { return s.dim("No coaches yet: compass add-coach --school ID --first F --last L --role head") + "\n" }
+        let rows = items.map { item -> [String] in
+            let contact = item.lastContactAt.map { DateText.short($0, in: context.zone) + " (\(item.daysSinceContact ?? 0)d)" } ?? "never"
+            return [item.name, item.roleName, item.schoolName, String(item.interactionCount), contact, item.coachId]
+        }
+        return Table.render(header: ["COACH", "ROLE", "SCHOOL", "#", "LAST CONTACT", "ID"], rows: rows, style: s)
+    }
+}
+
+/// A plain table: a dim header, columns padded to their widest cell; when a row would not fit
+/// the terminal, the widest columns (never the last, the id people copy) are cut with `…`.
+enum Table {
+    static func render(header: [String], rows: [[String]], style: TextStyle) -> String {
+        let escaped = rows.map { $0.map(TerminalText.escape) }
+        var widths = header.indices.map { column in
+            max(header[column].count, escaped.map { visibleCount($0[column]) }.max() ?? 0)
+        }
+        while widths.reduce(0, +) + 2 * (widths.count - 1) > style.width,
+              let widest = widths.indices.dropLast().max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 {
+            widths[widest] -= 1
+        }
+        func line(_ cells: [String], dim: Bool) -> String {
+            var parts: [String] = []
+            for (column, cell) in cells.enumerated() {
+                let text = visibleCount(cell) > widths[column] && !cell.contains("\u{1B}") ? TextStyle.truncate(cell, to: widths[column]) : cell
+                let pad = column == cells.count - 1 ? "" : String(repeating: " ", count: max(0, widths[column] - visibleCount(text)))
+                parts.append(text + pad)
+            }
+            let joined = parts.joined(separator: "  ")
+            return (dim ? style.dim(joined) : joined) + "\n"
+        }
+        return line(header, dim: true) + escaped.map { line($0, dim: false) }.joined()
+    }
+
+    /// Characters, not counting the ANSI colour sequences a style put around a cell.
+    static func visibleCount(_ text: String) -> Int {
+        var count = 0
+        var inEscape = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\u{1B}" { inEscape = true; continue }
+            if inEscape { if scalar == "m" { inEscape = false }; continue }
+            count += 1
+        }
+        return count
+    }
+}

@@ -1,0 +1,42 @@
+import CompassCore
+import CompassStore
+
+/// `compass notifications`: inbound-contact alerts (SPEC §3.5). `--mark-read` and
+/// `--alerts on|off` append first (through the store, like any append), then the list is shown.
+enum NotificationsCommand {
+    static func run(_ inv: Invocation) throws {
+        let args = inv.arguments
+        let alerts = try inv.choice("alerts", in: ["on", "off"])
+        if args.has("mark-read") || alerts != nil {
+            let actor = try inv.viewer()
+            let now = try inv.now()
+            let ids = IdSource(inv.makeId)
+            let store = try CompassStore(path: try inv.existingLog(), createIfMissing: false,
+                                         configuration: .init(clock: { now }, makeId: { ids.next() }),
+                                         fileSystem: inv.fileSystem, snapshots: inv.snapshots)
+            let expectSeq = try args.value("expect-seq").map { text throws in
+                try inv.integer(text, option: "--expect-seq", minimum: 0, maximum: EnvelopeDecoder.maxSeq)
+            }
+            if let alerts {
+                try store.append(.changeNotificationSettings(ChangeNotificationSettings(inboundAlerts: alerts == "on")), as: actor,
+                                 idempotencyKey: args.value("event-id"), expectSeq: expectSeq)
+            }
+            if args.has("mark-read") {
+                try store.append(.markNotificationsRead(MarkNotificationsRead(upToSeq: try store.lastSeq())), as: actor)
+            }
+        }
+        let context = try ReadContext(inv)
+        let list = NotificationViews.list(context.state, viewer: context.viewer, unreadOnly: args.has("unread"))
+        if inv.json { return inv.console.out(bytes: LookupJSON.notifications(list)) }
+        let s = context.style
+        var out = s.bold("\(list.unread) unread") + "\n"
+        if list.items.isEmpty { out += s.dim(args.has("unread") ? "No unread alerts" : "No alerts yet") + "\n" }
+        for item in list.items {
+            let title = TerminalText.escape(item.title)
+            let line = (item.read ? "  " : "● ") + TextStyle.truncate(title, to: max(20, s.width - 40))
+                + "  " + s.dim(DateText.short(item.createdAt, in: context.zone)) + "  " + s.blue("› compass show \(item.interactionId)")
+            out += (item.read ? line : s.bold(line)) + "\n"
+        }
+        inv.console.out(out)
+    }
+}

@@ -1,0 +1,54 @@
+import CompassCore
+import CompassStore
+
+/// The `hint:` line after a refused append that named an id the viewer's family does not
+/// have: the id given and the closest ids of the viewer's own family (never another's).
+enum IdHints {
+    static func hint(for args: ParsedArguments, actor: String, store: CompassStore) -> String? {
+        guard let state = try? store.state(), let family = state.family(of: actor) else { return nil }
+        var given: [(kind: String, id: String, known: [String])] = []
+        if let school = args.value("school") { given.append(("school", school, Array(family.schools.keys))) }
+        if let coach = args.value("coach") { given.append(("coach", coach, Array(family.coaches.keys))) }
+        if args.command == "delete-interaction", let id = args.positionals.first {
+            let live = family.interactions.records.filter { $0.deletion == nil && $0.loggedBy == actor }.map(\.logged.interactionId)
+            given.append(("interaction", id, live))
+        }
+        for (kind, id, known) in given where !known.contains(id) {
+            let near = closest(to: id, in: known)
+            let named = "no \(kind) '\(TerminalText.escape(id))' in your family"
+            if near.isEmpty {
+                return known.isEmpty ? named + " (it has none yet)" : named + "; run 'compass \(kind == "interaction" ? "interactions" : kind + "s")' to list them"
+            }
+            return named + "; did you mean " + near.joined(separator: ", ") + "?"
+        }
+        return nil
+    }
+
+    /// Up to three ids within a small edit distance of `id`, closest first.
+    static func closest(to id: String, in ids: [String]) -> [String] {
+        let limit = max(2, id.count / 3)
+        var scored: [(id: String, distance: Int)] = []
+        for known in ids {
+            let d = distance(id, known)
+            if d <= limit || known.hasPrefix(id) || id.hasPrefix(known) { scored.append((known, d)) }
+        }
+        scored.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.id < $1.id }
+        return scored.prefix(3).map(\.id)
+    }
+
+    /// Levenshtein distance over Unicode scalars.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        var row = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return a.isEmpty ? b.count : row[b.count]
+    }
+}

@@ -1,0 +1,164 @@
+/// A school on the family's list with its status and last contact (SPEC §3.4).
+public struct SchoolItem: Hashable, Sendable, Identifiable {
+    /// The school's id in the family.
+    public var schoolId: String
+    /// The school's name.
+    public var name: String
+    /// The latest status, else the status it was added with, else nil.
+    public var status: String?
+    /// When that status was set.
+    public var statusChangedAt: Timestamp?
+    /// The viewer's visible live interactions with the school.
+    public var interactionCount: Int
+    /// The latest display date of those, or nil.
+    public var lastContactAt: Timestamp?
+    /// Whole days since the last contact, or nil.
+    public var daysSinceContact: Int64?
+    /// `high` after 30 days without contact, `medium` after 21, else nil.
+    public var contactGap: ContactGap?
+
+    public var id: String { schoolId }
+}
+
+/// How long a school or coach has gone without contact (the web app's interaction-gap rule).
+public enum ContactGap: String, Hashable, Sendable {
+    case medium, high
+}
+
+/// A coach of one of the family's schools with their last contact (SPEC §3.4).
+public struct CoachItem: Hashable, Sendable, Identifiable {
+    /// The coach's id in the family.
+    public var coachId: String
+    /// The coach's school.
+    public var schoolId: String
+    /// That school's name (`Unknown School` when unresolved).
+    public var schoolName: String
+    /// `First Last`.
+    public var name: String
+    /// `head`, `assistant` or `recruiting`.
+    public var role: CoachRole
+    /// `Head Coach`, `Assistant Coach`, `Recruiting Coordinator`.
+    public var roleName: String
+    /// The viewer's visible live interactions with the coach.
+    public var interactionCount: Int
+    /// The latest display date of those, or nil.
+    public var lastContactAt: Timestamp?
+    /// Whole days since the last contact, or nil.
+    public var daysSinceContact: Int64?
+    /// The coach's last name (the list is ordered by it).
+    public var lastName: String
+    /// The coach's first name.
+    public var firstName: String
+
+    public var id: String { coachId }
+}
+
+/// A member of the family (SPEC §3.4).
+public struct MemberItem: Hashable, Sendable, Identifiable {
+    /// The user id.
+    public var userId: String
+    /// The member's full name.
+    public var fullName: String
+    /// `player` or `parent`.
+    public var role: MemberRole
+    /// When they joined.
+    public var joinedAt: Timestamp
+
+    public var id: String { userId }
+}
+
+/// An uploaded document the viewer can see (SPEC §3.4).
+public struct DocumentItem: Hashable, Sendable, Identifiable {
+    /// The document's id in the family.
+    public var documentId: String
+    /// The title.
+    public var title: String
+    /// The document type, a slug such as `transcript`.
+    public var docType: String
+    /// `Transcript`, `Highlight reel`.
+    public var docTypeName: String
+    /// The uploaded file's name.
+    public var fileName: String?
+    /// The size in bytes.
+    public var sizeBytes: Int64?
+    /// Who uploaded it.
+    public var uploadedBy: String
+    /// `You` for the viewer, else the member's name, else `Unknown`.
+    public var uploadedByName: String
+    /// When it was uploaded.
+    public var uploadedAt: Timestamp
+
+    public var id: String { documentId }
+}
+
+/// The lookups of SPEC §3.4: pure functions of the state, the viewer and the clock. Schools,
+/// coaches and members are the family's, for every member; counts and documents follow the
+/// viewer's visibility.
+public enum LookupViews {
+    public static func schools(_ state: CompassState, viewer: Viewer, now: Timestamp) -> [SchoolItem] {
+        guard let family = state.families[viewer.family] else { return [] }
+        let contacts = lastContacts(family, viewer: viewer) { $0.schoolId }
+        return family.schools.values.map { school in
+            let change = family.statusChanges.last { $0.change.schoolId == school.id }
+            let changedAt = change?.at ?? (school.status == nil ? nil : school.addedAt)
+            let contact = contacts[school.id]
+            let days = contact.map { daysBetween($0.last, now) }
+            return SchoolItem(schoolId: school.id, name: school.name, status: school.status, statusChangedAt: changedAt,
+                              interactionCount: contact?.count ?? 0, lastContactAt: contact?.last, daysSinceContact: days,
+                              contactGap: days.flatMap { $0 >= 30 ? .high : $0 >= 21 ? .medium : nil })
+        }.sorted { $0.name != $1.name ? TextMatch.codePointsPrecede($0.name, $1.name) : $0.schoolId < $1.schoolId }
+    }
+
+    /// - Parameter school: only the coaches of this school.
+    public static func coaches(_ state: CompassState, viewer: Viewer, now: Timestamp, school: String? = nil) -> [CoachItem] {
+        guard let family = state.families[viewer.family] else { return [] }
+        let contacts = lastContacts(family, viewer: viewer) { $0.coachId }
+        return family.coaches.values.filter { school == nil || $0.schoolId == school }.map { coach in
+            let contact = contacts[coach.id]
+            return CoachItem(coachId: coach.id, schoolId: coach.schoolId, schoolName: family.schoolName(coach.schoolId) ?? "Unknown School",
+                             name: coach.fullName, role: coach.role, roleName: coach.role.displayName,
+                             interactionCount: contact?.count ?? 0, lastContactAt: contact?.last,
+                             daysSinceContact: contact.map { daysBetween($0.last, now) }, lastName: coach.lastName, firstName: coach.firstName)
+        }.sorted { a, b in
+            if a.schoolName != b.schoolName { return TextMatch.codePointsPrecede(a.schoolName, b.schoolName) }
+            if a.lastName != b.lastName { return TextMatch.codePointsPrecede(a.lastName, b.lastName) }
+            if a.firstName != b.firstName { return TextMatch.codePointsPrecede(a.firstName, b.firstName) }
+            return a.coachId < b.coachId
+        }
+    }
+
+    public static func members(_ state: CompassState, viewer: Viewer) -> [MemberItem] {
+        guard let family = state.families[viewer.family] else { return [] }
+        return family.memberIds.compactMap { state.members[$0] }
+            .map { MemberItem(userId: $0.userId, fullName: $0.fullName, role: $0.role, joinedAt: $0.joinedAt) }
+            .sorted { $0.fullName != $1.fullName ? TextMatch.codePointsPrecede($0.fullName, $1.fullName) : $0.userId < $1.userId }
+    }
+
+    public static func documents(_ state: CompassState, viewer: Viewer) -> [DocumentItem] {
+        guard let family = state.families[viewer.family] else { return [] }
+        return family.documentOrder.compactMap { family.documents[$0] }.filter { viewer.sees(actor: $0.actor) }.map { record in
+            let name = record.actor == viewer.userId ? "You" : state.members[record.actor].flatMap { $0.family == family.id ? $0.fullName : nil } ?? "Unknown"
+            return DocumentItem(documentId: record.document.documentId, title: record.document.title, docType: record.document.docType,
+                                docTypeName: TextRules.humanize(record.document.docType), fileName: record.document.fileName,
+                                sizeBytes: record.document.sizeBytes, uploadedBy: record.actor, uploadedByName: name, uploadedAt: record.at)
+        }.sorted { $0.uploadedAt != $1.uploadedAt ? $0.uploadedAt > $1.uploadedAt : $0.documentId < $1.documentId }
+    }
+
+    /// ⌊(now − then) / 86,400 s⌋.
+    static func daysBetween(_ then: Timestamp, _ now: Timestamp) -> Int64 {
+        let ms = now.millisecondsSinceEpoch - then.millisecondsSinceEpoch
+        let day: Int64 = 86_400_000
+        return ms >= 0 ? ms / day : -((-ms + day - 1) / day)
+    }
+
+    /// Per school (or coach) id: how many of the viewer's visible live interactions, and the latest display date.
+    static func lastContacts(_ family: Family, viewer: Viewer, key: (InteractionLogged) -> String?) -> [String: (count: Int, last: Timestamp)] {
+        var out: [String: (count: Int, last: Timestamp)] = [:]
+        family.forEachVisibleInteraction(to: viewer) { record in
+            guard let id = key(record.logged) else { return }
+            let date = record.displayDate
+            if let seen = out[id] { out[id] = (seen.count + 1, max(seen.last, date)) } else { out[id] = (1, date) }
+        }
+        return out
+    }
+}
