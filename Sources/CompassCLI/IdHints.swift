@@ -9,11 +9,16 @@ enum IdHints {
         var given: [(kind: String, id: String, known: [String])] = []
         if let school = args.value("school") { given.append(("school", school, Array(family.schools.keys))) }
         if let coach = args.value("coach") { given.append(("coach", coach, Array(family.coaches.keys))) }
-        if args.command == "delete-interaction", let id = args.positionals.first {
-            let live = family.interactions.records.filter { $0.deletion == nil && $0.loggedBy == actor }.map(\.logged.interactionId)
-            given.append(("interaction", id, live))
+        var exists: (String, String) -> Bool = { kind, id in kind == "school" ? family.schools[id] != nil : family.coaches[id] != nil }
+        if args.command == "delete-interaction", let id = args.positionals.first, let viewer = try? Viewer(actor, in: state) {
+            // Suggest only what the viewer can see; say nothing of an id that exists (another's, or deleted).
+            var visible: [String] = []
+            family.forEachVisibleInteraction(to: viewer) { visible.append($0.logged.interactionId) }
+            given.append(("interaction", id, visible))
+            let schoolsAndCoaches = exists
+            exists = { kind, id in kind == "interaction" ? family.interactions[id] != nil : schoolsAndCoaches(kind, id) }
         }
-        for (kind, id, known) in given where !known.contains(id) {
+        for (kind, id, known) in given where !exists(kind, id) {
             let near = closest(to: id, in: known)
             let named = "no \(kind) '\(TerminalText.escape(id))' in your family"
             if near.isEmpty {

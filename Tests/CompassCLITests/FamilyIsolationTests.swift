@@ -38,7 +38,9 @@ import Testing
                     var outputs: [String] = []
                     var aloneOutputs: [String] = []
                     var commands = ["interactions --json", "interactions", "analytics --json", "export", "export --json",
-                                    "activity --json --page-size 1000", "activity", "audit --json", "audit"]
+                                    "activity --json --page-size 1000", "activity", "audit --json", "audit",
+                                    "schools --json", "schools", "coaches --json", "coaches", "members --json", "members",
+                                    "documents --json", "documents", "notifications --json", "notifications"]
                     for id in theirInteractions.prefix(3) {
                         commands.append("audit --entity \(id)")
                         commands.append("activity --search \(id)")

@@ -121,6 +121,12 @@ struct FamilyPlan {
             }
             return (anyone, .documentUploaded, obj(data))
         }
+        if roll < 19 {
+            return (anyone, .notificationSettingsChanged, obj(["inboundAlerts": .bool(rng.chance(2))]))
+        }
+        if roll < 21 {
+            return (anyone, .notificationsRead, obj(["upToSeq": .int(Int64(rng.int(in: 0...max(0, state.appliedCount))))]))
+        }
         guard let player = players.isEmpty ? nil : rng.pick(players) else { return nil }
         return (player, .interactionLogged, interaction(&rng, at: at, by: player))
     }
