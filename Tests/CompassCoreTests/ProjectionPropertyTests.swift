@@ -167,6 +167,14 @@ import Testing
                 }
                 let timeline = ActivityViews.items(state, viewer: viewer, now: AllViews.now, zone: AllViews.utc).map { "\($0.id) \($0.title)" }
                 if timeline != ReferenceModel.timeline(events, viewer: viewerId) { return "timeline for \(viewerId)" }
+                let alerts = NotificationViews.list(state, viewer: viewer).items.map { "\($0.id) \($0.read)" }
+                if alerts != ReferenceModel.notifications(events, viewer: viewerId) {
+                    return "notifications for \(viewerId): \(alerts) ≠ \(ReferenceModel.notifications(events, viewer: viewerId))"
+                }
+                let schools = LookupViews.schools(state, viewer: viewer, now: AllViews.now).map {
+                    "\($0.schoolId) \($0.interactionCount) \($0.lastContactAt?.rfc3339 ?? "-") \($0.contactGap?.rawValue ?? "-")"
+                }
+                if schools != ReferenceModel.schools(events, viewer: viewerId, now: AllViews.now) { return "schools for \(viewerId): \(schools)" }
             }
             return nil
         })

@@ -53,7 +53,7 @@ package enum LogGen {
         let anyone = members[rng.below(members.count)]
         var choices: [(Int, Int)] = [(0, members.count < 5 ? (players.isEmpty ? 30 : 4) : 0), (1, schools.count < 6 ? (schools.isEmpty ? 30 : 6) : 1)]
         choices += [(2, schools.isEmpty ? 0 : 5), (3, players.isEmpty || schools.isEmpty ? 0 : 40), (4, live.isEmpty ? 0 : 8)]
-        choices += [(5, schools.isEmpty ? 0 : 7), (6, 5)]
+        choices += [(5, schools.isEmpty ? 0 : 7), (6, 5), (7, 3), (8, 3)]
         let total = choices.reduce(0) { $0 + $1.1 }
         var pick = rng.below(total)
         var choice = 0
@@ -83,6 +83,10 @@ package enum LogGen {
         case 5:
             let notes: JSONValue? = rng.below(2) == 0 ? .string(text(.text)) : nil
             return (anyone, .schoolStatusChanged, data([("schoolId", .string(schools[rng.below(schools.count)])), ("newStatus", .string(statuses[rng.below(statuses.count)])), ("notes", notes)]))
+        case 7:
+            return (anyone, .notificationSettingsChanged, data([("inboundAlerts", .bool(rng.below(2) == 0))]))
+        case 8:
+            return (anyone, .notificationsRead, data([("upToSeq", .int(Int64(rng.below(state.appliedCount + 2))))]))
         default:
             let size: JSONValue? = rng.below(2) == 0 ? .int(Int64(rng.below(5_000_000))) : nil
             return (anyone, .documentUploaded, data([

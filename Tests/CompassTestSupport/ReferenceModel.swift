@@ -131,6 +131,40 @@ package enum ReferenceModel {
         return items.map { "\($0.0) \($0.2)" }
     }
 
+    /// The viewer's notifications, naively: `id read`, newest first (SPEC §3.5).
+    package static func notifications(_ events: [Event], viewer: String) -> [String] {
+        guard let me = member(events, viewer) else { return [] }
+        var items: [(id: String, at: Timestamp, read: Bool)] = []
+        for (i, e) in visible(events, viewer: viewer) where i.direction == .inbound {
+            // The viewer's last switch on a line before this one, else on.
+            var on = true
+            var read = false
+            for s in events where s.family == me.family && s.actor == viewer {
+                if case .notificationSettingsChanged(let c) = s.payload, s.seq < e.seq { on = c.inboundAlerts }
+                if case .notificationsRead(let r) = s.payload, r.upToSeq >= e.seq { read = true }
+            }
+            if on { items.append(("notification-\(i.interactionId)", e.at, read)) }
+        }
+        items.sort { $0.at == $1.at ? $0.id < $1.id : $0.at > $1.at }
+        return items.map { "\($0.id) \($0.read)" }
+    }
+
+    /// The family's schools, naively: `id count lastContact gap`, by name (SPEC §3.4).
+    package static func schools(_ events: [Event], viewer: String, now: Timestamp) -> [String] {
+        guard let me = member(events, viewer) else { return [] }
+        var rows: [(name: String, id: String, text: String)] = []
+        for e in events where e.family == me.family {
+            guard case .schoolAdded(let s) = e.payload else { continue }
+            let dates = visible(events, viewer: viewer).filter { $0.0.schoolId == s.schoolId }.map { $0.0.occurredAt ?? $0.1.at }
+            let last = dates.max()
+            let days = last.map { Int64((Double(now.millisecondsSinceEpoch - $0.millisecondsSinceEpoch) / 86_400_000).rounded(.down)) }
+            let gap = days.map { $0 >= 30 ? "high" : $0 >= 21 ? "medium" : "-" } ?? "-"
+            rows.append((s.name, s.schoolId, "\(s.schoolId) \(dates.count) \(last?.rfc3339 ?? "-") \(gap)"))
+        }
+        rows.sort { $0.name != $1.name ? $0.name.unicodeScalars.lexicographicallyPrecedes($1.name.unicodeScalars) { $0.value < $1.value } : $0.id < $1.id }
+        return rows.map(\.text)
+    }
+
     /// Every member of every family in the log.
     package static func members(_ events: [Event]) -> [String] {
         events.compactMap { if case .memberJoined(let m) = $0.payload { m.userId } else { nil } }
@@ -153,6 +187,17 @@ package enum AllViews {
             }
         }
         out += ActivityJSON.page(ActivityViews.page(state, viewer: viewer, query: ActivityQuery(pageSize: 1000), now: now, zone: utc))
+        out += LookupJSON.schools(LookupViews.schools(state, viewer: viewer, now: now))
+        out += LookupJSON.coaches(LookupViews.coaches(state, viewer: viewer, now: now))
+        out += LookupJSON.members(LookupViews.members(state, viewer: viewer))
+        out += LookupJSON.documents(LookupViews.documents(state, viewer: viewer))
+        // Notifications without their read state: a read mark is a log position (`upToSeq`), so
+        // the properties that re-interleave or remove lines move interactions past it by design.
+        // The reference-model property checks read flags exactly.
+        var alerts = NotificationViews.list(state, viewer: viewer)
+        alerts.unread = 0
+        for index in alerts.items.indices { alerts.items[index].read = false }
+        out += LookupJSON.notifications(alerts)
         if let trail { for entry in trail.entries(for: viewer, query: AuditQuery()) { out += AuditJSON.line(entry) } }
         return out
     }
