@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Rebuilds events-samples/family.jsonl through `compass` itself: one parent, two athletes,
-# six schools with coaches, 46 interactions over five months (every type, direction and
-# sentiment, interest calibration, attachments), three deletions, status changes, documents.
+# six schools with coaches, 47 interactions over five months (every type, direction and
+# sentiment, interest calibration, attachments), three deletions, status changes, documents,
+# inbound alerts (Leo turns his off, Pat marks hers read with some arriving after), and a
+# coach added while logging.
 # Fixed --now and --event-id values make the output byte-identical on every run.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -106,6 +108,10 @@ c 136 delete-interaction i-12 --as u-leo
 c 137 delete-interaction i-22 --as u-maya
 
 c 138 change-status --as u-maya --school s-stanford --status interested
+c 138 notifications --as u-leo --alerts off
+c 138 notifications --as u-pat --mark-read
+c 139 log-interaction --as u-maya --school s-ucla --new-coach "Tess Moreno" --coach-role assistant --type email --direction inbound \
+  --sentiment positive --occurred-at 2026-01-17T15:00:00Z --subject "Film review follow-up"
 c 139 change-status --as u-leo --school s-tamu --status visit_scheduled
 c 140 upload-document --as u-maya --title "Athletic résumé" --doc-type resume
 echo "wrote $COMPASS_LOG: $n events"

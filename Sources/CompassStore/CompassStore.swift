@@ -117,9 +117,6 @@ public final class CompassStore: @unchecked Sendable {
         var takesCoachOfPrevious: Set<Int> = []
         for command in requested {
             if case .logInteraction(var logged) = command, let coach = logged.newCoach {
-                if idempotencyKey != nil {
-                    throw .rejected(EventError("An idempotency key cannot be used with a new coach", kind: .rule))
-                }
                 commands.append(.addCoach(AddCoach(schoolId: logged.schoolId ?? "", firstName: coach.firstName, lastName: coach.lastName,
                                                    role: coach.role)))
                 logged.newCoach = nil
@@ -137,7 +134,14 @@ public final class CompassStore: @unchecked Sendable {
             commands[index] = .logInteraction(logged)
         }
         let now = configuration.clock()
-        let ids = commands.indices.map { index in index == 0 ? idempotencyKey ?? configuration.makeId() : configuration.makeId() }
+        // The idempotency key names the command's own event, the last; a coach added with it gets
+        // `KEY.coach` (so a retried command makes the same ids).
+        let ids = commands.indices.map { index -> String in
+            guard let key = idempotencyKey else { return configuration.makeId() }
+            if index == commands.count - 1 { return key }
+            let derived = key + ".coach"
+            return derived.utf8.count <= 64 ? derived : configuration.makeId()
+        }
         var versionBefore = 0
         let attachments = AttachmentStore(logPath: path)
         let fs = self.fs
@@ -148,19 +152,24 @@ public final class CompassStore: @unchecked Sendable {
                 var drafts: [EventDraft] = []
                 var state = state
                 for (index, var command) in commands.enumerated() {
-                    if takesCoachOfPrevious.contains(index), case .logInteraction(var logged) = command,
-                       case .string(let coachId)? = drafts.last?.data["coachId"] {
-                        logged.coachId = coachId
+                    // A retry finds the command's event in the log: its new coach is there too.
+                    if original != nil, takesCoachOfPrevious.contains(index + 1) { continue }
+                    if takesCoachOfPrevious.contains(index), case .logInteraction(var logged) = command {
+                        if case .interactionLogged(let logged0)? = original?.payload {
+                            logged.coachId = logged0.coachId
+                        } else if case .string(let coachId)? = drafts.last?.data["coachId"] {
+                            logged.coachId = coachId
+                        }
                         command = .logInteraction(logged)
                     }
                     let draft: EventDraft
                     do throws(EventError) {
                         draft = try command.draft(by: user, at: now, eventId: ids[index], in: state,
-                                                  reusing: index == 0 ? original?.payload.entityId : nil)
+                                                  reusing: index == commands.count - 1 ? original?.payload.entityId : nil)
                     } catch {
                         throw .rejected(error)
                     }
-                    if index == 0 {
+                    if drafts.isEmpty {
                         versionBefore = state.families[draft.family]?.version ?? 0
                         if original == nil, let expectVersion, expectVersion != versionBefore {
                             throw .conflict("Conflict: expected version \(expectVersion) of family \(draft.family), but it is \(versionBefore)")

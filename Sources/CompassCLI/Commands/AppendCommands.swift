@@ -87,7 +87,6 @@ enum AppendCommands {
             return nil
         }
         if args.has("coach") { throw CLIError.usage("'--coach' and '--new-coach' cannot be combined (the new coach is the interaction's coach)") }
-        if args.has("event-id") { throw CLIError.usage("'--event-id' cannot be combined with '--new-coach'") }
         let words = name.split(separator: " ", omittingEmptySubsequences: true)
         guard words.count >= 2 else {
             throw CLIError.usage("invalid value '\(TerminalText.escape(name))' for '--new-coach' (expected \"First Last\")")

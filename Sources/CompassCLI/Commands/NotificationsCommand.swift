@@ -22,7 +22,9 @@ enum NotificationsCommand {
                                  idempotencyKey: args.value("event-id"), expectSeq: expectSeq)
             }
             if args.has("mark-read") {
-                try store.append(.markNotificationsRead(MarkNotificationsRead(upToSeq: try store.lastSeq())), as: actor)
+                // `--event-id` names the one event appended (the settings change when both are asked).
+                try store.append(.markNotificationsRead(MarkNotificationsRead(upToSeq: try store.lastSeq())), as: actor,
+                                 idempotencyKey: alerts == nil ? args.value("event-id") : nil, expectSeq: alerts == nil ? expectSeq : nil)
             }
         }
         let context = try ReadContext(inv)
