@@ -110,6 +110,8 @@ enum CommandCatalog {
         spec("import", "Validate a JSON-lines file of events and append them all, or nothing.", positionals: ["FILE"], [
             OptionSpec(name: "expect-seq", value: "N", help: "fail with a conflict unless the log's last seq is N"),
         ]),
+        spec("report", "A self-contained HTML report (print it to PDF): analytics, 12 weeks, schools, interactions, activity.",
+             listFilters + timeTravel),
         spec("schools", "The family's schools: status, interactions and last contact, with the 21/30-day gap flag.", timeTravel),
         spec("coaches", "The family's coaches and when each was last contacted.", [
             OptionSpec(name: "school", value: "ID", help: "only this school's coaches"),

@@ -69,6 +69,7 @@ public enum Compass {
         case "import": try ImportCommand.run(inv)
         case "schools", "coaches", "members", "documents": try LookupCommands.run(inv)
         case "notifications": try NotificationsCommand.run(inv)
+        case "report": try ReportCommand.run(inv)
         default: try AppendCommands.run(inv)
         }
     }
