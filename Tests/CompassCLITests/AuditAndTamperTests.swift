@@ -194,7 +194,9 @@ import Testing
         for _ in 0..<8 {
             let n = 20 + rng.below(lines.count - 20)
             cli.write("cut.jsonl", lines.prefix(n).map { $0 + "\n" }.joined())
-            for command in ["interactions --as u-1-1 --json", "activity --as u-2-1 --json --page-size 500", "audit --as u-1-1 --json"] {
+            for command in ["interactions --as u-1-1 --json", "activity --as u-2-1 --json --page-size 500", "audit --as u-1-1 --json",
+                            "schools --as u-1-1 --json", "coaches --as u-2-1 --json", "members --as u-1-2 --json",
+                            "documents --as u-2-1 --json", "notifications --as u-1-1 --json", "report --as u-2-2"] {
                 let travelled = cli.run(CLIHarness.words(command) + ["--at-seq", String(n)])
                 let truncated = cli.run(CLIHarness.words(command) + ["--log", cli.directory + "/cut.jsonl"])
                 #expect(travelled.stdout == truncated.stdout, "\(command) at \(n)")
