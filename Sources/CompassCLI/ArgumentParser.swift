@@ -5,6 +5,8 @@ struct OptionSpec: Sendable {
     var value: String?
     var help: String
     var repeatable = false
+    /// The values the option accepts, when they are a listed set (checked on every command).
+    var choices: [String]? = nil
 }
 
 /// A command's name, what it does, and what it accepts.
@@ -14,6 +16,8 @@ struct CommandSpec: Sendable {
     /// Positional arguments (`ID`, `FILE`), all required.
     var positionals: [String] = []
     var options: [OptionSpec]
+    /// Command lines shown under `examples:` in the help.
+    var examples: [String] = []
 }
 
 /// The words of one invocation, sorted into options and positionals. Pure.
@@ -48,11 +52,12 @@ enum ArgumentParser {
         while index < words.count {
             let word = words[index]
             index += 1
-            if optionsEnded || !word.hasPrefix("--") || word == "-" {
+            if optionsEnded || (!word.hasPrefix("--") && word != "-h") || word == "-" {
                 parsed.positionals.append(word)
                 continue
             }
             if word == "--" { optionsEnded = true; continue }
+            if word == "-h" { parsed.flags.insert("help"); continue }
             var name = word
             var inlineValue: String?
             if let equals = word.firstIndex(of: "=") {
@@ -60,7 +65,9 @@ enum ArgumentParser {
                 inlineValue = String(word[word.index(after: equals)...])
             }
             guard let option = spec.options.first(where: { "--" + $0.name == name }) else {
-                throw UsageError("unknown option '\(name)' for '\(spec.name)'")
+                let near = Suggestions.closest(to: String(name.dropFirst(2)), in: spec.options.map(\.name)).map { "--" + $0 }
+                throw UsageError("unknown option '\(TerminalText.escape(name))' for '\(spec.name)'"
+                                 + (near.isEmpty ? "" : "; did you mean '\(near[0])'?"))
             }
             if option.value == nil {
                 guard inlineValue == nil else { throw UsageError("option '\(name)' takes no value") }
@@ -79,6 +86,9 @@ enum ArgumentParser {
             }
             if !option.repeatable, parsed.values[option.name] != nil {
                 throw UsageError("option '\(name)' given more than once")
+            }
+            if let choices = option.choices, !choices.contains(value) {
+                throw UsageError("invalid value '\(TerminalText.escape(value))' for '\(name)' (expected \(choices.joined(separator: ", ")))")
             }
             parsed.values[option.name, default: []].append(value)
         }
@@ -107,6 +117,9 @@ enum ArgumentParser {
         let width = rows.map(\.0.count).max() ?? 0
         for (left, right) in rows {
             text += "  " + left + String(repeating: " ", count: width - left.count + 2) + right + "\n"
+        }
+        if !spec.examples.isEmpty {
+            text += "\nexamples:\n" + spec.examples.map { "  compass \($0)\n" }.joined()
         }
         return text
     }

@@ -1,16 +1,25 @@
-/// Every `compass` command and the options it accepts.
+import CompassCore
+
+/// Every `compass` command and the options it accepts: the one table that drives parsing,
+/// listed values, help and examples.
 enum CommandCatalog {
-    static let common: [OptionSpec] = [
-        OptionSpec(name: "log", value: "PATH", help: "the event log (default $COMPASS_LOG, else ./events.jsonl)"),
-        OptionSpec(name: "as", value: "USER", help: "who is acting or viewing (default $COMPASS_USER)"),
-        OptionSpec(name: "now", value: "RFC3339", help: "the clock (default: the real clock)"),
-        OptionSpec(name: "tz", value: "IANA", help: "time zone for dates people read (default UTC)"),
-        OptionSpec(name: "json", value: nil, help: "machine output: one JSON document on stdout"),
-        OptionSpec(name: "help", value: nil, help: "show this help"),
-    ]
+    static let log = OptionSpec(name: "log", value: "PATH", help: "the event log (default $COMPASS_LOG, else ./events.jsonl)")
+    static let viewer = OptionSpec(name: "as", value: "USER", help: "who is acting or viewing (default $COMPASS_USER)")
+    static let now = OptionSpec(name: "now", value: "RFC3339", help: "the clock (default: the real clock)")
+    static let tz = OptionSpec(name: "tz", value: "IANA", help: "time zone for dates people read and type (default $COMPASS_TZ, else $TZ, else UTC)")
+    static let json = OptionSpec(name: "json", value: nil, help: "machine output: one JSON document on stdout")
+    static let help = OptionSpec(name: "help", value: nil, help: "show this help (also -h)")
+    static let color = OptionSpec(name: "color", value: "WHEN", help: "colour: auto (a terminal without NO_COLOR or TERM=dumb), always, never",
+                                  choices: ["auto", "always", "never"])
+    static func limit(_ what: String) -> OptionSpec { OptionSpec(name: "limit", value: "N", help: "show at most N \(what)") }
+
+    /// What a read command takes: the log, the viewer, the clock, the zone, JSON, colour.
+    static let reading: [OptionSpec] = [log, viewer, now, tz, json, color]
+    /// What an append takes.
+    static let writing: [OptionSpec] = [log, viewer, now, tz, json]
 
     static let timeTravel: [OptionSpec] = [
-        OptionSpec(name: "as-of", value: "RFC3339", help: "replay only events recorded at or before this time"),
+        OptionSpec(name: "as-of", value: "TIME", help: "replay only events recorded at or before this time (RFC 3339 or YYYY-MM-DD)"),
         OptionSpec(name: "at-seq", value: "N", help: "replay only events with seq ≤ N"),
     ]
 
@@ -20,114 +29,130 @@ enum CommandCatalog {
         OptionSpec(name: "expect-version", value: "N", help: "fail with a conflict unless your family has exactly N events"),
     ]
 
+    static let interactionTypes = InteractionType.allCases.map(\.rawValue)
+    static let directions = Direction.allCases.map(\.rawValue)
+    static let sentiments = Sentiment.allCases.map(\.rawValue)
+
     static let listFilters: [OptionSpec] = [
         OptionSpec(name: "search", value: "Q", help: "subject or content contains Q (case-insensitive)"),
-        OptionSpec(name: "type", value: "TYPE", help: "email|phone_call|text|in_person_visit|virtual_meeting|camp|showcase|tweet|dm"),
-        OptionSpec(name: "direction", value: "D", help: "outbound|inbound"),
-        OptionSpec(name: "sentiment", value: "S", help: "very_positive|positive|neutral|negative"),
-        OptionSpec(name: "period", value: "DAYS", help: "7|14|30|90: only the last N days"),
+        OptionSpec(name: "type", value: "TYPE", help: interactionTypes.joined(separator: "|"), choices: interactionTypes),
+        OptionSpec(name: "direction", value: "D", help: "outbound|inbound", choices: directions),
+        OptionSpec(name: "sentiment", value: "S", help: sentiments.joined(separator: "|"), choices: sentiments),
+        OptionSpec(name: "period", value: "DAYS", help: "7|14|30|90: only the last N days", choices: ["7", "14", "30", "90"]),
         OptionSpec(name: "logged-by", value: "USER|me", help: "parents only: who logged it"),
     ]
 
-    static func spec(_ name: String, _ summary: String, positionals: [String] = [], _ options: [OptionSpec]) -> CommandSpec {
-        CommandSpec(name: name, summary: summary, positionals: positionals, options: options + common)
+    static func spec(_ name: String, _ summary: String, positionals: [String] = [], _ options: [OptionSpec],
+                     examples: [String] = []) -> CommandSpec {
+        CommandSpec(name: name, summary: summary, positionals: positionals, options: options + [help], examples: examples)
     }
 
     static let all: [CommandSpec] = [
-        spec("replay", "Replay the log: counts by type, members, live interactions and every problem.", timeTravel),
-        spec("interactions", "The interactions list with analytics, for one viewer.", listFilters + timeTravel),
-        spec("analytics", "Total, outbound, inbound and this week's interactions, with the list's filters.", listFilters + timeTravel),
-        spec("show", "One interaction's detail page.", positionals: ["ID"], [
+        spec("replay", "Replay the log: counts by type, members, live interactions and every problem.", [log, json] + timeTravel,
+             examples: ["replay --log events.jsonl", "replay --json --at-seq 40"]),
+        spec("interactions", "The interactions list with analytics, for one viewer.", reading + listFilters + timeTravel + [limit("interactions")],
+             examples: ["interactions --as u-maya --period 14", "interactions --as u-pat --logged-by u-leo --search camp --json"]),
+        spec("analytics", "Total, outbound, inbound and this week's interactions, with the list's filters.", reading + listFilters + timeTravel,
+             examples: ["analytics --as u-pat --direction inbound --json"]),
+        spec("show", "One interaction's detail page.", positionals: ["ID"], reading + [
             OptionSpec(name: "csv", value: nil, help: "the CSV export (athletes only)"),
-        ] + timeTravel),
-        spec("export", "The filtered list as CSV (or --json).", listFilters + timeTravel),
-        spec("activity", "The activity timeline: interactions, status changes and documents.", [
-            OptionSpec(name: "type", value: "T", help: "interaction|school_status_change|document_upload"),
-            OptionSpec(name: "range", value: "R", help: "all|week|month|quarter (default all)"),
+        ] + timeTravel, examples: ["show i-41 --as u-maya", "show i-41 --as u-maya --csv > i-41.csv"]),
+        spec("export", "The filtered list as CSV (or --json).", [log, viewer, now, tz, json] + listFilters + timeTravel,
+             examples: ["export --as u-pat --type email > emails.csv"]),
+        spec("activity", "The activity timeline: interactions, status changes and documents.", reading + [
+            OptionSpec(name: "type", value: "T", help: "interaction|school_status_change|document_upload", choices: ActivityType.allCases.map(\.rawValue)),
+            OptionSpec(name: "range", value: "R", help: "all|week|month|quarter (default all)", choices: ActivityRange.allCases.map(\.rawValue)),
             OptionSpec(name: "search", value: "Q", help: "title or description contains Q (case-insensitive)"),
             OptionSpec(name: "page", value: "N", help: "page number (default 1)"),
             OptionSpec(name: "page-size", value: "N", help: "items per page (default 20)"),
-        ] + timeTravel),
-        spec("follow", "Print the 10 most recent activity items, then new ones as they are appended.", [
+            limit("items"),
+        ] + timeTravel, examples: ["activity --as u-pat --range month", "activity --as u-maya --type interaction --page 2"]),
+        spec("follow", "Print the 10 most recent activity items, then new ones as they are appended.", [log, viewer, now, tz, json, color,
             OptionSpec(name: "interval", value: "MS", help: "how often to look for new bytes (default 100)"),
-        ]),
-        spec("audit", "The recruiting history: every event and every rejected line.", [
+        ], examples: ["follow --as u-pat"]),
+        spec("audit", "The recruiting history: every event and every rejected line.", [log, viewer, tz, json, color,
             OptionSpec(name: "entity", value: "ID", help: "only what touches this member, school, coach, interaction or document"),
             OptionSpec(name: "actor", value: "USER", help: "only what this user did"),
-            OptionSpec(name: "since", value: "RFC3339", help: "only events recorded at or after this time"),
-            OptionSpec(name: "until", value: "RFC3339", help: "only events recorded at or before this time"),
-        ] + timeTravel),
-        spec("verify", "Check seq, ids, the prev chain, the tail and every rule; print the head hash.", [
-            OptionSpec(name: "expect-head", value: "HEX", help: "fail unless the head hash is HEX"),
-        ]),
-        spec("add-member", "Add a member to a family (the first member creates it).", [
+            OptionSpec(name: "since", value: "TIME", help: "only events recorded at or after this time (RFC 3339 or YYYY-MM-DD)"),
+            OptionSpec(name: "until", value: "TIME", help: "only events recorded at or before this time (RFC 3339 or YYYY-MM-DD)"),
+            limit("entries"),
+        ] + timeTravel, examples: ["audit --as u-pat --entity s-ucla", "audit --actor u-leo --since 2026-01-01"]),
+        spec("verify", "Check seq, ids, the prev chain, the tail and every rule; print the head hash.", [log, json,
+            OptionSpec(name: "expect-head", value: "HEX", help: "fail unless the head hash is HEX (a head kept from earlier)"),
+        ], examples: ["verify", "verify --expect-head 75949b25…"]),
+        spec("add-member", "Add a member to the family of --as, or start a new family with --family.", writing + [
             OptionSpec(name: "user", value: "ID", help: "the new member's user id"),
             OptionSpec(name: "name", value: "NAME", help: "full name"),
-            OptionSpec(name: "role", value: "player|parent", help: "athlete (player) or parent"),
-            OptionSpec(name: "family", value: "ID", help: "family id for a new family (default f-USER)"),
-        ] + append),
-        spec("add-school", "Add a school to the family's list.", [
+            OptionSpec(name: "role", value: "player|parent", help: "athlete (player) or parent", choices: MemberRole.allCases.map(\.rawValue)),
+            OptionSpec(name: "family", value: "ID", help: "a family id not in the log yet: start it (you are its first member)"),
+        ] + append, examples: ["add-member --user u-pat --name \"Pat Lopez\" --role parent --family f-lopez",
+                              "add-member --as u-pat --user u-maya --name \"Maya Lopez\" --role player"]),
+        spec("add-school", "Add a school to the family's list.", writing + [
             OptionSpec(name: "name", value: "NAME", help: "school name"),
             OptionSpec(name: "school", value: "ID", help: "school id (default: from the name)"),
             OptionSpec(name: "status", value: "S", help: "initial status, e.g. interested"),
-        ] + append),
-        spec("add-coach", "Add a coach of one of the family's schools.", [
+        ] + append, examples: ["add-school --as u-pat --name \"Arizona State\" --status interested"]),
+        spec("add-coach", "Add a coach of one of the family's schools.", writing + [
             OptionSpec(name: "school", value: "ID", help: "the coach's school"),
             OptionSpec(name: "first", value: "F", help: "first name"),
             OptionSpec(name: "last", value: "L", help: "last name"),
-            OptionSpec(name: "role", value: "head|assistant|recruiting", help: "coach role"),
+            OptionSpec(name: "role", value: "head|assistant|recruiting", help: "coach role", choices: CoachRole.allCases.map(\.rawValue)),
             OptionSpec(name: "coach", value: "ID", help: "coach id (default: from the name)"),
-        ] + append),
-        spec("log-interaction", "Log an email, call, visit or message with a coach (athletes only).", [
-            OptionSpec(name: "type", value: "T", help: "email|phone_call|text|in_person_visit|virtual_meeting|camp|showcase|tweet|dm"),
-            OptionSpec(name: "direction", value: "D", help: "outbound|inbound"),
+        ] + append, examples: ["add-coach --as u-pat --school s-ucla --first Jane --last Doe --role head"]),
+        spec("log-interaction", "Log an email, call, visit or message with a coach (athletes only).", writing + [
+            OptionSpec(name: "type", value: "T", help: interactionTypes.joined(separator: "|"), choices: interactionTypes),
+            OptionSpec(name: "direction", value: "D", help: "outbound|inbound", choices: directions),
             OptionSpec(name: "school", value: "ID", help: "the school"),
             OptionSpec(name: "coach", value: "ID", help: "the coach"),
             OptionSpec(name: "other-coach", value: "NAME", help: "a coach not on the list"),
             OptionSpec(name: "event", value: "ID", help: "the recruiting event (camp, showcase) it belongs to"),
-            OptionSpec(name: "occurred-at", value: "RFC3339", help: "when it happened (default: now)"),
+            OptionSpec(name: "occurred-at", value: "TIME", help: "when it happened, RFC 3339 or YYYY-MM-DD (default: when logged)"),
             OptionSpec(name: "subject", value: "S", help: "subject (≤ 500)"),
-            OptionSpec(name: "content", value: "C", help: "notes (≤ 10,000)"),
-            OptionSpec(name: "sentiment", value: "S", help: "very_positive|positive|neutral|negative"),
+            OptionSpec(name: "content", value: "C", help: "notes (≤ 10,000); - reads standard input, @FILE a file (@@ for a literal @)"),
+            OptionSpec(name: "sentiment", value: "S", help: sentiments.joined(separator: "|"), choices: sentiments),
             OptionSpec(name: "interest", value: "y,n,y,n,n,y", help: "the six interest-calibration answers"),
             OptionSpec(name: "attach", value: "PATH", help: "attach a file (≤ 10 MB; pdf, jpg, png, gif, txt, doc, docx)", repeatable: true),
             OptionSpec(name: "interaction", value: "ID", help: "interaction id (default: next i-N)"),
             OptionSpec(name: "new-coach", value: "\"FIRST LAST\"", help: "a coach not on the list yet, added at --school in the same batch"),
-            OptionSpec(name: "coach-role", value: "head|assistant|recruiting", help: "the new coach's role"),
-        ] + append),
-        spec("delete-interaction", "Delete an interaction you logged (athletes only).", positionals: ["ID"], append),
-        spec("change-status", "Change a school's recruiting status.", [
+            OptionSpec(name: "coach-role", value: "head|assistant|recruiting", help: "the new coach's role", choices: CoachRole.allCases.map(\.rawValue)),
+        ] + append, examples: ["log-interaction --as u-maya --school s-ucla --coach c-doe --type email --direction inbound --subject \"Camp invite\"",
+                              "log-interaction --as u-maya --school s-ucla --type phone_call --direction outbound --content - < notes.txt"]),
+        spec("delete-interaction", "Delete an interaction you logged (athletes only).", positionals: ["ID"], writing + append,
+             examples: ["delete-interaction i-3 --as u-maya"]),
+        spec("change-status", "Change a school's recruiting status.", writing + [
             OptionSpec(name: "school", value: "ID", help: "the school"),
             OptionSpec(name: "status", value: "S", help: "new status, e.g. offer_received"),
-            OptionSpec(name: "notes", value: "N", help: "notes"),
-        ] + append),
-        spec("upload-document", "Record an uploaded document.", [
+            OptionSpec(name: "notes", value: "N", help: "notes; - reads standard input, @FILE a file"),
+        ] + append, examples: ["change-status --as u-pat --school s-asu --status offer_received --notes \"Decide by Feb 1\""]),
+        spec("upload-document", "Record an uploaded document.", writing + [
             OptionSpec(name: "title", value: "T", help: "title (≤ 200)"),
             OptionSpec(name: "doc-type", value: "D", help: "document type, e.g. transcript"),
             OptionSpec(name: "file", value: "PATH", help: "the file (its name and size are recorded)"),
             OptionSpec(name: "document", value: "ID", help: "document id (default: next d-N)"),
-        ] + append),
-        spec("import", "Validate a JSON-lines file of events and append them all, or nothing.", positionals: ["FILE"], [
+        ] + append, examples: ["upload-document --as u-maya --title Transcript --doc-type transcript --file transcript.pdf"]),
+        spec("import", "Validate a JSON-lines file of events and append them all, or nothing.", positionals: ["FILE"], [log, now, json,
             OptionSpec(name: "expect-seq", value: "N", help: "fail with a conflict unless the log's last seq is N"),
-        ]),
+        ], examples: ["import history.jsonl", "import - < history.jsonl"]),
         spec("report", "A self-contained HTML report (print it to PDF): analytics, 12 weeks, schools, interactions, activity.",
-             listFilters + timeTravel),
-        spec("schools", "The family's schools: status, interactions and last contact, with the 21/30-day gap flag.", timeTravel),
-        spec("coaches", "The family's coaches and when each was last contacted.", [
+             [log, viewer, now, tz] + listFilters + timeTravel, examples: ["report --as u-pat > report.html"]),
+        spec("schools", "The family's schools: status, interactions and last contact, with the 21/30-day gap flag.", reading + timeTravel,
+             examples: ["schools --as u-pat"]),
+        spec("coaches", "The family's coaches and when each was last contacted.", reading + [
             OptionSpec(name: "school", value: "ID", help: "only this school's coaches"),
-        ] + timeTravel),
-        spec("members", "The family's members.", timeTravel),
-        spec("documents", "The documents you can see.", timeTravel),
-        spec("notifications", "Inbound-contact alerts: unread count, then one line per alert.", [
+        ] + timeTravel, examples: ["coaches --as u-maya --school s-ucla"]),
+        spec("members", "The family's members.", reading + timeTravel, examples: ["members --as u-leo"]),
+        spec("documents", "The documents you can see.", reading + timeTravel, examples: ["documents --as u-pat"]),
+        spec("notifications", "Inbound-contact alerts: unread count, then one line per alert.", reading + [
             OptionSpec(name: "unread", value: nil, help: "only unread alerts"),
             OptionSpec(name: "mark-read", value: nil, help: "mark every alert read (appends NotificationsRead)"),
-            OptionSpec(name: "alerts", value: "on|off", help: "turn your inbound alerts on or off (appends NotificationSettingsChanged)"),
-        ] + timeTravel + append),
+            OptionSpec(name: "alerts", value: "on|off", help: "turn your inbound alerts on or off (appends NotificationSettingsChanged)", choices: ["on", "off"]),
+        ] + timeTravel + append, examples: ["notifications --as u-pat --unread", "notifications --as u-pat --mark-read"]),
         spec("generate", "Write a valid synthetic log to stdout.", [
             OptionSpec(name: "families", value: "N", help: "number of families (default 3)"),
             OptionSpec(name: "events", value: "N", help: "number of events (default 1000)"),
             OptionSpec(name: "seed", value: "N", help: "random seed (default 1)"),
-        ]),
+        ], examples: ["generate --families 200 --events 1000000 --seed 1 > big.jsonl"]),
+        spec("help", "Show the help of a command.", positionals: ["COMMAND"], [], examples: ["help log-interaction"]),
     ]
 
     static func find(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
@@ -139,7 +164,7 @@ enum CommandCatalog {
         for spec in all {
             text += "  " + spec.name + String(repeating: " ", count: width - spec.name.count + 2) + spec.summary + "\n"
         }
-        text += "\nRun 'compass COMMAND --help' for a command's options.\n"
+        text += "\nRun 'compass help COMMAND' (or 'compass COMMAND -h') for a command's options and examples.\n"
         return text
     }
 }

@@ -18,14 +18,20 @@ public enum Compass {
     static func run(_ words: [String], environment: [String: String], console: Console,
                     clock: @escaping () -> Timestamp, makeId: @escaping () -> String,
                     currentDirectory: String, fileSystem: FileSystem = POSIXFileSystem()) -> Int32 {
-        guard let name = words.first, name != "--help", name != "help", name != "-h" else {
+        guard let name = words.first, name != "--help", name != "-h", !(name == "help" && words.count == 1) else {
             console.out(CommandCatalog.overview)
             return words.isEmpty ? 2 : 0
         }
-        guard let spec = CommandCatalog.find(name) else {
-            console.err("error: unknown command '\(TerminalText.escape(name))'\nRun 'compass --help' for the list of commands.\n")
-            return 2
+        if name == "--version" || name == "-V" {
+            console.out("compass \(CompassVersion.current)\n")
+            return 0
         }
+        if name == "help", let topic = words.dropFirst().first, !topic.hasPrefix("-") {
+            guard let spec = CommandCatalog.find(topic) else { return unknownCommand(topic, console: console) }
+            console.out(ArgumentParser.help(for: spec))
+            return 0
+        }
+        guard let spec = CommandCatalog.find(name) else { return unknownCommand(name, console: console) }
         do {
             let arguments: ParsedArguments
             do { arguments = try ArgumentParser.parse(Array(words.dropFirst()), spec: spec) } catch { throw error.cliError }
@@ -52,6 +58,14 @@ public enum Compass {
             console.err("error: \(error)\n")
             return 1
         }
+    }
+
+    /// `error: unknown command 'X'`, with the closest commands.
+    static func unknownCommand(_ name: String, console: Console) -> Int32 {
+        let near = Suggestions.closest(to: name, in: CommandCatalog.all.map(\.name))
+        console.err("error: unknown command '\(TerminalText.escape(name))'" + (near.isEmpty ? "" : "; did you mean '\(near[0])'?") + "\n")
+        console.err("Run 'compass --help' for the list of commands.\n")
+        return 2
     }
 
     static func dispatch(_ inv: Invocation) throws {

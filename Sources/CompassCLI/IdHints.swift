@@ -30,30 +30,5 @@ enum IdHints {
     }
 
     /// Up to three ids within a small edit distance of `id`, closest first.
-    static func closest(to id: String, in ids: [String]) -> [String] {
-        let limit = max(2, id.count / 3)
-        var scored: [(id: String, distance: Int)] = []
-        for known in ids {
-            let d = distance(id, known)
-            if d <= limit || known.hasPrefix(id) || id.hasPrefix(known) { scored.append((known, d)) }
-        }
-        scored.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.id < $1.id }
-        return scored.prefix(3).map(\.id)
-    }
-
-    /// Levenshtein distance over Unicode scalars.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
-        var row = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...max(1, b.count) where !b.isEmpty {
-                let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = current
-            }
-        }
-        return a.isEmpty ? b.count : row[b.count]
-    }
+    static func closest(to id: String, in ids: [String]) -> [String] { Suggestions.closest(to: id, in: ids) }
 }

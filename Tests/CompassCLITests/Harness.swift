@@ -30,8 +30,10 @@ final class CLIHarness {
     func run(_ words: [String], environment: [String: String] = [:], fileSystem: FileSystem = POSIXFileSystem()) -> Result {
         let console = Console(capturing: true)
         var words = words
-        if !words.contains("--log") { words += ["--log", logPath] }
-        if !words.contains("--now"), !words.contains("--as-of") { words += ["--now", now] }
+        let options = words.first.flatMap(CommandCatalog.find)?.options.map(\.name) ?? []
+        if options.contains("log"), !words.contains("--log") { words += ["--log", logPath] }
+        let takesNow = options.contains("now")
+        if takesNow, !words.contains("--now"), !words.contains("--as-of") { words += ["--now", now] }
         let status = Compass.run(words, environment: environment, console: console,
                                  clock: { Timestamp(rfc3339: "2030-01-01T00:00:00Z")! },
                                  makeId: { [unowned self] in self.counter += 1; return "evt-\(self.counter)" },

@@ -89,10 +89,17 @@ import Testing
     @Test func aCoachAddedWhileLoggingIsAllOrNothing() throws {
         let cli = Self.family()
         let before = cli.logBytes
-        let bad = cli.run("log-interaction --as u-maya --school s-ucla --new-coach 'Nina Park' --coach-role wizard --type email --direction inbound")
-        #expect(bad.status == 1 && bad.stderr.hasPrefix("error: Invalid coach role"))
-        let badInteraction = cli.run("log-interaction --as u-maya --school s-ucla --new-coach 'Nina Park' --coach-role assistant --type fax --direction inbound")
-        #expect(badInteraction.status == 1 && badInteraction.stderr.hasPrefix("error: Please select an interaction type"))
+        // A listed value outside its set is a usage error before anything is decided.
+        let role = cli.run("log-interaction --as u-maya --school s-ucla --new-coach 'Nina Park' --coach-role wizard --type email --direction inbound")
+        #expect(role.status == 2 && role.stderr.hasPrefix("error: invalid value 'wizard' for '--coach-role' (expected head, assistant, recruiting)"))
+        // The coach refused (no such school): the interaction is not written either.
+        let bad = cli.run("log-interaction --as u-maya --school s-nope --new-coach 'Nina Park' --coach-role assistant --type email --direction inbound")
+        #expect(bad.status == 1 && bad.stderr.hasPrefix("error: Please select a school"))
+        // The interaction refused (subject too long): the coach is not written either.
+        let long = String(repeating: "x", count: 501)
+        let badInteraction = cli.run(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--new-coach", "Nina Park",
+                                      "--coach-role", "assistant", "--type", "email", "--direction", "inbound", "--subject", long])
+        #expect(badInteraction.status == 1 && badInteraction.stderr.hasPrefix("error: Subject must be 500 characters or less"))
         #expect(cli.logBytes == before)  // neither the coach nor the interaction
         let good = cli.run("log-interaction --as u-maya --school s-ucla --new-coach 'Nina Park' --coach-role assistant --type email --direction inbound --json")
         #expect(good.status == 0 && good.stdout.contains(#""id":"i-5""#), "\(good.stdout) \(good.stderr)")
