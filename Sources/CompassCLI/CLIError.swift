@@ -15,11 +15,14 @@ package enum CLIError: Error, Equatable {
     case rejectedLines([Problem])
     /// A domain error and a `hint:` line naming what was given and what would be valid.
     case hinted(String, hint: String)
+    /// Stopped by a signal: exit 128 + its number (130 for Ctrl-C), nothing printed.
+    case interrupted(Int32)
 
     package var exitStatus: Int32 {
         switch self {
         case .usage: 2
         case .domain, .io, .silentFailure, .rejectedLines, .hinted: 1
+        case .interrupted(let signal): 128 + signal
         }
     }
 
@@ -27,7 +30,7 @@ package enum CLIError: Error, Equatable {
         switch self {
         case .domain(let text), .usage(let text), .io(let text): text
         case .hinted(let text, let hint): text + "\nhint: " + hint
-        case .silentFailure: nil
+        case .silentFailure, .interrupted: nil
         case .rejectedLines(let problems):
             "\(problems.count) line\(problems.count == 1 ? "" : "s") rejected; nothing was imported\n"
                 + problems.map { "  line \($0.line): \($0.message)" }.joined(separator: "\n")

@@ -17,7 +17,8 @@ public enum Compass {
     /// Runs one invocation; everything outside the core is passed in.
     static func run(_ words: [String], environment: [String: String], console: Console,
                     clock: @escaping () -> Timestamp, makeId: @escaping () -> String,
-                    currentDirectory: String, fileSystem: FileSystem = POSIXFileSystem()) -> Int32 {
+                    currentDirectory: String, fileSystem: FileSystem = POSIXFileSystem(),
+                    standardInput: (() -> [UInt8])? = nil) -> Int32 {
         guard let name = words.first, name != "--help", name != "-h", !(name == "help" && words.count == 1) else {
             console.out(CommandCatalog.overview)
             return words.isEmpty ? 2 : 0
@@ -39,9 +40,10 @@ public enum Compass {
                 console.out(ArgumentParser.help(for: spec))
                 return 0
             }
-            let invocation = Invocation(arguments: arguments, environment: environment, console: console,
+            var invocation = Invocation(arguments: arguments, environment: environment, console: console,
                                         clock: clock, makeId: makeId, currentDirectory: currentDirectory,
                                         fileSystem: fileSystem)
+            if let standardInput { invocation.standardInput = standardInput }
             _ = try invocation.timeZone()
             try dispatch(invocation)
             console.finish()

@@ -15,6 +15,8 @@ struct Invocation {
     var currentDirectory: String
     /// Every file operation of the log, its side files and attachments (tests inject faults).
     var fileSystem: FileSystem = POSIXFileSystem()
+    /// Standard input, read whole (`--content -`, `import -`); tests pass fixed bytes.
+    var standardInput: () -> [UInt8] = { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
 
     /// A path the user typed, made absolute against the current directory.
     func resolve(_ path: String) -> String {
@@ -75,20 +77,62 @@ struct Invocation {
         return cut
     }
 
-    /// `--tz`, default UTC.
+    /// `--tz`, else `$COMPASS_TZ`, else `$TZ` when it names an IANA zone, else UTC (SPEC §4).
     func timeZone() throws -> TimeZone {
-        let name = arguments.value("tz") ?? "UTC"
-        // Only a zone's offsets are read (DateText): UTC needs no time-zone database.
-        if name == "UTC", let utc = TimeZone(secondsFromGMT: 0) { return utc }
-        guard let zone = TimeZone(identifier: name) else { throw CLIError.usage("unknown time zone '\(TerminalText.escape(name))'") }
-        return zone
+        let utc = TimeZone(secondsFromGMT: 0)!
+        let given = arguments.value("tz").map { ($0, "--tz") } ?? environment["COMPASS_TZ"].flatMap { $0.isEmpty ? nil : ($0, "$COMPASS_TZ") }
+        if let (name, source) = given {
+            // Only a zone's offsets are read (DateText): UTC needs no time-zone database.
+            if name == "UTC" { return utc }
+            guard let zone = TimeZone(identifier: name) else {
+                throw CLIError.usage("unknown time zone '\(TerminalText.escape(name))' for '\(source)' (expected an IANA name, e.g. America/Chicago or UTC)")
+            }
+            return zone
+        }
+        if let name = environment["TZ"].map({ $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }), name != "UTC", !name.isEmpty,
+           let zone = TimeZone(identifier: name) {
+            return zone
+        }
+        return utc
     }
 
+    /// An RFC 3339 time, or a date (`2026-11-01`): midnight of that day in the time zone.
     func time(_ text: String, option: String) throws -> Timestamp {
-        guard let time = Timestamp(rfc3339: text) else {
-            throw CLIError.usage("invalid time '\(TerminalText.escape(text))' for '\(option)' (expected RFC 3339 between years 0000 and 9999, e.g. 2026-02-03T14:15:00Z)")
+        if let time = Timestamp(rfc3339: text) { return time }
+        if let midnight = try localMidnight(text) { return midnight }
+        throw CLIError.usage("invalid time '\(TerminalText.escape(text))' for '\(option)' (expected RFC 3339 between years 0000 and 9999, e.g. 2026-02-03T14:15:00Z, or a date, 2026-02-03)")
+    }
+
+    /// `YYYY-MM-DD` as midnight in the time zone, or nil when the text is not a date.
+    func localMidnight(_ text: String) throws -> Timestamp? {
+        guard text.utf8.count == 10, let utcMidnight = Timestamp(rfc3339: text + "T00:00:00Z") else { return nil }
+        let zone = try timeZone()
+        // The offset at local midnight: taken at the UTC instant, then once more at the result.
+        var offset = Int64(zone.secondsFromGMT(for: utcMidnight.date)) * 1000
+        let first = Timestamp(millisecondsSinceEpoch: utcMidnight.millisecondsSinceEpoch - offset)
+        offset = Int64(zone.secondsFromGMT(for: first.date)) * 1000
+        let midnight = Timestamp(millisecondsSinceEpoch: utcMidnight.millisecondsSinceEpoch - offset)
+        return Timestamp.validRange.contains(midnight) ? midnight : nil
+    }
+
+    /// A long text option: `-` reads standard input, `@FILE` a file, `@@…` is a literal `@…`.
+    func longText(_ option: String) throws -> String? {
+        guard let value = arguments.value(option) else { return nil }
+        if value == "-" { return String(decoding: standardInput(), as: UTF8.self) }
+        if value.hasPrefix("@@") { return String(value.dropFirst()) }
+        if value.hasPrefix("@"), value.count > 1 {
+            let path = String(value.dropFirst())
+            guard let bytes = try fileSystem.readFile(resolve(path)) else {
+                throw CLIError.io("cannot open \(TerminalText.escape(path)) for '--\(option)': no such file")
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
-        return time
+        return value
+    }
+
+    /// `--limit N`: how many items a human list shows at most (nil: all).
+    func limit() throws -> Int? {
+        try arguments.value("limit").map { text throws in Int(try integer(text, option: "--limit", minimum: 1)) }
     }
 
     /// The largest value of a numeric option (SPEC §4): 2^31 − 1, so no arithmetic on it traps.

@@ -10,6 +10,9 @@ struct ReadContext {
     var now: Timestamp
     var zone: TimeZone
     var style: TextStyle
+    /// `as of …` when the view was built with `--as-of` or `--at-seq`, else nil.
+    var asOf: String?
+    private let console: Console
 
     /// Replays the log and resolves the viewer; a log with problems gets one warning line.
     init(_ inv: Invocation) throws {
@@ -23,6 +26,19 @@ struct ReadContext {
         do { viewer = try Viewer(viewerId, in: state) } catch { throw CLIError.domain(error.message) }
         ProblemRendering.warn(replayer, family: viewer.family, log: inv.logPathForDisplay, console: inv.console)
         style = TextStyle(inv)
+        console = inv.console
+        let cut = try inv.cut()
+        if let time = cut.asOf {
+            asOf = "as of \(DateText.long(time, in: zone))" + (cut.atSeq.map { ", seq ≤ \($0)" } ?? "")
+        } else if let seq = cut.atSeq {
+            asOf = "as of seq \(seq)"
+        }
+    }
+
+    /// Writes a human page, under an `as of …` line when the view travelled in time.
+    func show(_ page: String) {
+        if let asOf { console.out(style.dim(asOf) + "\n") }
+        console.out(page)
     }
 }
 

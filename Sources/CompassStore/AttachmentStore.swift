@@ -25,6 +25,7 @@ package struct AttachmentStore {
     /// Reads and checks a file for `--attach`: MIME type from the extension first, then size.
     /// Only a regular file is read (a FIFO or device is refused without blocking).
     package static func stage(_ full: String, fs: FileSystem) throws(StoreError) -> StagedAttachment {
+        if fs.kind(of: full) == .directory { throw .io(path: full, message: "\(full) is a directory, not a file") }
         let name = fileName(of: full)
         guard let mime = AttachmentRules.mimeType(forFileName: name) else { throw .rejected(EventError("Unsupported file type", kind: .rule)) }
         let size = try describe(full, fs: fs).size

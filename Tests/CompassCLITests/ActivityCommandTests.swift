@@ -116,9 +116,9 @@ import Testing
         #expect(all.count == 12 && all[11].contains(#""title":"UCLA → Offer received""#))
         #expect(!all.contains { $0.contains("Leo's") })
 
-        process.terminate()  // SIGTERM
+        process.terminate()  // SIGTERM: a clean exit with 128 + 15
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(process.terminationStatus == 143)
         #expect(process.terminationReason == .exit)
     }
 
@@ -136,9 +136,9 @@ import Testing
         usleep(300_000)
         #expect(collector.lines.count == 1)
         #expect(lines.first?.contains(#""title":"Text with UCLA""#) == true)
-        process.interrupt()
+        process.interrupt()  // Ctrl-C: a clean exit with 130, like the other commands
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(process.terminationStatus == 130)
     }
 
     @Test func followWaitsForATornLineToBeCompleted() throws {
@@ -167,6 +167,6 @@ import Testing
         #expect(after.last?.contains("UCLA → Committed") == true)
         process.interrupt()  // SIGINT
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(process.terminationStatus == 130)
     }
 }

@@ -20,7 +20,9 @@ enum ActivityCommand {
         if inv.json {
             inv.console.out(bytes: ActivityJSON.page(page))
         } else {
-            inv.console.out(ActivityRendering.page(page, query: query, style: context.style))
+            var shown = page
+            if let limit = try inv.limit() { shown.items = Array(page.items.prefix(limit)) }
+            context.show(ActivityRendering.page(shown, query: query, style: context.style))
         }
     }
 }

@@ -66,18 +66,25 @@ enum AppendCommands {
                 eventId: args.value("event"), otherCoachName: args.value("other-coach"),
                 // Without --occurred-at, `at` stands in (SPEC §4): no clock-filled field, so a
                 // retry of the same command compares equal.
-                occurredAt: args.value("occurred-at"), subject: args.value("subject"), content: args.value("content"),
+                occurredAt: try occurredAt(inv), subject: args.value("subject"), content: try inv.longText("content"),
                 sentiment: args.value("sentiment"), interestAnswers: try args.value("interest").map { text throws in try interestAnswers(text) },
                 interactionId: args.value("interaction"), newCoach: try newCoach(args)))
         case "delete-interaction":
             return .deleteInteraction(DeleteInteraction(interactionId: args.positionals[0]))
         case "change-status":
-            return .changeStatus(ChangeStatus(schoolId: text("school"), newStatus: text("status"), notes: args.value("notes")))
+            return .changeStatus(ChangeStatus(schoolId: text("school"), newStatus: text("status"), notes: try inv.longText("notes")))
         default:  // upload-document
             let file = try args.value("file").map { path throws in try AttachmentStore.describe(inv.resolve(path), fs: inv.fileSystem) }
             return .uploadDocument(UploadDocument(title: text("title"), docType: text("doc-type"), fileName: file?.name,
                                                   sizeBytes: file?.size, documentId: args.value("document")))
         }
+    }
+
+    /// `--occurred-at` as given, a date (`2026-11-01`) made midnight in the time zone; any
+    /// other text goes to the rules (`Please select a date and time`).
+    static func occurredAt(_ inv: Invocation) throws -> String? {
+        guard let text = inv.arguments.value("occurred-at") else { return nil }
+        return try inv.localMidnight(text)?.rfc3339 ?? text
     }
 
     /// `--new-coach "First Last" --coach-role R`: a coach added in the same batch (seed 001).
@@ -110,8 +117,11 @@ enum AppendCommands {
             switch word.trimmingSpaces().lowercased() {
             case "y", "yes", "true", "1": answers.append(true)
             case "n", "no", "false", "0": answers.append(false)
-            default: throw CLIError.usage("invalid value '\(text)' for '--interest' (expected six of y|n, comma-separated)")
+            default: throw CLIError.usage("invalid value '\(TerminalText.escape(text))' for '--interest' (expected six of y|n, comma-separated)")
             }
+        }
+        guard answers.count == 6 else {
+            throw CLIError.usage("invalid value '\(TerminalText.escape(text))' for '--interest' (expected six answers, one per question, got \(answers.count); e.g. y,n,y,n,n,y)")
         }
         return answers
     }

@@ -23,6 +23,7 @@ enum AuditCommand {
             do throws(EventError) { viewer = try Viewer(id, in: members.state) } catch { throw CLIError.domain(error.message) }
         }
         let style = TextStyle(inv)
+        let limit = try inv.limit() ?? Int.max
         var trail = AuditTrail(zone: zone)
         var out: [UInt8] = []
         var written = 0
@@ -30,7 +31,7 @@ enum AuditCommand {
         let json = inv.json
         let replayer = try LogReader.replay(path: path, fs: inv.fileSystem, cut: cut, observer: { outcome, state in
             trail.record(outcome, state: state)
-            for entry in trail.takeEntries() where AuditTrail.shows(entry, to: viewer, query: query) {
+            for entry in trail.takeEntries() where written < limit && AuditTrail.shows(entry, to: viewer, query: query) {
                 out += json ? AuditJSON.line(entry) : Array(line(entry, zone: zone, style: style).utf8)
                 written += 1
             }

@@ -22,8 +22,8 @@ enum FollowCommand {
         let interval = try inv.arguments.value("interval").map { text throws in
             try inv.integer(text, option: "--interval", minimum: 1, maximum: 86_400_000)
         } ?? 100
-        signal(SIGINT) { _ in stopRequested = 1 }
-        signal(SIGTERM) { _ in stopRequested = 1 }
+        signal(SIGINT) { _ in stopRequested = SIGINT }
+        signal(SIGTERM) { _ in stopRequested = SIGTERM }
         signal(SIGPIPE, SIG_IGN)
         // A parent may have spawned us with signals blocked (Foundation's Process does): unblock ours.
         var stopSignals = sigset_t()
@@ -66,6 +66,8 @@ enum FollowCommand {
             }
             pause(milliseconds: interval)
         }
+        // Interrupted: exit 128 + the signal (130 for Ctrl-C), as shells and other tools do.
+        throw CLIError.interrupted(Int32(stopRequested))
     }
 
     /// Sleeps in steps of at most a second (no overflow for long intervals; a stop request is

@@ -13,7 +13,8 @@ import CompassStore
 enum ImportCommand {
     static func run(_ inv: Invocation) throws {
         let given = inv.arguments.positionals[0]
-        guard let bytes = try inv.fileSystem.readFile(inv.resolve(given)) else {
+        // `-` reads standard input.
+        guard let bytes = given == "-" ? inv.standardInput() : try inv.fileSystem.readFile(inv.resolve(given)) else {
             throw CLIError.io("cannot open \(TerminalText.escape(given)): no such file")
         }
         let now = try inv.now()

@@ -1,3 +1,4 @@
+import Foundation
 import CompassCore
 import CompassStore
 
@@ -40,7 +41,16 @@ enum InteractionsCommand {
         if inv.json {
             inv.console.out(bytes: InteractionJSON.list(list))
         } else {
-            inv.console.out(InteractionsRendering.page(list, query: query, context: context))
+            // `--limit` shows the first N cards; the analytics and the count stay the filtered list's.
+            var shown = list
+            let limit = try inv.limit()
+            if let limit { shown.items = Array(list.items.prefix(limit)) }
+            var page = InteractionsRendering.page(shown, query: query, context: context)
+            if let limit, list.items.count > limit {
+                page = page.replacingOccurrences(of: "\n\(limit) interaction\(limit == 1 ? "" : "s") found\n",
+                                                 with: "\n\(list.items.count) interactions found (showing \(limit))\n")
+            }
+            context.show(page)
         }
     }
 
@@ -56,7 +66,7 @@ enum InteractionsCommand {
         if inv.json {
             inv.console.out(bytes: InteractionJSON.analytics(analytics))
         } else {
-            inv.console.out(InteractionsRendering.analytics(analytics, style: context.style))
+            context.show(InteractionsRendering.analytics(analytics, style: context.style))
         }
     }
 
@@ -73,6 +83,7 @@ enum InteractionsCommand {
 /// `show ID`: the detail page of SPEC §3.2, or its CSV export.
 enum ShowCommand {
     static func run(_ inv: Invocation) throws {
+        if inv.arguments.has("csv"), inv.json { throw CLIError.usage("'--csv' and '--json' cannot be combined (choose one output)") }
         let context = try ReadContext(inv)
         let detail: InteractionDetail
         do {
@@ -87,7 +98,7 @@ enum ShowCommand {
             inv.console.out(bytes: InteractionJSON.detail(detail))
         } else {
             let store = AttachmentStore(logPath: inv.logPath)
-            inv.console.out(InteractionsRendering.detail(detail, context: context, store: store))
+            context.show(InteractionsRendering.detail(detail, context: context, store: store))
         }
     }
 }

@@ -12,22 +12,22 @@ enum LookupCommands {
         case "schools":
             let items = LookupViews.schools(state, viewer: viewer, now: now)
             if inv.json { return inv.console.out(bytes: LookupJSON.schools(items)) }
-            inv.console.out(schools(items, context: context))
+            context.show(schools(items, context: context))
         case "coaches":
             let items = LookupViews.coaches(state, viewer: viewer, now: now, school: inv.arguments.value("school"))
             if inv.json { return inv.console.out(bytes: LookupJSON.coaches(items)) }
-            inv.console.out(coaches(items, context: context))
+            context.show(coaches(items, context: context))
         case "members":
             let items = LookupViews.members(state, viewer: viewer)
             if inv.json { return inv.console.out(bytes: LookupJSON.members(items)) }
-            inv.console.out(Table.render(header: ["NAME", "ROLE", "JOINED", "ID"], rows: items.map {
+            context.show(Table.render(header: ["NAME", "ROLE", "JOINED", "ID"], rows: items.map {
                 [$0.fullName, $0.role == .player ? "athlete" : "parent", DateText.short($0.joinedAt, in: context.zone), $0.userId]
             }, style: context.style))
         default:  // documents
             let items = LookupViews.documents(state, viewer: viewer)
             if inv.json { return inv.console.out(bytes: LookupJSON.documents(items)) }
-            guard !items.isEmpty else { return inv.console.out(context.style.dim("No documents yet") + "\n") }
-            inv.console.out(Table.render(header: ["TITLE", "TYPE", "UPLOADED BY", "DATE", "ID"], rows: items.map {
+            guard !items.isEmpty else { return context.show(context.style.dim("No documents yet") + "\n") }
+            context.show(Table.render(header: ["TITLE", "TYPE", "UPLOADED BY", "DATE", "ID"], rows: items.map {
                 [$0.title, $0.docTypeName, $0.uploadedByName, DateText.short($0.uploadedAt, in: context.zone), $0.documentId]
             }, style: context.style))
         }

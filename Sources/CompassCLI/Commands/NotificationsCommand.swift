@@ -39,6 +39,6 @@ enum NotificationsCommand {
                 + "  " + s.dim(DateText.short(item.createdAt, in: context.zone)) + "  " + s.blue("› compass show \(item.interactionId)")
             out += (item.read ? line : s.bold(line)) + "\n"
         }
-        inv.console.out(out)
+        context.show(out)
     }
 }

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import CompassCLI
+@testable import CompassCore
+@testable import CompassStore
+
+/// What git, ripgrep and sqlite3 users expect of a command line (issue 15).
+@Suite struct CLIConventionsTests {
+    // MARK: 1. Values and errors on the write side
+
+    @Test func listedValuesAreCheckedOnAppendsWithTheValidValues() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let before = cli.logBytes
+        let type = cli.run("log-interaction --as u-maya --school s-ucla --type e-mail --direction inbound")
+        #expect(type.status == 2)
+        #expect(type.stderr.hasPrefix("error: invalid value 'e-mail' for '--type' (expected email, phone_call, text, in_person_visit, virtual_meeting, camp, showcase, tweet, dm)"))
+        #expect(cli.run("add-member --as u-pat --user u-x --name X --role coach").stderr.contains("(expected player, parent)"))
+        #expect(cli.run("add-coach --as u-pat --school s-ucla --first A --last B --role boss").status == 2)
+        let interest = cli.run("log-interaction --as u-maya --school s-ucla --type email --direction inbound --sentiment positive --interest y,y,y")
+        #expect(interest.status == 2 && interest.stderr.contains("expected six answers, one per question, got 3"))
+        let folder = cli.run("log-interaction --as u-maya --school s-ucla --type email --direction inbound --attach .")
+        #expect(folder.status == 1 && folder.stderr.contains("is a directory, not a file"))
+        #expect(cli.logBytes == before)
+    }
+
+    // MARK: 2. Help and discovery
+
+    @Test func everyCommandTakesDashHAndHasExamples() {
+        let cli = CLIHarness()
+        for spec in CommandCatalog.all {
+            let short = cli.run([spec.name, "-h"])
+            #expect(short.status == 0 && short.stdout.hasPrefix("usage: compass \(spec.name)"), "\(spec.name)")
+            #expect(short.stdout.contains("\nexamples:\n  compass "), "\(spec.name) has no examples")
+            #expect(cli.run(["help", spec.name]).stdout == short.stdout)
+        }
+        #expect(cli.run(["--version"]).stdout == "compass \(CompassVersion.current)\n")
+    }
+
+    @Test func helpListsOnlyTheOptionsACommandUses() {
+        let cli = CLIHarness()
+        let generate = cli.run(["generate", "-h"]).stdout
+        for unused in ["--log", "--as", "--now", "--tz"] { #expect(!generate.contains(unused), "generate lists \(unused)") }
+        let verify = cli.run(["verify", "-h"]).stdout
+        for unused in ["--as", "--now", "--tz"] { #expect(!verify.contains(unused), "verify lists \(unused)") }
+        #expect(cli.run(["generate", "--log", "x.jsonl"]).status == 2)  // refused, not ignored
+    }
+
+    @Test func misspelledCommandsAndOptionsGetASuggestion() {
+        let cli = CLIHarness()
+        #expect(cli.run(["intractions"]).stderr.hasPrefix("error: unknown command 'intractions'; did you mean 'interactions'?"))
+        #expect(cli.run(["interactions", "--serch", "x"]).stderr.hasPrefix("error: unknown option '--serch' for 'interactions'; did you mean '--search'?"))
+    }
+
+    // MARK: 3. Time as people live it
+
+    @Test func theTimeZoneComesFromTheEnvironmentAndDatesMeanLocalMidnight() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let logged = cli.run(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "email", "--direction", "inbound",
+                              "--occurred-at", "2026-02-20", "--json"], environment: ["COMPASS_TZ": "America/Chicago"])
+        #expect(logged.status == 0, "\(logged.stderr)")
+        #expect(cli.logText.contains(#""occurredAt":"2026-02-20T06:00:00.000Z""#))  // midnight in Chicago
+        let show = cli.run(["show", "i-1", "--as", "u-maya"], environment: ["TZ": "America/Chicago"])
+        #expect(show.stdout.contains("Feb 20, 2026, 12:00 AM"))
+        #expect(cli.run(["show", "i-1", "--as", "u-maya"], environment: ["TZ": "Not/AZone"]).stdout.contains("Feb 20, 2026, 6:00 AM"))
+        let bad = cli.run(["interactions", "--as", "u-maya"], environment: ["COMPASS_TZ": "Mars/Olympus"])
+        #expect(bad.status == 2 && bad.stderr.contains("for '$COMPASS_TZ'"))
+        let travelled = cli.run(["analytics", "--as", "u-pat", "--as-of", "2026-03-02"])
+        #expect(travelled.stdout.hasPrefix("as of Mar 2, 2026, 12:00 AM\n"), "\(travelled.stdout) \(travelled.stderr)")
+        #expect(cli.run(["interactions", "--as", "u-pat", "--at-seq", "5"]).stdout.hasPrefix("as of seq 5\n"))
+        #expect(!cli.run(["analytics", "--as", "u-pat", "--as-of", "2026-03-02", "--json"]).stdout.contains("as of"))
+        #expect(cli.run(["audit", "--since", "tomorrow"]).stderr.contains("e.g. 2026-02-03T14:15:00Z, or a date, 2026-02-03"))
+    }
+
+    // MARK: 4. Long text and files
+
+    @Test func longTextComesFromStandardInputOrAFile() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.write("notes.txt", "Line one\nLine two\n")
+        let console = Console(capturing: true)
+        let status = Compass.run(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "email", "--direction", "outbound",
+                                  "--content", "-", "--log", cli.logPath, "--now", cli.now], environment: [:], console: console,
+                                 clock: { Timestamp(millisecondsSinceEpoch: 0) }, makeId: { "e-stdin" }, currentDirectory: cli.directory,
+                                 standardInput: { Array("From the pipe".utf8) })
+        #expect(status == 0)
+        #expect(cli.logText.contains(#""content":"From the pipe""#))
+        #expect(cli.run(["change-status", "--as", "u-pat", "--school", "s-ucla", "--status", "visited", "--notes", "@notes.txt"]).status == 0)
+        #expect(cli.logText.contains(#""notes":"Line one\nLine two\n""#))
+        #expect(cli.run(["change-status", "--as", "u-pat", "--school", "s-ucla", "--status", "visited", "--notes", "@@home"]).status == 0)
+        #expect(cli.logText.contains(#""notes":"@home""#))
+        #expect(cli.run(["change-status", "--as", "u-pat", "--school", "s-ucla", "--status", "x", "--notes", "@missing.txt"]).status == 1)
+        let importConsole = Console(capturing: true)
+        let line = #"{"type":"SchoolAdded","actor":"u-pat","data":{"schoolId":"s-piped","name":"Piped"}}"# + "\n"
+        let imported = Compass.run(["import", "-", "--log", cli.logPath, "--now", cli.now], environment: [:], console: importConsole,
+                                   clock: { Timestamp(millisecondsSinceEpoch: 0) }, makeId: { "e-import" }, currentDirectory: cli.directory,
+                                   standardInput: { Array(line.utf8) })
+        #expect(imported == 0 && cli.logText.contains("s-piped"))
+    }
+
+    // MARK: 5 (part). Limits
+
+    @Test func limitShowsAtMostNItems() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        for n in 1...3 { cli.run("log-interaction --as u-maya --school s-ucla --type text --direction outbound --subject Note\(n)") }
+        #expect(cli.run("interactions --as u-pat --limit 1").stdout.contains("3 interactions found (showing 1)"))
+        #expect(cli.run("audit --as u-pat --limit 2").stdout.split(separator: "\n").count == 2)
+        #expect(cli.run("activity --as u-pat --limit 1").stdout.components(separatedBy: "Text with UCLA").count == 2)
+        #expect(cli.run("audit --limit 0").status == 2)
+    }
+
+    // MARK: 9. Contradictions
+
+    @Test func contradictoryOptionsAreUsageErrors() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        #expect(cli.run("show i-1 --as u-maya --csv --json").status == 2)
+    }
+}
