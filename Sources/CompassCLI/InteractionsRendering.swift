@@ -32,10 +32,14 @@ enum InteractionsRendering {
         return out
     }
 
+    /// The four cards: side by side from 50 columns, one a line below that.
     static func analytics(_ a: InteractionAnalytics, style s: TextStyle) -> String {
         let cards = [("Total", a.total), ("Outbound", a.outbound), ("Inbound", a.inbound), ("This Week", a.thisWeek)]
-        let labels = cards.map { $0.0.padding(12) }.joined()
-        let values = cards.map { String($0.1).padding(12) }.joined()
+        guard s.width >= 50 else {
+            return cards.map { "  " + s.dim($0.0.padding(11)) + s.bold(String($0.1)) + "\n" }.joined()
+        }
+        let labels = cards.enumerated().map { $0.offset == cards.count - 1 ? $0.element.0 : $0.element.0.padding(12) }.joined()
+        let values = cards.enumerated().map { $0.offset == cards.count - 1 ? String($0.element.1) : String($0.element.1).padding(12) }.joined()
         return "  " + s.dim(labels) + "\n  " + s.bold(values) + "\n"
     }
 
@@ -97,7 +101,7 @@ enum InteractionsRendering {
         let item = d.item
         var out = s.bold(item.displaySubject) + "\n"
         out += badges(item, viewer: context.viewer, style: s) + "\n\n"
-        if let content = item.content { out += content + "\n\n" }
+        if let content = item.content { out += TextStyle.wrap(content, width: s.width).joined(separator: "\n") + "\n\n" }
         let rows: [(String, String)] = [
             ("School", item.schoolName ?? "—"),
             ("Coach", item.coachName ?? item.otherCoachName ?? "—"),
@@ -123,12 +127,5 @@ enum InteractionsRendering {
         if bytes < 1024 { return "\(bytes) B" }
         if bytes < 1024 * 1024 { return "\((bytes * 10 / 1024 + 5) / 10) KB" }
         return "\(bytes * 10 / (1024 * 1024) / 10).\(bytes * 10 / (1024 * 1024) % 10) MB"
-    }
-}
-
-extension String {
-    /// The text padded with spaces to at least `width` characters.
-    func padding(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

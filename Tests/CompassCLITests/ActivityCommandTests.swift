@@ -14,11 +14,11 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("Recent Activity\n\n"))
         #expect(result.stdout.contains("📍  UCLA → Offer received"))
-        #expect(result.stdout.contains("    › /schools/s-ucla"))
+        #expect(result.stdout.contains("    › compass audit --entity s-ucla"))  // the command that opens it, not a web route
         #expect(result.stdout.contains("Page 1 of 2 · 4 items\nnext: --page 2\n"))
         let second = cli.run("activity --as u-pat --page-size 2 --page 2")
         #expect(second.stdout.contains("Page 2 of 2 · 4 items\nprevious: --page 1\n"))
-        #expect(second.stdout.contains("› /interactions/i-1"))
+        #expect(second.stdout.contains("› compass show i-1"))
     }
 
     @Test func emptyStateAndFiltersInForce() {

@@ -111,6 +111,30 @@ import Testing
         #expect(cli.run("audit --limit 0").status == 2)
     }
 
+    // MARK: 5 (part). Colour
+
+    @Test func colourFollowsTheFlagNoColorWhenSetAndDumbTerminals() {
+        func colour(_ words: [String], _ environment: [String: String], terminal: Bool) -> Bool {
+            var arguments = ParsedArguments(command: "interactions")
+            if let value = words.first { arguments.values["color"] = [value] }
+            let inv = Invocation(arguments: arguments, environment: environment, console: Console(capturing: true, isTerminal: terminal),
+                                 clock: { Timestamp(millisecondsSinceEpoch: 0) }, makeId: { "" }, currentDirectory: "/")
+            return TextStyle(inv).colour
+        }
+        #expect(colour([], [:], terminal: true))
+        #expect(!colour([], [:], terminal: false))
+        #expect(!colour([], ["NO_COLOR": "1"], terminal: true))
+        #expect(colour([], ["NO_COLOR": ""], terminal: true))  // no-color.org: only when non-empty
+        #expect(!colour([], ["TERM": "dumb"], terminal: true))
+        #expect(colour(["always"], ["NO_COLOR": "1"], terminal: false))
+        #expect(!colour(["never"], [:], terminal: true))
+        let cli = CLIHarness()
+        cli.seedFamily()
+        #expect(cli.run("interactions --as u-pat --color always").stdout.contains("\u{1B}[1m"))
+        #expect(!cli.run("interactions --as u-pat --color never").stdout.contains("\u{1B}"))
+        #expect(cli.run("interactions --as u-pat --color sometimes").status == 2)
+    }
+
     // MARK: 9. Contradictions
 
     @Test func contradictoryOptionsAreUsageErrors() {

@@ -118,16 +118,68 @@ import Testing
     }
 }
 
-/// Cutting text to the terminal: the same answers as cutting the whole flattened text.
+/// Cutting text to the terminal, in terminal cells.
 @Suite struct TextCuttingTests {
-    @Test func truncateEqualsCuttingTheFlattenedText() {
-        let texts = ["", "a", "ab", "abc", "héllo wörld", "line one\nline two", "🔥🔥🔥🔥", "e\u{301}e\u{301}e\u{301}", String(repeating: "x", count: 500)]
+    @Test func truncateFitsTheCellsAndKeepsAPrefix() {
+        let texts = ["", "a", "ab", "abc", "héllo wörld", "line one\nline two", "🔥🔥🔥🔥", "e\u{301}e\u{301}e\u{301}", "東京大学のコーチ",
+                     "❤️ ok", String(repeating: "x", count: 500)]
         for text in texts {
-            for limit in 0...12 {
-                let flat = text.map { $0.isNewline ? " " : $0 }
-                let expected = flat.count > limit ? String(flat.prefix(max(1, limit - 1))) + "…" : String(flat)
-                #expect(TextStyle.truncate(text, to: limit) == expected, "\(text.debugDescription) to \(limit)")
+            for limit in 1...12 {
+                let flat = String(text.map { $0.isNewline ? " " : $0 })
+                let cut = TextStyle.truncate(text, to: limit)
+                #expect(Cells.width(cut) <= limit, "\(text.debugDescription) to \(limit): \(cut)")
+                if Cells.width(flat) <= limit {
+                    #expect(cut == flat)
+                } else {
+                    #expect(cut.hasSuffix("…") && flat.hasPrefix(String(cut.dropLast())), "\(text.debugDescription) to \(limit)")
+                }
             }
         }
+    }
+
+    @Test func cellsCountWideCharactersTwiceAndMarksNever() {
+        #expect(Cells.width("abc") == 3)
+        #expect(Cells.width("東京") == 4)
+        #expect(Cells.width("🔥") == 2 && Cells.width("❤️") == 2 && Cells.width("❤") == 1)
+        #expect(Cells.width("e\u{301}") == 1)
+        #expect(Cells.width("ｆｕｌｌ") == 8)
+    }
+
+    @Test func wrappingBreaksAtWordsAndLeavesNoTrailingSpace() {
+        let lines = TextStyle.wrap("The coach said we should talk again after the winter showcase in Phoenix", width: 20)
+        #expect(lines.allSatisfy { Cells.width($0) <= 20 && !$0.hasSuffix(" ") })
+        #expect(lines.joined(separator: " ") == "The coach said we should talk again after the winter showcase in Phoenix")
+        #expect(TextStyle.wrap(String(repeating: "x", count: 45), width: 20) == [String(repeating: "x", count: 20), String(repeating: "x", count: 20), "xxxxx"])
+    }
+}
+
+/// Human output at 40, 80 and 120 columns with CJK, emoji and combining marks: no line wider
+/// than the terminal, columns aligned, no trailing spaces.
+@Suite struct TerminalWidthTests {
+    @Test(arguments: [40, 80, 120])
+    func layoutsFitTheTerminal(columns: Int) {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        for line in ["add-school --as u-pat --name 東京大学 --school s-tokyo", "add-school --as u-pat --name 'Université de Montréal 🍁' --school s-mtl",
+                     "add-coach --as u-pat --school s-tokyo --first 健太 --last 佐藤 --role head",
+                     "log-interaction --as u-maya --school s-tokyo --type email --direction inbound --subject '練習の日程について 🔥 e\u{301}' --content 'コーチからの長いメッセージ。 来週の練習に参加できますか？ 詳細は後で送ります。'"] {
+            #expect(cli.run(CLIHarness.words(line)).status == 0, "\(line)")
+        }
+        let env = ["COLUMNS": String(columns)]
+        for command in ["interactions --as u-pat", "activity --as u-pat", "schools --as u-pat", "coaches --as u-pat", "show i-1 --as u-maya",
+                        "analytics --as u-pat", "notifications --as u-pat"] {  // the audit is one entry a line, by design
+            let out = cli.run(CLIHarness.words(command), environment: env).stdout
+            for line in out.split(separator: "\n", omittingEmptySubsequences: false) {
+                #expect(Cells.width(String(line)) <= columns, "\(command) at \(columns): \(line)")
+                #expect(!line.hasSuffix(" "), "\(command) at \(columns): trailing space in '\(line)'")
+            }
+        }
+        // The schools table: every row's id starts in the same cell.
+        let rows = cli.run(["schools", "--as", "u-pat"], environment: env).stdout.split(separator: "\n").map(String.init)
+        let starts = rows.compactMap { row -> Int? in
+            guard let range = row.range(of: "s-", options: .backwards) else { return nil }
+            return Cells.width(String(row[..<range.lowerBound]))
+        }
+        #expect(Set(starts).count == 1, "\(rows)")
     }
 }

@@ -53,18 +53,30 @@ enum ActivityRendering {
 
     /// One item: icon and title with the relative time at the right, the description on up
     /// to two lines, and `›` with the target for clickable items.
+    /// The command that opens an item (not the web route): an interaction's detail, a
+    /// school's history.
+    static func target(_ item: ActivityItem) -> String? {
+        guard item.isClickable, let id = item.entityId else { return nil }
+        switch item.type {
+        case .interaction: return "compass show " + String(item.id.dropFirst("interaction-".count))
+        case .schoolStatusChange: return "compass audit --entity " + id
+        case .documentUpload: return nil
+        }
+    }
+
     static func row(_ item: ActivityItem, style s: TextStyle) -> String {
         let item = item.forTerminal
         let width = s.width
         let time = item.relativeTime
-        let titleRoom = max(10, width - 4 - time.count - 2)
+        // The icon takes two cells and two spaces follow it; the time sits at the right edge.
+        let titleRoom = max(10, width - 4 - Cells.width(time) - 2)
         let title = TextStyle.truncate(item.title, to: titleRoom)
-        let gap = max(2, width - 4 - title.count - time.count)
+        let gap = max(2, width - 4 - Cells.width(title) - Cells.width(time))
         var out = item.icon + "  " + s.bold(title) + String(repeating: " ", count: gap) + s.dim(time) + "\n"
         if !item.description.isEmpty {
             for line in TextStyle.clamp(item.description, width: width - 4, lines: 2) { out += "    " + line + "\n" }
         }
-        if item.isClickable, let url = item.clickUrl { out += "    " + s.blue("› " + url) + "\n" }
+        if let target = target(item) { out += "    " + s.blue("› " + target) + "\n" }
         return out
     }
 }

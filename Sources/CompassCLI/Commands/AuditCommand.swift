@@ -62,6 +62,7 @@ enum AuditCommand {
         } else {
             parts.append(entry.summary)
         }
+        // One entry, one line (greppable, like `git log --oneline`; a pager chops long ones).
         return parts.joined(separator: " · ") + "\n"
     }
 }

@@ -68,7 +68,7 @@ enum Table {
             max(header[column].count, escaped.map { visibleCount($0[column]) }.max() ?? 0)
         }
         while widths.reduce(0, +) + 2 * (widths.count - 1) > style.width,
-              let widest = widths.indices.dropLast().max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 {
+              let widest = widths.indices.dropLast().max(by: { widths[$0] < widths[$1] }), widths[widest] > 4 {
             widths[widest] -= 1
         }
         func line(_ cells: [String], dim: Bool) -> String {
@@ -84,15 +84,16 @@ enum Table {
         return line(header, dim: true) + escaped.map { line($0, dim: false) }.joined()
     }
 
-    /// Characters, not counting the ANSI colour sequences a style put around a cell.
+    /// Terminal cells, not counting the ANSI colour sequences a style put around a cell.
     static func visibleCount(_ text: String) -> Int {
-        var count = 0
+        guard text.contains("\u{1B}") else { return Cells.width(text) }
+        var plain = ""
         var inEscape = false
-        for scalar in text.unicodeScalars {
-            if scalar == "\u{1B}" { inEscape = true; continue }
-            if inEscape { if scalar == "m" { inEscape = false }; continue }
-            count += 1
+        for ch in text {
+            if ch == "\u{1B}" { inEscape = true; continue }
+            if inEscape { if ch == "m" { inEscape = false }; continue }
+            plain.append(ch)
         }
-        return count
+        return Cells.width(plain)
     }
 }

@@ -35,8 +35,13 @@ enum NotificationsCommand {
         if list.items.isEmpty { out += s.dim(args.has("unread") ? "No unread alerts" : "No alerts yet") + "\n" }
         for item in list.items {
             let title = TerminalText.escape(item.title)
-            let line = (item.read ? "  " : "● ") + TextStyle.truncate(title, to: max(20, s.width - 40))
-                + "  " + s.dim(DateText.short(item.createdAt, in: context.zone)) + "  " + s.blue("› compass show \(item.interactionId)")
+            let date = DateText.short(item.createdAt, in: context.zone)
+            let open = "› compass show \(item.interactionId)"
+            // The title gets what the marker, the date and the command leave; at narrow widths
+            // the command goes on its own line.
+            let room = s.width - 2 - 2 - Cells.width(date) - 2 - Cells.width(open)
+            let head = (item.read ? "  " : "● ") + TextStyle.truncate(title, to: room >= 16 ? room : s.width - 4 - Cells.width(date)) + "  " + s.dim(date)
+            let line = room >= 16 ? head + "  " + s.blue(open) : head + "\n    " + s.blue(open)
             out += (item.read ? line : s.bold(line)) + "\n"
         }
         context.show(out)
