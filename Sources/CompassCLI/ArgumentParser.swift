@@ -7,6 +7,8 @@ struct OptionSpec: Sendable {
     var repeatable = false
     /// The values the option accepts, when they are a listed set (checked on every command).
     var choices: [String]? = nil
+    /// A one-letter alias (`-o`).
+    var short: Character? = nil
 }
 
 /// A command's name, what it does, and what it accepts.
@@ -52,12 +54,21 @@ enum ArgumentParser {
         while index < words.count {
             let word = words[index]
             index += 1
-            if optionsEnded || (!word.hasPrefix("--") && word != "-h") || word == "-" {
+            let isShort = word.count == 2 && word.hasPrefix("-") && (word == "-h" || spec.options.contains { $0.short == word.last })
+            if optionsEnded || (!word.hasPrefix("--") && !isShort) || word == "-" {
                 parsed.positionals.append(word)
                 continue
             }
             if word == "--" { optionsEnded = true; continue }
             if word == "-h" { parsed.flags.insert("help"); continue }
+            if word.count == 2, word.hasPrefix("-"), let option = spec.options.first(where: { $0.short == word.last }) {
+                // A short alias: `-o PATH` is `--output PATH`.
+                if option.value == nil { parsed.flags.insert(option.name); continue }
+                guard index < words.count else { throw UsageError("missing value for '\(word)'") }
+                parsed.values[option.name, default: []].append(words[index])
+                index += 1
+                continue
+            }
             var name = word
             var inlineValue: String?
             if let equals = word.firstIndex(of: "=") {

@@ -152,6 +152,10 @@ enum CommandCatalog {
             OptionSpec(name: "events", value: "N", help: "number of events (default 1000)"),
             OptionSpec(name: "seed", value: "N", help: "random seed (default 1)"),
         ], examples: ["generate --families 200 --events 1000000 --seed 1 > big.jsonl"]),
+        spec("attachment", "Write an interaction's attachment to a file under its original name.", positionals: ["get", "ID", "NAME"],
+             [log, viewer, now,
+              OptionSpec(name: "output", value: "PATH", help: "where to write it (default: NAME in this folder; an existing file is not replaced)", short: "o")],
+             examples: ["attachment get i-41 camp-schedule.pdf --as u-maya", "attachment get i-41 stats.png -o ~/Desktop/stats.png --as u-pat"]),
         spec("help", "Show the help of a command.", positionals: ["COMMAND"], [], examples: ["help log-interaction"]),
     ]
 

@@ -1,3 +1,4 @@
+import Foundation
 import CompassCore
 import CompassStore
 
@@ -114,13 +115,21 @@ enum InteractionsRendering {
             out += "\n" + s.bold("Attachments (\(d.attachments.count))") + "\n"
             for attachment in d.attachments {
                 out += "  📎 \(attachment.name)  \(byteCount(attachment.sizeBytes))  \(attachment.mimeType)\n"
-                if let sha = attachment.sha256 { out += "     " + s.dim(TerminalText.escape(store.path(for: sha))) + "\n" }
+                if attachment.sha256 != nil {
+                    out += "     " + s.blue("› compass attachment get \(item.id) \(shellQuoted(attachment.name))") + "\n"
+                }
             }
         }
         out += "\n" + s.dim("Created " + DateText.long(item.createdAt, in: context.zone)) + "\n"
         if d.canExport { out += s.dim("Export: compass show \(item.id) --csv") + "\n" }
         else { out += s.dim("Read-only: only the athlete who logged it can change or export it") + "\n" }
         return out
+    }
+
+    /// A word as a shell reads it: quoted when it holds anything but safe characters.
+    static func shellQuoted(_ word: String) -> String {
+        let safe = word.allSatisfy { $0.isLetter || $0.isNumber || "-_.,+@%/".contains($0) }
+        return safe && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     static func byteCount(_ bytes: Int64) -> String {

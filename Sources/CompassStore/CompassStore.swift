@@ -313,6 +313,15 @@ public final class CompassStore: @unchecked Sendable {
         return bytes
     }
 
+    /// Copies an attachment's bytes (checked against their hash) to a file, durably.
+    ///
+    /// - Parameter replacing: whether an existing file at `path` may be replaced.
+    public func copyAttachment(_ attachment: Attachment, to path: String, replacing: Bool = false) throws(StoreError) {
+        let bytes = try attachmentBytes(attachment)
+        if !replacing, fs.kind(of: path) != .missing { throw .io(path: path, message: "\(path) already exists") }
+        try fs.writeFileAtomically(path, parts: [bytes])
+    }
+
     // MARK: Verification
 
     /// Checks every line, the `prev` chain and any snapshot (SPEC §4 `verify`).

@@ -43,9 +43,27 @@ public struct VerifyReport: Sendable, Hashable {
     public var problems: ProblemSummary
     /// The line of a torn last line, if any.
     public var tornLine: Int?
+    /// How many distinct attachment blobs the log references.
+    public var attachmentsChecked: Int
+    /// Referenced blobs that are missing or whose bytes do not match their hash.
+    public var attachmentProblems: [AttachmentProblem]
 
-    /// No problem, the expected head (if given), no mismatched snapshot.
-    public var ok: Bool { problems.count == 0 && tornLine == nil && headMatches != false && snapshot != .mismatched }
+    /// No problem, the expected head (if given), no mismatched snapshot, every blob whole.
+    public var ok: Bool {
+        problems.count == 0 && tornLine == nil && headMatches != false && snapshot != .mismatched && attachmentProblems.isEmpty
+    }
+}
+
+/// A blob the log references that is not as the log says.
+public struct AttachmentProblem: Sendable, Hashable {
+    /// The interaction that references it.
+    public var interactionId: String
+    /// The attachment's file name.
+    public var name: String
+    /// The SHA-256 the log records.
+    public var sha256: String
+    /// Whether the blob is missing (else its bytes do not match the hash).
+    public var missing: Bool
 }
 
 /// `verify`: reads the whole committed log once, checking a snapshot on the way.
@@ -77,9 +95,38 @@ package enum LogVerifier {
         } else {
             chain = .intact(sealed: replayer.sealedLines, lines: completeLines)
         }
+        let (checked, blobProblems) = checkAttachments(replayer.state, log: path, fs: fs)
         return VerifyReport(lines: replayer.linesRead, applied: replayer.state.appliedCount, lastSeq: replayer.lastSeq, chain: chain,
                             head: replayer.headHash, headMatches: expectHead.map { $0 == replayer.headHash }, snapshot: snapshot,
-                            problems: replayer.problemSummary, tornLine: replayer.tornLine)
+                            problems: replayer.problemSummary, tornLine: replayer.tornLine,
+                            attachmentsChecked: checked, attachmentProblems: blobProblems)
+    }
+
+    /// Every blob an applied interaction references (deleted ones too: their lines still
+    /// point at the bytes), read and hashed once each.
+    static func checkAttachments(_ state: CompassState, log: String, fs: FileSystem) -> (Int, [AttachmentProblem]) {
+        let store = AttachmentStore(logPath: log)
+        enum Verdict { case whole, corrupt, missing }
+        var verdicts: [String: Verdict] = [:]
+        var problems: [AttachmentProblem] = []
+        for family in state.families.values {
+            for record in family.interactions.records {
+                for attachment in record.logged.attachments ?? [] {
+                    guard let sha = attachment.sha256 else { continue }
+                    let verdict = verdicts[sha] ?? {
+                        guard let bytes = (try? fs.readFile(store.path(for: sha))) ?? nil else { return .missing }
+                        return SHA256.hex(bytes) == sha ? .whole : .corrupt
+                    }()
+                    verdicts[sha] = verdict
+                    if verdict != .whole {
+                        problems.append(AttachmentProblem(interactionId: record.logged.interactionId, name: attachment.name, sha256: sha,
+                                                          missing: verdict == .missing))
+                    }
+                }
+            }
+        }
+        problems.sort { ($0.interactionId, $0.name) < ($1.interactionId, $1.name) }
+        return (verdicts.count, problems)
     }
 
     /// Replays the prefix a snapshot covers and compares the snapshot it would write with the

@@ -135,6 +135,38 @@ import Testing
         #expect(cli.run("interactions --as u-pat --color sometimes").status == 2)
     }
 
+    // MARK: 8. Attachments people can open
+
+    @Test func attachmentsAreWrittenUnderTheirNameAndVerifyChecksEveryBlob() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.write("film notes.txt", "Watch the second half\n")
+        #expect(cli.run(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "email", "--direction", "inbound",
+                         "--attach", "film notes.txt"]).status == 0)
+        #expect(cli.run("show i-1 --as u-maya").stdout.contains("› compass attachment get i-1 'film notes.txt'"))
+        try FileManager.default.removeItem(atPath: cli.directory + "/film notes.txt")
+        let got = cli.run(["attachment", "get", "i-1", "film notes.txt", "--as", "u-pat"])
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(try String(contentsOfFile: cli.directory + "/film notes.txt", encoding: .utf8) == "Watch the second half\n")
+        #expect(cli.run(["attachment", "get", "i-1", "film notes.txt", "--as", "u-pat"]).stderr.contains("already exists"))
+        #expect(cli.run(["attachment", "get", "i-1", "film notes.txt", "--as", "u-pat", "-o", "copy.txt"]).status == 0)
+        #expect(cli.run(["attachment", "get", "i-1", "other.pdf", "--as", "u-pat"]).stderr == "error: No attachment 'other.pdf' on i-1\nhint: i-1 has 'film notes.txt'\n")
+        #expect(cli.run("verify").stdout.contains("attachments: 1 checked, all whole\n"))
+        // A blob changed or gone: verify fails and names it.
+        let blob = try #require(FileManager.default.contentsOfDirectory(atPath: cli.logPath + ".attachments").first)
+        try Data("tampered".utf8).write(to: URL(fileURLWithPath: cli.logPath + ".attachments/" + blob))
+        let corrupt = cli.run("verify")
+        #expect(corrupt.status == 1 && corrupt.stdout.contains("i-1 film notes.txt: does not match its hash"))
+        try FileManager.default.removeItem(atPath: cli.logPath + ".attachments/" + blob)
+        #expect(cli.run("verify --json").stdout.contains(#""problem":"missing""#))
+    }
+
+    @Test func anAttachmentNameFromTheLogNeverLeavesTheFolder() {
+        #expect(AttachmentCommand.safeFileName("../../.bashrc") == ".bashrc")
+        #expect(AttachmentCommand.safeFileName("/etc/passwd") == "passwd")
+        #expect(AttachmentCommand.safeFileName("..") == "attachment")
+    }
+
     // MARK: 9. Contradictions
 
     @Test func contradictoryOptionsAreUsageErrors() {

@@ -30,6 +30,18 @@ enum VerifyCommand {
             w.key("headMatches")
             if let matches = report.headMatches { w.bool(matches) } else { w.null() }
             w.field("snapshot", report.snapshot.rawValue)
+            w.field("attachmentsChecked", report.attachmentsChecked)
+            w.key("attachmentProblems")
+            w.beginArray()
+            for problem in report.attachmentProblems {
+                w.beginObject()
+                w.field("interactionId", problem.interactionId)
+                w.field("name", problem.name)
+                w.field("sha256", problem.sha256)
+                w.field("problem", problem.missing ? "missing" : "corrupt")
+                w.endObject()
+            }
+            w.endArray()
             ProblemRendering.write(spool, into: &w)
             w.endObject()
             inv.console.out(bytes: w.bytes + [0x0A])
@@ -38,6 +50,12 @@ enum VerifyCommand {
             ProblemRendering.list(spool, console: inv.console)
             var text = "head: \(report.head)\n"
             if let expected, report.headMatches == false { text += "head does not match the expected \(expected)\n" }
+            if report.attachmentsChecked > 0 || !report.attachmentProblems.isEmpty {
+                text += "attachments: \(report.attachmentsChecked) checked, \(report.attachmentProblems.isEmpty ? "all whole" : "\(report.attachmentProblems.count) bad")\n"
+                for problem in report.attachmentProblems {
+                    text += "  \(problem.interactionId) \(TerminalText.escape(problem.name)): \(problem.missing ? "missing" : "does not match its hash") (\(problem.sha256))\n"
+                }
+            }
             switch report.snapshot {
             case .none: break
             case .verified: text += "snapshot: matches the log\n"
