@@ -156,6 +156,10 @@ enum CommandCatalog {
              [log, viewer, now,
               OptionSpec(name: "output", value: "PATH", help: "where to write it (default: NAME in this folder; an existing file is not replaced)", short: "o")],
              examples: ["attachment get i-41 camp-schedule.pdf --as u-maya", "attachment get i-41 stats.png -o ~/Desktop/stats.png --as u-pat"]),
+        spec("completions", "Print a shell completion script (bash, zsh or fish).", positionals: ["SHELL"], [],
+             examples: ["completions bash > ~/.local/share/bash-completion/completions/compass", "completions fish | source"]),
+        spec("man", "Print the manual page (roff).", [], examples: ["man | man -l -"]),
+        spec("__ids", "The ids of the viewer's family, for completion.", positionals: ["KIND"], [log, viewer]),
         spec("help", "Show the help of a command.", positionals: ["COMMAND"], [], examples: ["help log-interaction"]),
     ]
 
@@ -165,7 +169,7 @@ enum CommandCatalog {
     static var overview: String {
         var text = "usage: compass COMMAND [options]\n\nRecruiting Compass: an event-sourced log of a family's college recruiting.\n\ncommands:\n"
         let width = all.map(\.name.count).max() ?? 0
-        for spec in all {
+        for spec in all where !spec.name.hasPrefix("__") {
             text += "  " + spec.name + String(repeating: " ", count: width - spec.name.count + 2) + spec.summary + "\n"
         }
         text += "\nRun 'compass help COMMAND' (or 'compass COMMAND -h') for a command's options and examples.\n"

@@ -87,6 +87,9 @@ public enum Compass {
         case "notifications": try NotificationsCommand.run(inv)
         case "report": try ReportCommand.run(inv)
         case "attachment": try AttachmentCommand.run(inv)
+        case "completions": try ShellCommands.completions(inv)
+        case "man": ShellCommands.man(inv)
+        case "__ids": ShellCommands.ids(inv)
         default: try AppendCommands.run(inv)
         }
     }

@@ -175,3 +175,53 @@ import Testing
         #expect(cli.run("show i-1 --as u-maya --csv --json").status == 2)
     }
 }
+
+/// Shell integration (issue 15, item 7): the completion scripts and the man page come from the
+/// command table, and the bash script loads and completes in a real bash.
+@Suite struct ShellIntegrationTests {
+    static func bash(_ script: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = URL(fileURLWithPath: Binary.path).deletingLastPathComponent().path + ":" + (env["PATH"] ?? "")
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func theBashCompletionLoadsAndCompletesCommandsValuesAndOwnIds() throws {
+        let log = Binary.packageRoot + "/events-samples/family.jsonl"
+        #expect(try Self.bash("source <(compass completions bash); complete -p compass") == "complete -F _compass compass\n")
+        let complete = { (words: String, index: Int) throws -> String in
+            try Self.bash("source <(compass completions bash); COMP_WORDS=(\(words)); COMP_CWORD=\(index); _compass; echo \"${COMPREPLY[*]}\"")
+        }
+        #expect(try complete("compass intera", 1) == "interactions\n")
+        #expect(try complete("compass log-interaction --type ph", 3) == "phone_call\n")
+        #expect(try complete("compass change-status --log \(log) --as u-pat --school s-u", 7) == "s-ucla\n")
+        #expect(try complete("compass interactions --se", 2) == "--search --sentiment\n")
+        // Only what the viewer can see is offered: exactly Maya's live interactions, not Leo's.
+        let offered = Set(try complete("compass show i- --as u-maya --log \(log)", 2).split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
+        let list = try Binary.run(["interactions", "--as", "u-maya", "--json", "--log", log]).stdout
+        let object = try #require(JSONSerialization.jsonObject(with: Data(list.utf8)) as? [String: Any])
+        let visible = Set((object["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+        #expect(!visible.isEmpty && offered == visible)
+    }
+
+    @Test func zshFishAndTheManPageComeFromTheSameTable() {
+        let cli = CLIHarness()
+        #expect(cli.run(["completions", "zsh"]).stdout.hasPrefix("#compdef compass\n"))
+        let fish = cli.run(["completions", "fish"]).stdout
+        for spec in CommandCatalog.all where !spec.name.hasPrefix("__") { #expect(fish.contains("-a \(spec.name) -d"), "\(spec.name)") }
+        #expect(cli.run(["completions", "tcsh"]).status == 2)
+        let man = cli.run(["man"]).stdout
+        #expect(man.hasPrefix(".TH COMPASS 1"))
+        for spec in CommandCatalog.all where !spec.name.hasPrefix("__") { #expect(man.contains(".SS \(spec.name.replacingOccurrences(of: "-", with: "\\-"))"), "\(spec.name)") }
+        #expect(!cli.run(["--help"]).stdout.contains("__ids"))
+    }
+}
