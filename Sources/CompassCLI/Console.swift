@@ -12,15 +12,18 @@ final class Console {
     private let captures: Bool
     /// Whether stdout is a terminal (colour, width).
     let isTerminal: Bool
+    /// Whether stderr is a terminal (progress of long work).
+    let errorIsTerminal: Bool
 
-    init(capturing: Bool, isTerminal: Bool = false) {
+    init(capturing: Bool, isTerminal: Bool = false, errorIsTerminal: Bool = false) {
         self.captures = capturing
         self.isTerminal = isTerminal
+        self.errorIsTerminal = errorIsTerminal
     }
 
     /// The console of this process.
     static func process() -> Console {
-        Console(capturing: false, isTerminal: isatty(1) == 1)
+        Console(capturing: false, isTerminal: isatty(1) == 1, errorIsTerminal: isatty(2) == 1)
     }
 
     /// Values the process keeps until it exits, so their memory is handed back by the exit

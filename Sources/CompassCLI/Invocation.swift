@@ -130,6 +130,13 @@ struct Invocation {
         return value
     }
 
+    /// A progress callback for a long read, shown on stderr when it is a terminal; call
+    /// `finish()` on the meter (the second value) when done.
+    func readProgress(_ label: String) -> (ReadProgress?, ProgressMeter?) {
+        guard let meter = ProgressMeter.forTerminal(label, self) else { return (nil, nil) }
+        return ({ done, total, lines in meter.bytes(done, of: total, events: lines) }, meter)
+    }
+
     /// `--limit N`: how many items a human list shows at most (nil: all).
     func limit() throws -> Int? {
         try arguments.value("limit").map { text throws in Int(try integer(text, option: "--limit", minimum: 1)) }

@@ -19,8 +19,10 @@ struct ReadContext {
         let viewerId = try inv.viewer()
         now = try inv.now()
         zone = try inv.timeZone()
+        let (progress, meter) = inv.readProgress("reading")
         let replayer = try LogReader.replay(path: try inv.existingLog(), fs: inv.fileSystem, cut: try inv.cut(),
-                                            snapshots: inv.snapshots, scope: .familyOf(viewerId), problems: .summary)
+                                            snapshots: inv.snapshots, scope: .familyOf(viewerId), problems: .summary, progress: progress)
+        meter?.finish()
         inv.console.keepUntilExit(replayer)
         state = replayer.state
         do { viewer = try Viewer(viewerId, in: state) } catch { throw CLIError.domain(error.message) }

@@ -31,14 +31,14 @@ package enum LogReader {
     package static func replay(path: String, fs: FileSystem, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
                                observer: ((LineOutcome, CompassState) -> Void)? = nil,
                                snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
-                               problems: ProblemRetention = .all) throws(StoreError) -> Replayer {
+                               problems: ProblemRetention = .all, progress: ReadProgress? = nil) throws(StoreError) -> Replayer {
         guard let fd = try fs.open(path, .read) else {
             return Replayer(cut: cut, checksChain: checksChain, observer: observer, problems: problems)
         }
         defer { fs.close(fd) }
         let extent = try LogExtent.measure(fd, path: path, fs: fs)
         return try replay(fd: fd, path: path, extent: extent, fs: fs, cut: cut, checksChain: checksChain, observer: observer,
-                          snapshots: snapshots, scope: scope, problems: problems)
+                          snapshots: snapshots, scope: scope, problems: problems, progress: progress)
     }
 
     /// ``replay(path:fs:cut:checksChain:observer:snapshots:scope:problems:)`` of a log already
@@ -47,7 +47,8 @@ package enum LogReader {
                                checksChain: Bool = true,
                                observer: ((LineOutcome, CompassState) -> Void)? = nil,
                                snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
-                               trustingSnapshot: Bool = true, problems: ProblemRetention = .all) throws(StoreError) -> Replayer {
+                               trustingSnapshot: Bool = true, problems: ProblemRetention = .all,
+                               progress: ReadProgress? = nil) throws(StoreError) -> Replayer {
         var replayer = Replayer(cut: cut, checksChain: checksChain, observer: observer, problems: problems)
         let usesSnapshot = snapshots != nil && cut == ReplayCut() && observer == nil && checksChain
         var start = 0
@@ -72,7 +73,7 @@ package enum LogReader {
                 resumed = file
             }
         }
-        try stream(fd: fd, path: path, from: start, extent: extent, fs: fs, into: &replayer)
+        try stream(fd: fd, path: path, from: start, extent: extent, fs: fs, into: &replayer, progress: progress)
         if case .familyOf(let user) = scope, let family = replayer.state.members[user]?.family {
             replayer.load(families: [family])
         }
@@ -104,7 +105,7 @@ package enum LogReader {
     /// is done first, this thread helps prepare. The raw bytes are no longer needed once a
     /// block is prepared, so one buffer serves both stages.
     package static func stream(fd: Int32, path: String, from offset: Int, extent: LogExtent, fs: FileSystem,
-                       into replayer: inout Replayer) throws(StoreError) {
+                       into replayer: inout Replayer, progress: ReadProgress? = nil) throws(StoreError) {
         var offset = offset
         var buffer = [UInt8](repeating: 0, count: min(blockSize, max(1 << 12, extent.complete - offset)))
         var filled = 0  // bytes in buffer[0..<filled]; a partial line sits at the front
@@ -172,6 +173,7 @@ package enum LogReader {
                 }
             } while keepGoing && ranges.count == Self.maxLinesPerBlock
             if !keepGoing { return }
+            progress?(offset, extent.complete, replayer.linesRead)
             if consumed > 0 {
                 buffer.withUnsafeMutableBytes { raw in
                     _ = memmove(raw.baseAddress!, raw.baseAddress! + consumed, filled - consumed)
@@ -288,6 +290,9 @@ private final class PreparedBlock: @unchecked Sendable {
         out.deallocate()
     }
 }
+
+/// Told how far a long read has come: bytes read, bytes in all, lines folded.
+package typealias ReadProgress = (_ done: Int, _ total: Int, _ lines: Int) -> Void
 
 /// How much of the replayed state a command reads.
 package enum ReplayScope: Equatable {

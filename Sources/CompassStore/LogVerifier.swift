@@ -71,7 +71,7 @@ package enum LogVerifier {
     /// - Parameter problems: where every problem goes as it is found (the CLI's spool); the
     ///   report keeps their summary.
     package static func verify(path: String, fs: FileSystem, expectHead: String?,
-                               problems: (@Sendable (Problem) -> Void)?) throws(StoreError) -> VerifyReport {
+                               problems: (@Sendable (Problem) -> Void)?, progress: ReadProgress? = nil) throws(StoreError) -> VerifyReport {
         guard let fd = try fs.open(path, .read) else { throw .noLog(path: path) }
         defer { fs.close(fd) }
         let extent = try LogExtent.measure(fd, path: path, fs: fs)
@@ -82,7 +82,7 @@ package enum LogVerifier {
             problems?(problem)
         })
         let snapshot = try checkSnapshot(log: fd, path: path, extent: extent, fs: fs, replayer: &replayer)
-        try LogReader.stream(fd: fd, path: path, from: replayer.consumedBytes, extent: extent, fs: fs, into: &replayer)
+        try LogReader.stream(fd: fd, path: path, from: replayer.consumedBytes, extent: extent, fs: fs, into: &replayer, progress: progress)
         firstChainLine = lock.first
         let completeLines = replayer.linesRead - (replayer.tornLine == nil ? 0 : 1)
         let chain: VerifyReport.Chain

@@ -74,7 +74,7 @@ package final class LogWriter {
     ///   - build: makes the drafts from the current state.
     package func append(eventId: String?, expectSeq: Int64?, actor: String? = nil, sanitizing: Bool = true, lineNumbers: [Int]? = nil,
                         beforeWrite: BeforeWrite = { _ throws(StoreError) in {} },
-                        keepUntilExit: (Any) -> Void = { _ in },
+                        keepUntilExit: (Any) -> Void = { _ in }, progress: ReadProgress? = nil,
                         build: Builder) throws(StoreError) -> AppendOutcome {
         var created: [String] = []  // folders, then the log, made by this append
         var locked: Int32?
@@ -112,7 +112,8 @@ package final class LogWriter {
             if created.last == path { try fs.syncDirectory(folder) }  // the new log's entry is durable
             defer { try? fs.lock(fd, .unlock, path: path) }
             return try appendLocked(fd, eventId: eventId, expectSeq: expectSeq, actor: actor, sanitizing: sanitizing,
-                                    lineNumbers: lineNumbers, beforeWrite: beforeWrite, keepUntilExit: keepUntilExit, build: build)
+                                    lineNumbers: lineNumbers, beforeWrite: beforeWrite, keepUntilExit: keepUntilExit,
+                                    progress: progress, build: build)
         } catch {
             if !created.isEmpty { takeBack(created, locked: locked) }
             throw error
@@ -136,7 +137,8 @@ package final class LogWriter {
     }
 
     private func appendLocked(_ fd: Int32, eventId: String?, expectSeq: Int64?, actor: String?, sanitizing: Bool, lineNumbers: [Int]?,
-                              beforeWrite: BeforeWrite, keepUntilExit: (Any) -> Void, build: Builder) throws(StoreError) -> AppendOutcome {
+                              beforeWrite: BeforeWrite, keepUntilExit: (Any) -> Void, progress: ReadProgress?,
+                              build: Builder) throws(StoreError) -> AppendOutcome {
         // A batch a writer left unfinished is rolled back before anything else is read.
         try LogJournal.recover(log: fd, path: path, fs: fs)
         fs.removeStaleTemporaries(in: folder)
@@ -161,7 +163,8 @@ package final class LogWriter {
             replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
                                             fs: fs, observer: eventId == nil ? nil : { outcome, _ in
                 if case .applied(_, let event) = outcome, event.id == eventId { original = event }
-            }, snapshots: eventId == nil ? snapshots : nil, scope: actor.map { .familyOf($0) } ?? .summary, problems: .summary)
+            }, snapshots: eventId == nil ? snapshots : nil, scope: actor.map { .familyOf($0) } ?? .summary, problems: .summary,
+               progress: progress)
         }
 
         let drafts = try build(replayer.state, original)

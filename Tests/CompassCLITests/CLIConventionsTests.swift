@@ -225,3 +225,27 @@ import Testing
         #expect(!cli.run(["--help"]).stdout.contains("__ids"))
     }
 }
+
+/// Progress of long work (issue 15, item 6): on a terminal's stderr, throttled, erased; never
+/// anywhere else.
+@Suite struct ProgressTests {
+    @Test func progressIsShownThrottledAndErasedOnlyOnATerminal() {
+        let console = Console(capturing: true, errorIsTerminal: true)
+        var clock = 0.0
+        let meter = ProgressMeter("replaying", console: console, now: { clock })
+        meter.bytes(1 << 20, of: 10 << 20, events: 1000)  // too early: nothing
+        #expect(console.capturedErr.isEmpty)
+        clock = 0.5
+        meter.bytes(2 << 20, of: 10 << 20, events: 5000)
+        clock = 0.55
+        meter.bytes(3 << 20, of: 10 << 20, events: 6000)  // within 0.1 s of the last: throttled
+        let shown = String(decoding: console.capturedErr, as: UTF8.self)
+        #expect(shown == "\r\u{1B}[Kreplaying: 2.0/10.0 MB · 10,000 events/s")
+        meter.finish()
+        #expect(String(decoding: console.capturedErr, as: UTF8.self).hasSuffix("\r\u{1B}[K"))
+        // A command whose stderr is not a terminal prints no progress.
+        let cli = CLIHarness()
+        cli.seedFamily()
+        #expect(cli.run("replay").stderr.isEmpty)
+    }
+}

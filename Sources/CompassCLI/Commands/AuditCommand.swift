@@ -29,6 +29,8 @@ enum AuditCommand {
         var written = 0
         let console = inv.console
         let json = inv.json
+        let (progress, meter) = inv.readProgress("auditing")
+        defer { meter?.finish() }
         let replayer = try LogReader.replay(path: path, fs: inv.fileSystem, cut: cut, observer: { outcome, state in
             trail.record(outcome, state: state)
             for entry in trail.takeEntries() where written < limit && AuditTrail.shows(entry, to: viewer, query: query) {
@@ -39,7 +41,7 @@ enum AuditCommand {
                 console.out(bytes: out)
                 out.removeAll(keepingCapacity: true)
             }
-        }, problems: .summary)
+        }, problems: .summary, progress: progress)
         inv.console.keepUntilExit(replayer)
         if written == 0, !json { out = Array((style.dim("No history matches") + "\n").utf8) }
         inv.console.out(bytes: out)

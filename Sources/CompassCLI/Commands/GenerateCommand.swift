@@ -11,11 +11,16 @@ enum GenerateCommand {
         let generator = HistoryGenerator(families: Int(families), events: Int(events), seed: UInt64(seed))
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
+        let meter = ProgressMeter.forTerminal("generating", inv)
+        var written = 0
         generator.generate { line in
             buffer += line
             buffer.append(0x0A)
+            written += 1
+            if written % 4096 == 0 { meter?.events(written, of: Int(events)) }
             if buffer.count >= 1 << 20 {
                 inv.console.out(bytes: buffer)
+        meter?.finish()
                 buffer.removeAll(keepingCapacity: true)
             }
         }

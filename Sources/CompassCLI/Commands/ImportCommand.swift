@@ -55,9 +55,11 @@ enum ImportCommand {
         var shapeProblems: [Problem] = []
         let writer = LogWriter(path: inv.logPath, snapshots: inv.snapshots, fileSystem: inv.fileSystem)
         let outcome: AppendOutcome
+        let (progress, meter) = inv.readProgress("reading the log before importing")
+        defer { meter?.finish() }
         do throws(StoreError) {
             outcome = try writer.append(eventId: nil, expectSeq: expectSeq, lineNumbers: lines.map(\.number),
-                                        keepUntilExit: inv.console.keepUntilExit) { state, _ throws(StoreError) in
+                                        keepUntilExit: inv.console.keepUntilExit, progress: progress) { state, _ throws(StoreError) in
                 shapeProblems = []
                 var drafts: [EventDraft] = []
                 var families: [String: String] = [:]  // users who join in this file

@@ -5,8 +5,10 @@ import CompassStore
 enum ReplayCommand {
     static func run(_ inv: Invocation) throws {
         let spool = ProblemSpool()
+        let (progress, meter) = inv.readProgress("replaying")
         let replayer = try LogReader.replay(path: try inv.existingLog(), fs: inv.fileSystem, cut: try inv.cut(),
-                                            snapshots: inv.snapshots, scope: .summary, problems: .forward(spool.add))
+                                            snapshots: inv.snapshots, scope: .summary, problems: .forward(spool.add), progress: progress)
+        meter?.finish()
         inv.console.keepUntilExit(replayer)
         let state = replayer.state
         let byType = EventType.allCases.map { ($0.rawValue, state.countsByType[$0] ?? 0) }

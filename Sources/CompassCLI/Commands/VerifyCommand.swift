@@ -11,7 +11,10 @@ enum VerifyCommand {
             throw CLIError.usage("invalid value '\(TerminalText.escape(expected))' for '--expect-head' (expected 64 lowercase hex digits)")
         }
         let spool = ProblemSpool()
-        let report = try LogVerifier.verify(path: try inv.existingLog(), fs: inv.fileSystem, expectHead: expected, problems: spool.add)
+        let (progress, meter) = inv.readProgress("verifying")
+        let report = try LogVerifier.verify(path: try inv.existingLog(), fs: inv.fileSystem, expectHead: expected, problems: spool.add,
+                                            progress: progress)
+        meter?.finish()
         let chain = switch report.chain {
         case .broken(let line): "broken at line \(line)"
         case .empty: "empty"
