@@ -22,7 +22,7 @@ enum IdHints {
             exists = { kind, id in kind == "interaction" ? family.interactions[id] != nil : schoolsAndCoaches(kind, id) }
         }
         for (kind, id, known) in given where !exists(kind, id) {
-            let near = closest(to: id, in: known)
+            let near = Suggestions.closest(to: id, in: known)
             let named = "no \(kind) '\(TerminalText.escape(id))' in your family"
             if near.isEmpty {
                 return known.isEmpty ? named + " (it has none yet)" : named + "; run 'compass \(kind == "interaction" ? "interactions" : kind + "s")' to list them"
@@ -31,7 +31,4 @@ enum IdHints {
         }
         return nil
     }
-
-    /// Up to three ids within a small edit distance of `id`, closest first.
-    static func closest(to id: String, in ids: [String]) -> [String] { Suggestions.closest(to: id, in: ids) }
 }

@@ -65,6 +65,7 @@ package struct AttachmentStore {
         }
         do throws(StoreError) {
             createdFolders = try fs.makeDirectories(folder)
+            fs.removeStaleTemporaries(in: folder)  // left by a writer that died storing bytes
             for attachment in attachments {
                 let target = path(for: attachment.sha256)
                 if fs.kind(of: target) == .regular { continue }

@@ -141,8 +141,7 @@ package final class LogWriter {
                               build: Builder) throws(StoreError) -> AppendOutcome {
         // A batch a writer left unfinished is rolled back before anything else is read.
         try LogJournal.recover(log: fd, path: path, fs: fs)
-        fs.removeStaleTemporaries(in: folder)
-        fs.removeStaleTemporaries(in: AttachmentStore(logPath: path).folder)
+        fs.removeStaleTemporaries(in: folder)  // the attachments folder is cleaned when attachments are stored
         var original: Event?
         var replayer: Replayer
         let size = try fs.size(fd, path: path)

@@ -108,6 +108,10 @@ import Glibc
         let live = cli.logPath + ".snapshot.tmp-\(getpid())"
         for path in stale + [live] { FileManager.default.createFile(atPath: path, contents: Data("x".utf8)) }
         #expect(cli.run("add-school --as u-pat --name Duke").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: stale[0]))
+        // The attachments folder is cleaned by the next writer that stores attachments there.
+        cli.write("a.txt", "bytes")
+        #expect(cli.run("log-interaction --as u-maya --school s-ucla --type email --direction inbound --attach a.txt").status == 0)
         for path in stale { #expect(!FileManager.default.fileExists(atPath: path), "\(path)") }
         #expect(FileManager.default.fileExists(atPath: live))  // a running process's file is left alone
     }

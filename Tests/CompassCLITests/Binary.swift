@@ -27,6 +27,21 @@ enum Binary {
         var stderr: String
     }
 
+    /// Runs any program and returns what it wrote on stdout (stderr is dropped).
+    static func tool(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Runs `compass ARGS` and waits for it.
     static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws -> Output {
         let process = Process()

@@ -179,20 +179,11 @@ import Testing
 /// Shell integration (issue 15, item 7): the completion scripts and the man page come from the
 /// command table, and the bash script loads and completes in a real bash.
 @Suite struct ShellIntegrationTests {
+    /// Runs a bash script with the built `compass` first on the PATH.
     static func bash(_ script: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
         var env = ProcessInfo.processInfo.environment
         env["PATH"] = URL(fileURLWithPath: Binary.path).deletingLastPathComponent().path + ":" + (env["PATH"] ?? "")
-        process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try Binary.tool("/bin/bash", ["-c", script], environment: env)
     }
 
     @Test func theBashCompletionLoadsAndCompletesCommandsValuesAndOwnIds() throws {

@@ -98,16 +98,5 @@ import Testing
         _ = try run(browser!, ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] + arguments)
     }
 
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func run(_ tool: String, _ arguments: [String]) throws -> String { try Binary.tool(tool, arguments) }
 }
