@@ -110,12 +110,16 @@ package final class LogWriter {
                 closeLog()
             }
             if created.last == path { try fs.syncDirectory(folder) }  // the new log's entry is durable
-            defer { try? fs.lock(fd, .unlock, path: path) }
-            return try appendLocked(fd, eventId: eventId, expectSeq: expectSeq, actor: actor, sanitizing: sanitizing,
-                                    lineNumbers: lineNumbers, beforeWrite: beforeWrite, keepUntilExit: keepUntilExit,
-                                    progress: progress, build: build)
+            let outcome = try appendLocked(fd, eventId: eventId, expectSeq: expectSeq, actor: actor, sanitizing: sanitizing,
+                                           lineNumbers: lineNumbers, beforeWrite: beforeWrite, keepUntilExit: keepUntilExit,
+                                           progress: progress, build: build)
+            try? fs.lock(fd, .unlock, path: path)
+            return outcome
         } catch {
+            // Still holding the lock (when it was taken): a failed first append takes back what
+            // it made before any waiting writer can get in.
             if !created.isEmpty { takeBack(created, locked: locked) }
+            if let locked, log?.fd == locked { try? fs.lock(locked, .unlock, path: path) }
             throw error
         }
     }
