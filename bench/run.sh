@@ -30,7 +30,11 @@ LOG="$WORK/log-$EVENTS.jsonl"
 FAMILY="$WORK/family-5000.jsonl"
 [ -f "$LOG" ] || "$C" generate --events "$EVENTS" --families 200 --seed 1 > "$LOG"
 [ -f "$FAMILY" ] || "$C" generate --events 5000 --families 1 --seed 2 > "$FAMILY"
-echo "log: $LOG ($(wc -c < "$LOG") bytes, $EVENTS events); machine: $(nproc) cores"
+LOGBYTES=$(wc -c < "$LOG")
+echo "log: $LOG ($LOGBYTES bytes, $EVENTS events); machine: $(nproc) cores"
+RESULTS=${RESULTS:-bench/results.md}
+[ "$SMOKE" = 1 ] && RESULTS="$WORK/results-smoke.md"
+: > "$RESULTS.rows"
 
 # The median wall time of $RUNS runs of a command (clock read around each run, so process start
 # is included), then its peak RSS from one more run under /usr/bin/time.
@@ -45,16 +49,30 @@ measure() {
     times+=("$(( (end - start) / 1000 ))")
   done
   /usr/bin/time -f "%M" -o "$WORK/time.txt" "$@" > /dev/null 2>> "$WORK/stderr.txt" || true
-  local median rss
+  local median low high rss
   rss=$(tail -n 1 "$WORK/time.txt")
-  median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.4f", a[int((NR+1)/2)] / 1e6}')
-  printf '%-50s %9.4f s   peak RSS %7d KB\n' "$label" "$median" "$rss"
+  read -r median low high < <(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.4f %.4f %.4f\n", a[int((NR+1)/2)] / 1e6, a[1] / 1e6, a[NR] / 1e6}')
+  printf '%-50s %9.4f s  (%.4f–%.4f)  peak RSS %7d KB\n' "$label" "$median" "$low" "$high" "$rss"
   echo "$median" > "$WORK/last.txt"
+  echo "$rss" > "$WORK/last-rss.txt"
+  echo "| $label | $median s | $low–$high s | $rss KB |" >> "$RESULTS.rows"
+}
+
+# Targets of the performance issue: one line each, met or not met, into the results file.
+TARGETS=()
+target() {  # target LABEL VALUE OP GOAL UNIT
+  local verdict
+  verdict=$(awk -v v="$2" -v g="$4" -v op="$3" 'BEGIN { ok = (op == "<=") ? (v <= g) : (v >= g); print (ok ? "met" : "NOT MET") }')
+  TARGETS+=("| $1 | $2 $5 | $3 $4 $5 | $verdict |")
+  printf '  target: %-52s %s %s (goal %s %s %s)\n' "$1" "$2" "$5" "$3" "$4" "$verdict"
 }
 
 rm -f "$LOG.snapshot" "$FAMILY.snapshot"
 OFF="env COMPASS_SNAPSHOT_MIN_BYTES=off"
 measure "compass replay, cold (all projections)" $OFF "$C" replay --log "$LOG"; REPLAY=$(cat "$WORK/last.txt")
+rm -f "$LOG.snapshot"
+measure "compass replay, cold, writing its snapshot" env COMPASS_SNAPSHOT_MIN_BYTES=0 sh -c "rm -f '$LOG.snapshot'; exec '$C' replay --log '$LOG'"
+SNAPRSS=$(cat "$WORK/last-rss.txt")
 measure "compass interactions --json, cold" $OFF "$C" interactions --log "$LOG" --as u-1-1 --json --now 2026-01-01T00:00:00Z
 "$C" replay --log "$LOG" > /dev/null || true   # writes the snapshot
 measure "compass replay, with snapshot" "$C" replay --log "$LOG"
@@ -64,13 +82,16 @@ BIGRUNS=$RUNS
 [ "$SMOKE" = 0 ] && RUNS=11   # family-sized queries take milliseconds: more runs for a steady median
 measure "process start (compass --help)" "$C" --help
 measure "compass interactions, 5,000-event log" $OFF "$C" interactions --log "$FAMILY" --as u-1-1 --json --now 2026-01-01T00:00:00Z
-measure "compass analytics, 5,000-event log" $OFF "$C" analytics --log "$FAMILY" --as u-1-1 --json --now 2026-01-01T00:00:00Z
+measure "compass analytics, 5,000-event log" $OFF "$C" analytics --log "$FAMILY" --as u-1-1 --json --now 2026-01-01T00:00:00Z; SMALLCOLD=$(cat "$WORK/last.txt")
 COMPASS_SNAPSHOT_MIN_BYTES=0 "$C" replay --log "$FAMILY" > /dev/null || true   # a family's first query leaves a snapshot
-measure "compass analytics, 5,000-event log, snapshot" "$C" analytics --log "$FAMILY" --as u-1-1 --json --now 2026-01-01T00:00:00Z
+measure "compass analytics, 5,000-event log, snapshot" "$C" analytics --log "$FAMILY" --as u-1-1 --json --now 2026-01-01T00:00:00Z; SMALLSNAP=$(cat "$WORK/last.txt")
 measure "compass interactions, 5,000-event log, snapshot" "$C" interactions --log "$FAMILY" --as u-1-1 --json --now 2026-01-01T00:00:00Z
+# An append on the big log with its snapshot (on a copy, so the benchmark's log stays as generated).
+cp "$LOG" "$WORK/append.jsonl"; cp "$LOG.snapshot" "$WORK/append.jsonl.snapshot" 2>/dev/null || true
+measure "compass add-school, big log, snapshot" "$C" add-school --log "$WORK/append.jsonl" --as u-1-1 --name "Bench U" --now 2026-01-01T00:00:00Z; APPEND=$(cat "$WORK/last.txt")
 RUNS=$BIGRUNS
 measure "JSONDecoder aggregate (baseline)" "$BIN/compass-bench" decode "$LOG"; DECODER=$(cat "$WORK/last.txt")
-awk -v r="$REPLAY" -v d="$DECODER" 'BEGIN { if (r > 0) printf "  replay is %.1fx faster than JSONDecoder\n", d / r }'
+target "replay vs JSONDecoder (times faster)" "$(awk -v r="$REPLAY" -v d="$DECODER" 'BEGIN { printf "%.2f", d / r }')" ">=" 5 "x"
 
 SQL="WITH e AS (SELECT * FROM read_json('$LOG', format='newline_delimited', columns={type:'VARCHAR', family:'VARCHAR', data:'JSON'}))
 SELECT data->>'direction' AS d, data->>'type' AS t, count(*) FROM e WHERE type = 'InteractionLogged'
@@ -85,7 +106,7 @@ if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import duckdb" 2>/dev/nul
     measure "DuckDB read_json aggregate, $threads thread(s)" "$VENV/bin/python" -c "import duckdb,sys; c=duckdb.connect(); c.execute('SET threads=$threads'); c.execute(sys.argv[1]).fetchall()" "$SQL"
     [ "$threads" = 2 ] && DUCK=$(cat "$WORK/last.txt")
   done
-  awk -v r="$REPLAY" -v d="$DUCK" 'BEGIN { if (d > 0) printf "  replay / DuckDB-2-threads = %.2f (target <= 1.0)\n", r / d }'
+  target "cold replay / DuckDB (2 threads), same run" "$(awk -v r="$REPLAY" -v d="$DUCK" 'BEGIN { printf "%.2f", r / d }')" "<=" 1.0 "x"
 else
   echo "DuckDB: not available (run without --smoke to install it into $VENV)"
 fi
@@ -102,5 +123,27 @@ rm -f "$WORK/imported.jsonl"
 START=$(date +%s.%N)
 "$C" import "$WORK/import.jsonl" --log "$WORK/imported.jsonl" > /dev/null
 END=$(date +%s.%N)
-awk -v s="$START" -v e="$END" -v n="$(wc -l < "$WORK/import.jsonl")" 'BEGIN { printf "import: %d events in %.2f s = %.0f events/s (target >= 100,000)\n", n, e - s, n / (e - s) }'
+IMPORTRATE=$(awk -v s="$START" -v e="$END" -v n="$(wc -l < "$WORK/import.jsonl")" 'BEGIN { printf "%.0f", n / (e - s) }')
+echo "import: $(wc -l < "$WORK/import.jsonl") events at $IMPORTRATE events/s"
 cmp -s "$WORK/import.jsonl" "$WORK/imported.jsonl" && echo "import rebuilt the same bytes"
+target "analytics, 5,000-event log, with its snapshot" "$(awk -v t="$SMALLSNAP" 'BEGIN { printf "%.1f", t * 1000 }')" "<=" 10 "ms"
+target "analytics, 5,000-event log, cold" "$(awk -v t="$SMALLCOLD" 'BEGIN { printf "%.1f", t * 1000 }')" "<=" 25 "ms"
+target "CLI append on the big log with its snapshot" "$(awk -v t="$APPEND" 'BEGIN { printf "%.1f", t * 1000 }')" "<=" 15 "ms"
+target "import" "$IMPORTRATE" ">=" 100000 "events/s"
+target "peak RSS of a cold replay writing its snapshot / log size" "$(awk -v r="$SNAPRSS" -v b="$LOGBYTES" 'BEGIN { printf "%.2f", r * 1024 / b }')" "<=" 0.6 "x"
+
+{
+  echo "# Benchmark results"
+  echo
+  echo "\`bash bench/run.sh$([ "$SMOKE" = 1 ] && echo " --smoke")\` on $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m); log of $EVENTS events ($LOGBYTES bytes); medians of $RUNS runs (family-sized queries: 11), spread min–max."
+  echo
+  echo "| what | median | spread | peak RSS |"
+  echo "|---|---|---|---|"
+  cat "$RESULTS.rows"
+  echo
+  echo "| target | measured | goal | |"
+  echo "|---|---|---|---|"
+  printf '%s\n' "${TARGETS[@]}"
+} > "$RESULTS"
+rm -f "$RESULTS.rows"
+echo "results: $RESULTS"
