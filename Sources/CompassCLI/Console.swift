@@ -40,8 +40,11 @@ final class Console {
 
     func afterOutput(_ work: @escaping () -> Void) { deferred.append(work) }
 
-    /// Runs the deferred work once.
+    /// Ends the output, then runs the deferred work once: standard output is closed first, so
+    /// a reader at the other end of a pipe sees the end of the output at once and does not wait
+    /// for the snapshot being written.
     func finish() {
+        if !captures, !deferred.isEmpty { try? FileHandle.standardOutput.close() }
         let work = deferred
         deferred.removeAll()
         for item in work { item() }
