@@ -195,12 +195,6 @@ package struct Replayer {
         self.retention = problems
     }
 
-    /// Whether ``problems`` holds every problem found (a snapshot records only the summary).
-    package var problemsAreComplete: Bool {
-        if case .all = retention { return true }
-        return false
-    }
-
     /// Parts of a resumed state still in the snapshot, read when a line first needs them.
     private var deferred: DeferredParts?
     private var idsDeferred = false
@@ -399,9 +393,6 @@ package struct Replayer {
         case .forward(let body): body(problem)
         }
     }
-
-    /// How many problems, the torn last line included.
-    package var problemCount: Int { problemSummary.count + (tornLine == nil ? 0 : 1) }
 }
 
 extension Result {
