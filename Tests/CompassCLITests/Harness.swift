@@ -65,13 +65,18 @@ final class CLIHarness {
 
     /// A family: parent u-pat, athletes u-maya and u-leo, UCLA with a coach.
     func seedFamily() {
-        for line in [
+        runAll([
             "add-member --user u-pat --name 'Pat Lopez' --role parent --family f-u-pat",
             "add-member --as u-pat --user u-maya --name 'Maya Lopez' --role player",
             "add-member --as u-pat --user u-leo --name 'Leo Lopez' --role player",
             "add-school --as u-pat --name UCLA --school s-ucla --status interested",
             "add-coach --as u-pat --school s-ucla --first Jane --last Doe --role head",
-        ] {
+        ])
+    }
+
+    /// Runs each command line in turn, expecting each to succeed.
+    func runAll(_ lines: [String]) {
+        for line in lines {
             let result = run(line)
             #expect(result.status == 0, "\(line): \(result.stderr)")
         }

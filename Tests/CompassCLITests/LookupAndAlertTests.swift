@@ -10,7 +10,7 @@ import Testing
     static func family() -> CLIHarness {
         let cli = CLIHarness()
         cli.seedFamily()
-        for line in [
+        cli.runAll([
             "add-school --as u-pat --name Duke --school s-duke",
             "change-status --as u-pat --school s-ucla --status visit_scheduled --notes Soon",
             "log-interaction --as u-maya --school s-ucla --coach c-jane-doe --type email --direction inbound --occurred-at 2026-02-27T10:00:00Z --subject Hello",
@@ -19,10 +19,7 @@ import Testing
             "log-interaction --as u-maya --school s-duke --type text --direction inbound --occurred-at 2026-02-08T10:00:00Z",
             "delete-interaction i-4 --as u-maya",
             "upload-document --as u-leo --title Transcript --doc-type transcript",
-        ] {
-            let result = cli.run(line)
-            #expect(result.status == 0, "\(line): \(result.stderr)")
-        }
+        ])
         return cli
     }
 

@@ -15,15 +15,12 @@ import Testing
     static func logWithAnotherFamily() throws -> CLIHarness {
         let cli = CLIHarness()
         try FileManager.default.copyItem(atPath: Binary.packageRoot + "/events-samples/family.jsonl", toPath: cli.logPath)
-        for line in [
+        cli.runAll([
             "add-member --user u-other --name 'Olga Otherfamily' --role parent --family f-other",
             "add-member --as u-other --user u-oscar --name 'Oscar Otherfamily' --role player",
             "add-school --as u-other --name 'Secret Academy' --school s-ucla",
             "log-interaction --as u-oscar --school s-ucla --type email --direction inbound --subject 'Otherfamily secret subject' --occurred-at 2026-02-10T10:00:00Z",
-        ] {
-            let result = cli.run(line)
-            #expect(result.status == 0, "\(line): \(result.stderr)")
-        }
+        ])
         return cli
     }
 
