@@ -25,7 +25,7 @@ package enum AppendOutcome {
 /// failure after writing cuts the log back to its old size.
 package final class LogWriter {
     package let path: String
-    private let fs: FileSystem
+    let fs: FileSystem
 
     /// The replayed state of the log's first `cachedSize` bytes, kept between appends made
     /// through this writer so an in-process caller does not replay the log again each time.
@@ -35,7 +35,7 @@ package final class LogWriter {
     private var cachedSize = 0
     private var cachedLastLine: [UInt8] = []
     /// The log, kept open between appends while the path still names the same file.
-    private var log: (fd: Int32, identity: FileIdentity)?
+    var log: (fd: Int32, identity: FileIdentity)?
 
     /// Whether (and when) to start from `LOG.snapshot` and write a newer one.
     private let snapshots: SnapshotPolicy?
@@ -50,7 +50,7 @@ package final class LogWriter {
 
     deinit { closeLog() }
 
-    private var folder: String { POSIX.directory(of: path) }
+    var folder: String { POSIX.directory(of: path) }
 
     /// What the drafts are built from: the state of the log as it is under the lock.
     /// `original` is the event already logged under `--event-id`, if any (a retry reuses its ids).
@@ -145,6 +145,7 @@ package final class LogWriter {
                               build: Builder) throws(StoreError) -> AppendOutcome {
         // A batch a writer left unfinished is rolled back before anything else is read.
         try LogJournal.recover(log: fd, path: path, fs: fs)
+        try ErasureIntent.recover(log: path, fd: fd, fs: fs)  // before any attachment is stored
         fs.removeStaleTemporaries(in: folder)  // the attachments folder is cleaned when attachments are stored
         var original: Event?
         var replayer: Replayer
@@ -283,7 +284,7 @@ package final class LogWriter {
         }
     }
 
-    private func closeLog() {
+    func closeLog() {
         if let log { fs.close(log.fd) }
         log = nil
         cached = nil
@@ -300,7 +301,7 @@ package final class LogWriter {
 
     /// ``moveTornTailAside(fd:base:bytes:)`` for a log not read into memory: the bytes after
     /// its last `\n` are found by reading backwards from the end.
-    private func cutTornTail(fd: Int32, size: Int) throws(StoreError) {
+    func cutTornTail(fd: Int32, size: Int) throws(StoreError) {
         let start = try LogExtent.lastLineEnd(fd, before: size, path: path, fs: fs)
         guard start < size else { return }
         var tail = try fs.read(fd, from: start, to: size, path: path)

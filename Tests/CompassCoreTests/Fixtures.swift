@@ -6,6 +6,8 @@ struct Fixture {
     var state = CompassState()
     var seq: Int64 = 0
     var clock = Timestamp(rfc3339: "2026-02-01T12:00:00Z")!
+    /// The events applied so far, in order.
+    var events: [Event] = []
 
     static func family() -> Fixture {
         var f = Fixture()
@@ -32,7 +34,9 @@ struct Fixture {
     mutating func apply(_ type: String, _ actor: String, _ data: String, family: String = "fam", sanitizing: Bool = false) -> String? {
         let d = draft(type, actor, data, family: family)
         do {
-            state.apply(try Rules.decide(d, in: state, sanitizing: sanitizing))
+            let event = try Rules.decide(d, in: state, sanitizing: sanitizing)
+            state.apply(event)
+            events.append(event)
             return nil
         } catch {
             return error.message

@@ -66,6 +66,7 @@ import Testing
                 switch outcome {
                 case .applied(let line, let event): applied[line] = event.id
                 case .rejected(let line, _, _): rejected.insert(line)
+                case .erased(let line, _): rejected.insert(line)
                 }
             })
             replayer.consume(bytes: bytes)

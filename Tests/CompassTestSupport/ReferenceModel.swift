@@ -222,7 +222,7 @@ package enum FamilyText {
             case .interactionLogged(let i): out.formUnion([i.subject, i.content, i.otherCoachName].compactMap { $0 })
             case .schoolStatusChanged(let c): if let notes = c.notes { out.insert(notes) }
             case .documentUploaded(let d): out.insert(d.title)
-            case .interactionDeleted, .notificationSettingsChanged, .notificationsRead: break
+            case .interactionDeleted, .notificationSettingsChanged, .notificationsRead, .erasureRecorded: break
             }
         }
         return out

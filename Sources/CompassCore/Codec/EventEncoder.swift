@@ -107,6 +107,11 @@ package enum EventEncoder {
             w.bool(e.inboundAlerts)
         case .notificationsRead(let e):
             w.field("upToSeq", e.upToSeq)
+        case .erasureRecorded(let e):
+            w.field("oldHead", e.oldHead)
+            w.field("oldLines", e.oldLines)
+            w.field("erased", e.erased)
+            w.field("scope", e.scope.rawValue)
         }
         w.endObject()
     }

@@ -40,6 +40,26 @@ package struct JSONTape: Sendable {
         return valid
     }
 
+    /// Where the string value of a top-level key is in the bytes of a scanned object document,
+    /// when the key and the value are written without escapes (nil otherwise). An erasure
+    /// rewrites `prev` in place through it.
+    package func plainStringRange(ofKey key: StaticString, in base: UnsafePointer<UInt8>) -> Range<Int>? {
+        guard let root = tokens.first, root.kind == .object else { return nil }
+        let wanted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        var name = 1
+        for _ in 0..<root.count {
+            let token = tokens[name]
+            let value = tokens[name + 1]
+            if token.plain, token.end - token.start == wanted.count,
+               (0..<wanted.count).allSatisfy({ base[token.start + $0] == wanted[$0] }) {
+                guard value.kind == .string, !value.escaped else { return nil }
+                return value.start..<value.end
+            }
+            name = value.next
+        }
+        return nil
+    }
+
     /// The value of token `index` of a document scanned from the bytes at `base`.
     func value(at index: Int, in base: UnsafePointer<UInt8>) -> JSONValue {
         let token = tokens[index]

@@ -28,7 +28,7 @@ public struct Event: Hashable, Sendable {
     public var type: EventType { payload.type }
 }
 
-/// The nine event types.
+/// The event types of SPEC §2, and `ErasureRecorded` of §5.
 public enum EventType: String, CaseIterable, Sendable {
     case memberJoined = "MemberJoined"
     case schoolAdded = "SchoolAdded"
@@ -39,6 +39,7 @@ public enum EventType: String, CaseIterable, Sendable {
     case documentUploaded = "DocumentUploaded"
     case notificationSettingsChanged = "NotificationSettingsChanged"
     case notificationsRead = "NotificationsRead"
+    case erasureRecorded = "ErasureRecorded"
 
     /// The position in `allCases` (for per-type counters kept in arrays).
     var ordinal: Int {
@@ -52,6 +53,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .documentUploaded: 6
         case .notificationSettingsChanged: 7
         case .notificationsRead: 8
+        case .erasureRecorded: 9
         }
     }
 }
@@ -67,6 +69,7 @@ public enum Payload: Hashable, Sendable {
     case documentUploaded(DocumentUploaded)
     case notificationSettingsChanged(NotificationSettingsChanged)
     case notificationsRead(NotificationsRead)
+    case erasureRecorded(ErasureRecorded)
 
     /// The type.
     public var type: EventType {
@@ -80,6 +83,7 @@ public enum Payload: Hashable, Sendable {
         case .documentUploaded: .documentUploaded
         case .notificationSettingsChanged: .notificationSettingsChanged
         case .notificationsRead: .notificationsRead
+        case .erasureRecorded: .erasureRecorded
         }
     }
 
@@ -95,6 +99,7 @@ public enum Payload: Hashable, Sendable {
         case .documentUploaded(let e): e.documentId
         case .notificationSettingsChanged(let e): e.inboundAlerts ? "inbound-alerts-on" : "inbound-alerts-off"
         case .notificationsRead(let e): "read-up-to-\(e.upToSeq)"
+        case .erasureRecorded(let e): "erasure-of-\(e.erased)-lines"
         }
     }
 }

@@ -105,3 +105,33 @@ public struct DocumentUploaded: Hashable, Sendable {
         self.sizeBytes = sizeBytes
     }
 }
+
+/// An erasure rewrote the log (SPEC §5): what the log was before it, and nothing personal.
+///
+/// Written by `erase` with actor `-`, after the erased lines were replaced by `Erased`
+/// records; applied without a membership check.
+public struct ErasureRecorded: Hashable, Sendable {
+    /// SHA-256 of the last line before the erasure (of the empty string for an empty log).
+    public var oldHead: String
+    /// How many lines the log had before the erasure.
+    public var oldLines: Int64
+    /// How many lines the erasure replaced by `Erased` records.
+    public var erased: Int64
+    /// What was erased: one member's data or a whole family's.
+    public var scope: ErasureScope
+
+    public init(oldHead: String, oldLines: Int64, erased: Int64, scope: ErasureScope) {
+        self.oldHead = oldHead
+        self.oldLines = oldLines
+        self.erased = erased
+        self.scope = scope
+    }
+}
+
+/// What an erasure forgets (SPEC §5).
+public enum ErasureScope: String, CaseIterable, Hashable, Sendable {
+    /// One member: their lines, their `MemberJoined` and what depends on what they created.
+    case member
+    /// Every line of a family.
+    case family
+}

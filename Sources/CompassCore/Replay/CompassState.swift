@@ -12,6 +12,8 @@ public struct CompassState: Equatable, Sendable {
     private var typeCounts = [Int](repeating: 0, count: EventType.allCases.count)
     /// Live interactions over all families.
     public internal(set) var liveInteractionCount = 0
+    /// `Erased` records read (SPEC §5): lines an erasure replaced, skipped by replay.
+    public internal(set) var erasedLineCount = 0
 
     public init() {}
 
@@ -45,6 +47,13 @@ public struct CompassState: Equatable, Sendable {
 
     /// Applied events over all types.
     public var appliedCount: Int { typeCounts.reduce(0, +) }
+
+    /// Counts an `Erased` record of `family`: not applied, but it keeps its place in the
+    /// family's history, so the family's version never goes back after an erasure.
+    mutating func noteErased(family: String) {
+        erasedLineCount += 1
+        if let position = families.position(of: family) { families.update(at: position) { $0.version += 1 } }
+    }
 
     /// Folds one accepted event into the state.
     ///
@@ -87,6 +96,8 @@ extension Family {
             alertSettings[event.actor, default: []].append(AlertSetting(seq: event.seq, inboundAlerts: changed.inboundAlerts))
         case .notificationsRead(let read):
             readUpTo[event.actor] = max(readUpTo[event.actor] ?? 0, read.upToSeq)
+        case .erasureRecorded:
+            break  // nothing personal, nothing to show: only the version moves on
         }
     }
 }

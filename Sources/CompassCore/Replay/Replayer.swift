@@ -53,6 +53,8 @@ public enum ProblemKind: UInt8, Sendable, Hashable, CaseIterable {
     case notFound
     /// Something the actor's role may not do (`Only players can create interactions`).
     case forbidden
+    /// An `Erased` record (SPEC §5): replay skips it without a problem; appends refuse it.
+    case erased
 }
 
 /// The problems of a log in bounded memory: how many, and the first of each family's lines
@@ -131,6 +133,8 @@ package enum LineOutcome {
     case applied(line: Int, event: Event)
     /// Not applied: the draft when its envelope could be read, and the reason.
     case rejected(line: Int, draft: EventDraft?, message: String)
+    /// An `Erased` record (SPEC §5): skipped without a problem.
+    case erased(line: Int, draft: EventDraft)
 }
 
 /// Replays a log line by line (SPEC §2.2): parse, check the envelope, decide, fold.
@@ -311,6 +315,11 @@ package struct Replayer {
             reject(number, nil, error.message, kind: error.kind, family: family)
         case .draft(let draft, let payload):
             if deferred != nil { loadDeferred(for: draft.family) }
+            if case .failure(let error) = payload, error.kind == .erased {
+                state.noteErased(family: draft.family)
+                observer?(.erased(line: number, draft: draft), state)
+                return true
+            }
             do {
                 let event = try Rules.decide(draft, prebuilt: payload, in: state)
                 state.apply(event)

@@ -13,7 +13,7 @@
 /// used: it is rebuilt, never trusted.
 package enum SnapshotCodec {
     static let magic = Array("compass-snapshot\n".utf8)
-    package static let formatVersion: UInt64 = 4
+    package static let formatVersion: UInt64 = 5
     static let preambleLength = magic.count + 8 + 8 + 3 * (8 + 8 + 32)
 
     /// One family's encoded section, with its SHA-256 (sections are independent: a writer may
@@ -109,6 +109,7 @@ package enum SnapshotCodec {
         let counts = s.state.countsByType
         for type in EventType.allCases { w.uint(UInt64(counts[type] ?? 0)) }
         w.int(Int64(s.state.liveInteractionCount))
+        w.uint(UInt64(s.state.erasedLineCount))
         w.uint(UInt64(s.state.members.count))
         for id in s.state.members.keys.sorted() {
             let m = s.state.members[id]!
@@ -433,8 +434,10 @@ package struct SnapshotIndex: Sendable {
                 guard let count = r.uint() else { return nil }
                 state.setCount(type, Int(count))
             }
-            guard let live = r.int(), let memberCount = r.uint(), memberCount <= UInt64(buffer.count) else { return nil }
+            guard let live = r.int(), let erased = r.uint(), erased <= UInt64(Int.max), let memberCount = r.uint(),
+                  memberCount <= UInt64(buffer.count) else { return nil }
             state.liveInteractionCount = Int(live)
+            state.erasedLineCount = Int(erased)
             for _ in 0..<memberCount {
                 guard let user = r.string(), let family = r.string(), let name = r.string(), let role = r.uint(), let joined = r.int()
                 else { return nil }

@@ -30,6 +30,13 @@ struct PayloadReader<Fields: JSONFields> {
         return flag
     }
 
+    /// A required SHA-256 hash: 64 lowercase hex digits.
+    func hash(_ key: String) throws(EventError) -> String {
+        guard let value = data[key], value != .null else { throw .missing("data.\(key)") }
+        guard case .string(let text) = value, SHA256.isHex(text) else { throw .mustBe("data.\(key)", "a SHA-256 hash") }
+        return text
+    }
+
     /// A required integer ≥ 0.
     func count(_ key: String) throws(EventError) -> Int64 {
         guard let value = try optionalCount(key) else { throw .missing("data.\(key)") }

@@ -40,12 +40,24 @@ package enum Rules {
         try build(draft, data: data, state: nil, sanitizing: sanitizing).payload
     }
 
+    /// The `type` of the records that replace erased lines (SPEC §5).
+    package static let erasedType = "Erased"
+
+    /// What deciding an `Erased` record gives: never an event. A well-formed one is
+    /// ``ProblemKind/erased`` (replay skips it without a problem; an append refuses it); a
+    /// malformed one is a shape problem.
+    private static func erasedRecord<Fields: JSONFields>(_ reader: PayloadReader<Fields>) throws(EventError) -> EventError {
+        _ = try reader.hash("was")
+        return EventError("Erased lines are written only by compass erase", kind: .erased)
+    }
+
     private static func build(_ draft: EventDraft, state: CompassState?, sanitizing: Bool) throws(EventError) -> Event {
         try build(draft, data: draft.data, state: state, sanitizing: sanitizing)
     }
 
     private static func build<Fields: JSONFields>(_ draft: EventDraft, data: Fields, state: CompassState?,
                                                   sanitizing: Bool) throws(EventError) -> Event {
+        if draft.type == Rules.erasedType { throw try erasedRecord(PayloadReader(data: data)) }
         guard let type = EventType(rawValue: draft.type) else { throw EventError("unknown event type \(draft.type)", kind: .unknownType) }
         guard draft.version == 1 else { throw EventError("unsupported version \(draft.version)", kind: .unsupportedVersion) }
         let rules = state.map { StateRules(state: $0, actor: draft.actor, family: draft.family) }
@@ -61,6 +73,7 @@ package enum Rules {
         case .documentUploaded: payload = .documentUploaded(try context.documentUploaded())
         case .notificationSettingsChanged: payload = .notificationSettingsChanged(try context.notificationSettingsChanged())
         case .notificationsRead: payload = .notificationsRead(try context.notificationsRead())
+        case .erasureRecorded: payload = .erasureRecorded(try context.erasureRecorded())
         }
         return Event(seq: draft.seq, id: draft.id, at: draft.at, actor: draft.actor, family: draft.family,
                      payload: payload, prev: draft.prev)
@@ -157,6 +170,11 @@ struct RuleContext<Fields: JSONFields> {
     }
 
     /// Marks the actor's notifications read up to a line.
+    func erasureRecorded() throws(EventError) -> ErasureRecorded {
+        ErasureRecorded(oldHead: try reader.hash("oldHead"), oldLines: try reader.count("oldLines"), erased: try reader.count("erased"),
+                        scope: try reader.choice("scope", ErasureScope.self, else: "field data.scope must be member or family"))
+    }
+
     func notificationsRead() throws(EventError) -> NotificationsRead {
         _ = try actorMember()
         return NotificationsRead(upToSeq: try reader.count("upToSeq"))

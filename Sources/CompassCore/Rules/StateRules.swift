@@ -127,6 +127,8 @@ extension Rules {
             try rules.documentIsNew(e.documentId)
         case .notificationSettingsChanged, .notificationsRead:
             _ = try rules.actorMember()
+        case .erasureRecorded:
+            break  // applied without a membership check (SPEC §5)
         }
     }
 }

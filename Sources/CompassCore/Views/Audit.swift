@@ -73,6 +73,11 @@ public struct AuditTrail: Sendable {
                 actorRole: known?.role, family: draft?.family, type: draft?.type,
                 summary: "rejected: \(message)", rejection: message,
                 entityIds: draft.map(AuditSummary.referencedIds) ?? []))
+        case .erased(let line, let draft):
+            // Its seq and time only: nothing else of the line is left (SPEC §5).
+            entries.append(AuditEntry(
+                line: line, seq: draft.seq, at: draft.at, actor: draft.actor, actorName: nil, actorRole: nil, family: draft.family,
+                type: draft.type, summary: "erased", rejection: nil, entityIds: []))
         }
     }
 
@@ -134,6 +139,9 @@ enum AuditSummary {
             return "\(who) turned inbound alerts \(e.inboundAlerts ? "on" : "off")"
         case .notificationsRead(let e):
             return "\(who) marked notifications read up to #\(e.upToSeq)"
+        case .erasureRecorded(let e):
+            let what = e.scope == .family ? "the family's data" : "a member's data"
+            return "\(what) was erased: \(e.erased) line\(e.erased == 1 ? "" : "s") of \(e.oldLines)"
         }
     }
 
@@ -156,7 +164,7 @@ enum AuditSummary {
             }
         case .schoolStatusChanged(let e): ids = [e.schoolId]
         case .documentUploaded(let e): ids = [e.documentId]
-        case .notificationSettingsChanged, .notificationsRead: ids = []
+        case .notificationSettingsChanged, .notificationsRead, .erasureRecorded: ids = []
         }
         return [event.actor] + ids
     }

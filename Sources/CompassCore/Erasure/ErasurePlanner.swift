@@ -1,0 +1,326 @@
+/// What to erase (SPEC §5).
+public enum ErasureTarget: Hashable, Sendable {
+    /// One member of the requester's family: by a parent, or by the member.
+    case member(String)
+    /// The requester's whole family: by a parent.
+    case family
+
+    /// The scope written in `ErasureRecorded`.
+    public var scope: ErasureScope {
+        switch self {
+        case .member: .member
+        case .family: .family
+        }
+    }
+}
+
+/// An erasure worked out in memory: the new log and what it forgets. Nothing is written.
+package struct ErasurePlan {
+    /// The whole new log: every line, erased ones replaced, then the `ErasureRecorded` line.
+    package var newLog: [UInt8]
+    /// The `ErasureRecorded` event the new log ends with.
+    package var record: Event
+    /// SHA-256 of the new log's last line.
+    package var newHead: String
+    /// The 1-based lines replaced by `Erased` records.
+    package var erasedLines: [Int]
+    /// Erased lines per event type.
+    package var erasedByType: [String: Int]
+    /// Attachment hashes only erased lines referred to: their bytes go too.
+    package var orphanedBlobs: [String]
+    /// Lines that could not be read as events and were kept as they are: nothing tells whose
+    /// they are.
+    package var unreadableLines: [Int]
+    /// The user ids whose data is erased (a torn fragment naming one of them goes too).
+    package var erasedUsers: Set<String>
+    /// The family the erasure is in.
+    package var family: String
+
+    /// Whether a torn fragment (a cut-off line moved to `LOG.torn`) holds data this erasure
+    /// forgets: of the family for a family erasure, of an erased user otherwise, or with no
+    /// readable family or actor at all (nothing proves it is someone else's).
+    package func covers(tornFragment text: String, scope: ErasureScope) -> Bool {
+        let family = Self.stringField("family", in: text)
+        let actor = Self.stringField("actor", in: text)
+        if scope == .family, family == self.family { return true }
+        if let actor, erasedUsers.contains(actor) { return true }
+        return erasedUsers.contains { text.contains("\"\($0)\"") }
+    }
+
+    /// The value of `"key":"value"` in a fragment of a line, without parsing it (it is cut off).
+    static func stringField(_ key: String, in text: String) -> String? {
+        guard let start = text.range(of: "\"\(key)\":\"") else { return nil }
+        let rest = text[start.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end])
+    }
+}
+
+/// Works out an erasure of SPEC §5 from a log's bytes: who may ask, the closure of lines to
+/// erase, the rewritten chain and the `ErasureRecorded` line. Pure: the store writes it.
+package enum ErasurePlanner {
+    /// Plans erasing `target` at the request of `requester`.
+    ///
+    /// - Parameters:
+    ///   - log: the whole log, complete lines only (a torn tail is moved aside first).
+    ///   - at: when the erasure is recorded; `eventId`: the `ErasureRecorded` event's id.
+    /// - Throws: the refusal, in the rules' words (`Unknown user U`, who may erase).
+    package static func plan(log: [UInt8], target: ErasureTarget, requester: String, at: Timestamp,
+                             eventId: String) throws(EventError) -> ErasurePlan {
+        let lines = log.withUnsafeBufferPointer { buffer in
+            var ranges: [Range<Int>] = []
+            LineSplitter.completeLines(in: buffer, from: 0, to: buffer.count, into: &ranges)
+            return ranges
+        }
+        var outcomes = [LineOutcome?](repeating: nil, count: lines.count)
+        var replayer = Replayer(observer: { outcome, _ in
+            switch outcome {
+            case .applied(let line, _), .rejected(let line, _, _), .erased(let line, _): outcomes[line - 1] = outcome
+            }
+        }, problems: .summary)
+        log.withUnsafeBufferPointer { buffer in
+            for range in lines { replayer.consume(line: UnsafeBufferPointer(rebasing: buffer[range]), terminated: true) }
+        }
+        let state = replayer.state
+        let (family, users) = try authorize(target, requester: requester, in: state)
+        if case .member(let user) = target { try refuseOrphaning(user, outcomes, in: state) }
+        let erase = closure(outcomes, family: family, users: users, scope: target.scope)
+
+        var plan = ErasurePlan(newLog: [], record: Event(seq: 0, id: "", at: at, actor: "-", family: family,
+                                                         payload: .notificationsRead(NotificationsRead(upToSeq: 0))),
+                               newHead: "", erasedLines: [], erasedByType: [:], orphanedBlobs: [], unreadableLines: [],
+                               erasedUsers: users, family: family)
+        var keptBlobs: Set<String> = []
+        var erasedBlobs: Set<String> = []
+        for (index, outcome) in outcomes.enumerated() {
+            guard let outcome else { plan.unreadableLines.append(index + 1); continue }
+            let hashes = attachmentHashes(outcome)
+            if erase[index] {
+                plan.erasedLines.append(index + 1)
+                plan.erasedByType[Self.type(of: outcome), default: 0] += 1
+                erasedBlobs.formUnion(hashes)
+            } else {
+                keptBlobs.formUnion(hashes)
+            }
+        }
+        plan.orphanedBlobs = erasedBlobs.subtracting(keptBlobs).sorted()
+
+        // The chain: erased lines become `Erased` records carrying their original hash; every
+        // correct link after the first change is rewritten; a broken link stays broken.
+        var output: [UInt8] = []
+        output.reserveCapacity(log.count + 512)
+        var tape = JSONTape()
+        var previous = SHA256.emptyHex, previousOriginal = SHA256.emptyHex, previousNew = SHA256.emptyHex
+        log.withUnsafeBufferPointer { buffer in
+            for (index, range) in lines.enumerated() {
+                let line = UnsafeBufferPointer(rebasing: buffer[range])
+                let chain = ChainLine(line, tape: &tape)
+                let original = chain.originalHash(line, previous: previous, previousOriginal: previousOriginal)
+                let start = output.count
+                if erase[index], case .some(let outcome) = outcomes[index], let envelope = Self.envelope(of: outcome) {
+                    output += erasedRecord(envelope, was: original, prev: chain.prev == nil ? nil : previousNew)
+                } else if let prevRange = chain.prevRange, chain.links(to: previous), previousNew != previous {
+                    output += ChainLine.replacingPrev(line, prevRange, with: previousNew)
+                } else {
+                    output += line
+                }
+                let rewritten = output.count - start != line.count || !output[start...].elementsEqual(line)
+                previousNew = rewritten ? output.withUnsafeBufferPointer { SHA256.hex(UnsafeBufferPointer(rebasing: $0[start...])) } : chain.hash
+                output.append(0x0A)
+                previous = chain.hash
+                previousOriginal = original
+            }
+        }
+
+        let recorded = ErasureRecorded(oldHead: replayer.headHash, oldLines: Int64(lines.count),
+                                       erased: Int64(plan.erasedLines.count), scope: target.scope)
+        plan.record = Event(seq: replayer.lastSeq + 1, id: eventId, at: at, actor: "-", family: family,
+                            payload: .erasureRecorded(recorded), prev: previousNew)
+        let recordLine = EventEncoder.line(for: plan.record)
+        plan.newHead = SHA256.hex(recordLine)
+        output += recordLine
+        output.append(0x0A)
+        plan.newLog = output
+        return plan
+    }
+
+    /// The family and the users an erasure covers, or why the requester may not ask for it.
+    /// A member of another family is "not found", never "forbidden" (no existence leaks).
+    static func authorize(_ target: ErasureTarget, requester: String,
+                          in state: CompassState) throws(EventError) -> (family: String, users: Set<String>) {
+        let viewer = try Viewer(requester, in: state)
+        switch target {
+        case .member(let user):
+            guard let member = state.members[user], member.family == viewer.family else {
+                throw EventError("Unknown user \(user)", kind: .notFound)
+            }
+            guard user == requester || viewer.role == .parent else {
+                throw EventError("Only a parent or the member can erase a member's data", kind: .forbidden)
+            }
+            return (viewer.family, [user])
+        case .family:
+            guard viewer.role == .parent else { throw EventError("Only a parent can erase the family's data", kind: .forbidden) }
+            return (viewer.family, Set(state.families[viewer.family]?.memberIds ?? []))
+        }
+    }
+
+    /// Refuses to erase a member who added members still in the family. Their `MemberJoined`
+    /// lines have the erased member as actor, so §5 erases them too; the members would then
+    /// leave the family, their own lines refused and kept, out of reach of any later erasure.
+    static func refuseOrphaning(_ user: String, _ outcomes: [LineOutcome?], in state: CompassState) throws(EventError) {
+        var added: [String] = []
+        for case .applied(_, let event)? in outcomes where event.actor == user {
+            if case .memberJoined(let joined) = event.payload, joined.userId != user, state.members[joined.userId] != nil {
+                added.append(joined.userId)
+            }
+        }
+        guard added.isEmpty else {
+            throw EventError("Cannot erase \(user): they added \(added.joined(separator: ", ")) to the family; erase "
+                             + (added.count == 1 ? "that member" : "those members") + " first, or the whole family with --family")
+        }
+    }
+
+    /// The lines to erase (SPEC §5): of the family for a family erasure; otherwise every line
+    /// an erased user did and their `MemberJoined`, then, repeatedly, every line naming an
+    /// entity (school, coach, interaction, document) an erased line created.
+    ///
+    static func closure(_ outcomes: [LineOutcome?], family: String, users: Set<String>, scope: ErasureScope) -> [Bool] {
+        var erase = [Bool](repeating: false, count: outcomes.count)
+        var created: Set<EntityKey> = []
+        // Applied lines only name entities created before them: one pass in line order finds
+        // every entity the erasure removes; a second catches refused lines naming one.
+        for pass in 0..<2 {
+            for (index, outcome) in outcomes.enumerated() where !erase[index] {
+                guard let outcome, let envelope = envelope(of: outcome) else { continue }
+                if case .erased = outcome { continue }
+                if envelope.type == EventType.erasureRecorded.rawValue, envelope.actor == "-" { continue }
+                var hit = false
+                if scope == .family, envelope.family == family { hit = true }
+                if users.contains(envelope.actor) { hit = true }
+                if let joining = joinedUser(outcome), users.contains(joining) { hit = true }
+                let references = referencedEntities(outcome, family: envelope.family)
+                if !hit, references.contains(where: created.contains) { hit = true }
+                guard hit else { continue }
+                erase[index] = true
+                if pass == 0, case .applied(_, let event) = outcome, let made = createdEntity(event) { created.insert(made) }
+            }
+        }
+        return erase
+    }
+
+    /// An entity of a family: kind and id (ids are unique per kind within a family).
+    struct EntityKey: Hashable {
+        var family: String
+        var kind: String
+        var id: String
+    }
+
+    static let referenceKeys = ["schoolId", "coachId", "interactionId", "documentId"]
+
+    static func createdEntity(_ event: Event) -> EntityKey? {
+        switch event.payload {
+        case .schoolAdded(let e): EntityKey(family: event.family, kind: "schoolId", id: e.schoolId)
+        case .coachAdded(let e): EntityKey(family: event.family, kind: "coachId", id: e.coachId)
+        case .interactionLogged(let e): EntityKey(family: event.family, kind: "interactionId", id: e.interactionId)
+        case .documentUploaded(let e): EntityKey(family: event.family, kind: "documentId", id: e.documentId)
+        default: nil
+        }
+    }
+
+    /// Every entity id a line names in its data, as far as it can be read.
+    static func referencedEntities(_ outcome: LineOutcome, family: String) -> [EntityKey] {
+        switch outcome {
+        case .applied(_, let event):
+            let ids: [(String, String?)] = switch event.payload {
+            case .coachAdded(let e): [("schoolId", e.schoolId)]
+            case .interactionLogged(let e): [("schoolId", e.schoolId), ("coachId", e.coachId)]
+            case .interactionDeleted(let e): [("interactionId", e.interactionId)]
+            case .schoolStatusChanged(let e): [("schoolId", e.schoolId)]
+            default: []
+            }
+            return ids.compactMap { key, id in id.map { EntityKey(family: family, kind: key, id: $0) } }
+        case .rejected(_, let draft, _):
+            return draft.map { references(in: .object($0.data), family: family) } ?? []
+        case .erased:
+            return []
+        }
+    }
+
+    static func references(in data: JSONValue, family: String) -> [EntityKey] {
+        guard case .object(let object) = data else { return [] }
+        return referenceKeys.compactMap { key in
+            guard case .string(let id)? = object[key] else { return nil }
+            return EntityKey(family: family, kind: key, id: id)
+        }
+    }
+
+    static func joinedUser(_ outcome: LineOutcome) -> String? {
+        switch outcome {
+        case .applied(_, let event):
+            if case .memberJoined(let joined) = event.payload { return joined.userId }
+            return nil
+        case .rejected(_, let draft, _):
+            guard let draft, draft.type == EventType.memberJoined.rawValue, case .string(let user)? = draft.data["userId"] else { return nil }
+            return user
+        case .erased:
+            return nil
+        }
+    }
+
+    /// The attachment hashes a line names.
+    static func attachmentHashes(_ outcome: LineOutcome) -> [String] {
+        switch outcome {
+        case .applied(_, let event):
+            guard case .interactionLogged(let logged) = event.payload else { return [] }
+            return (logged.attachments ?? []).compactMap(\.sha256)
+        case .rejected(_, let draft, _):
+            guard let draft, case .array(let list)? = draft.data["attachments"] else { return [] }
+            return list.compactMap { item in
+                guard case .object(let attachment) = item, case .string(let hash)? = attachment["sha256"] else { return nil }
+                return hash
+            }
+        case .erased:
+            return []
+        }
+    }
+
+    /// The envelope fields an `Erased` record keeps.
+    struct Envelope {
+        var seq: Int64
+        var id: String
+        var type: String
+        var at: Timestamp
+        var actor: String
+        var family: String
+    }
+
+    static func envelope(of outcome: LineOutcome) -> Envelope? {
+        switch outcome {
+        case .applied(_, let e): Envelope(seq: e.seq, id: e.id, type: e.type.rawValue, at: e.at, actor: e.actor, family: e.family)
+        case .rejected(_, let d, _): d.map { Envelope(seq: $0.seq, id: $0.id, type: $0.type, at: $0.at, actor: $0.actor, family: $0.family) }
+        case .erased(_, let d): Envelope(seq: d.seq, id: d.id, type: d.type, at: d.at, actor: d.actor, family: d.family)
+        }
+    }
+
+    static func type(of outcome: LineOutcome) -> String { envelope(of: outcome)?.type ?? "" }
+
+    /// `{"seq":S,"id":ID,"type":"Erased","at":AT,"actor":"-","family":F,"data":{"was":H},"prev":P}`;
+    /// without `prev` when the line it replaces had none.
+    static func erasedRecord(_ envelope: Envelope, was: String, prev: String?) -> [UInt8] {
+        var w = JSONWriter(reservingCapacity: 300)
+        w.beginObject()
+        w.field("seq", envelope.seq)
+        w.field("id", envelope.id)
+        w.field("type", Rules.erasedType)
+        w.field("at", envelope.at.rfc3339)
+        w.field("actor", "-")
+        w.field("family", envelope.family)
+        w.key("data")
+        w.beginObject()
+        w.field("was", was)
+        w.endObject()
+        var bytes = w.bytes
+        EventEncoder.seal(&bytes, prev: prev)
+        return bytes
+    }
+}

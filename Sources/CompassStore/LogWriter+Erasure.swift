@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CompassCore
+
+/// What an erasure did (or, for a dry run, would do).
+package struct ErasureOutcome {
+    package var plan: ErasurePlan
+    /// Fragments removed from `LOG.torn`.
+    package var tornFragments: Int
+    /// Attachment blobs removed (only erased lines referred to them).
+    package var blobs: Int
+    /// Whether a snapshot was removed.
+    package var snapshot: Bool
+    /// False for a dry run: nothing was changed.
+    package var committed: Bool
+}
+
+extension LogWriter {
+    /// Erases a member's or a family's data (SPEC §5) under the writers' lock.
+    ///
+    /// The new log is built in memory, written beside the old one (`LOG.tmp-PID`), fsynced and
+    /// renamed over it: a kill at any moment leaves the old log or the new one, whole. Before
+    /// the rename the snapshot goes (it is a cache) and `LOG.torn` loses the erased fragments;
+    /// after it, the blobs only erased lines referred to (an intent file, `LOG.erasing`, lets
+    /// the next writer finish that if this process dies). Writers waiting for the lock find
+    /// the path renamed over and open it again, so no acknowledged append is lost.
+    package func erase(_ target: ErasureTarget, requester: String, at: Timestamp, eventId: String,
+                       dryRun: Bool) throws(StoreError) -> ErasureOutcome {
+        let fd = try lockExistingLog()
+        defer {
+            try? fs.lock(fd, .unlock, path: path)
+            closeLog()
+        }
+        try LogJournal.recover(log: fd, path: path, fs: fs)
+        try ErasureIntent.recover(log: path, fd: fd, fs: fs)
+        var bytes: [UInt8]
+        if dryRun {
+            bytes = try fs.read(fd, from: 0, to: try LogExtent.lastLineEnd(fd, before: try fs.size(fd, path: path), path: path, fs: fs),
+                                path: path)
+        } else {
+            fs.removeStaleTemporaries(in: folder)
+            try cutTornTail(fd: fd, size: try fs.size(fd, path: path))
+            bytes = try fs.read(fd, from: 0, to: try fs.size(fd, path: path), path: path)
+        }
+        let plan: ErasurePlan
+        do { plan = try ErasurePlanner.plan(log: bytes, target: target, requester: requester, at: at, eventId: eventId) }
+        catch { throw .rejected(error) }
+        bytes = []
+
+        let tornPath = path + ".torn"
+        let torn = (try fs.readFile(tornPath)) ?? []
+        let fragments = torn.split(separator: 0x0A).map { Array($0) }
+        let keptFragments = fragments.filter { !plan.covers(tornFragment: String(decoding: $0, as: UTF8.self), scope: target.scope) }
+        let attachments = AttachmentStore(logPath: path)
+        let blobs = plan.orphanedBlobs.filter { fs.kind(of: attachments.path(for: $0)) == .regular }
+        let snapshotPath = path + ".snapshot"
+        let hasSnapshot = fs.kind(of: snapshotPath) == .regular
+        var outcome = ErasureOutcome(plan: plan, tornFragments: fragments.count - keptFragments.count, blobs: blobs.count,
+                                     snapshot: hasSnapshot, committed: false)
+        if dryRun { return outcome }
+
+        try ErasureIntent.write(log: path, newSize: plan.newLog.count, newHead: plan.newHead, blobs: blobs, fs: fs)
+        let temp = path + ".tmp-\(getpid())"
+        do throws(StoreError) {
+            if hasSnapshot { try fs.remove(snapshotPath) }
+            if keptFragments.count < fragments.count {
+                if keptFragments.isEmpty { try fs.remove(tornPath) } else {
+                    try fs.writeFileAtomically(tornPath, parts: keptFragments.map { $0 + [0x0A] })
+                }
+            }
+            guard let out = try fs.open(temp, .replace) else { throw .io(path: temp, message: "cannot write \(temp)") }
+            do throws(StoreError) {
+                try fs.writeAll(out, plan.newLog, path: temp)
+                try fs.sync(out, path: temp)
+                fs.close(out)
+            } catch {
+                fs.close(out)
+                throw error
+            }
+            try fs.rename(temp, to: path)  // the commit point
+        } catch {
+            try? fs.remove(temp)
+            try? fs.remove(ErasureIntent.path(of: path))  // the old log is whole and keeps its blobs
+            try? fs.syncDirectory(folder)
+            throw error
+        }
+        outcome.committed = true
+        // Past the commit point a failure leaves the intent: the next writer finishes the job.
+        try fs.syncDirectory(folder)
+        try ErasureIntent.finish(log: path, blobs: blobs, fs: fs)
+        return outcome
+    }
+
+    /// Opens the existing log and takes the writers' lock, opening the path again when it was
+    /// renamed over while this writer waited.
+    func lockExistingLog() throws(StoreError) -> Int32 {
+        while true {
+            closeLog()
+            guard let fd = try fs.open(path, .append) else { throw .noLog(path: path) }
+            guard let identity = fs.identity(fd) else {
+                fs.close(fd)
+                throw .io(path: path, message: "cannot open \(path)")
+            }
+            log = (fd, identity)
+            try fs.lock(fd, .exclusive, path: path)
+            if fs.identity(of: path) == identity { return fd }
+            try? fs.lock(fd, .unlock, path: path)
+        }
+    }
+}
