@@ -147,6 +147,11 @@ enum CommandCatalog {
             OptionSpec(name: "mark-read", value: nil, help: "mark every alert read (appends NotificationsRead)"),
             OptionSpec(name: "alerts", value: "on|off", help: "turn your inbound alerts on or off (appends NotificationSettingsChanged)", choices: ["on", "off"]),
         ] + timeTravel + append, examples: ["notifications --as u-pat --unread", "notifications --as u-pat --mark-read"]),
+        spec("erase", "Make the log forget a member (or the whole family) for good; the chain still proves the old head.", [log, viewer, now, json,
+            OptionSpec(name: "member", value: "USER", help: "erase this member of your family (a parent, or the member)"),
+            OptionSpec(name: "family", value: nil, help: "erase your whole family (parents only)"),
+            OptionSpec(name: "dry-run", value: nil, help: "print what would be erased; change nothing"),
+        ], examples: ["erase --as u-pat --member u-leo --dry-run", "erase --as u-maya --member u-maya", "erase --as u-pat --family"]),
         spec("generate", "Write a valid synthetic log to stdout.", [
             OptionSpec(name: "families", value: "N", help: "number of families (default 3)"),
             OptionSpec(name: "events", value: "N", help: "number of events (default 1000)"),

@@ -86,6 +86,7 @@ public enum Compass {
         case "schools", "coaches", "members", "documents": try LookupCommands.run(inv)
         case "notifications": try NotificationsCommand.run(inv)
         case "report": try ReportCommand.run(inv)
+        case "erase": try EraseCommand.run(inv)
         case "attachment": try AttachmentCommand.run(inv)
         case "completions": try ShellCommands.completions(inv)
         case "man": ShellCommands.man(inv)

@@ -322,6 +322,37 @@ public final class CompassStore: @unchecked Sendable {
         try fs.writeFileAtomically(path, parts: [bytes])
     }
 
+    // MARK: Erasure
+
+    /// Makes the log forget one member for good (SPEC §5): their lines, their `MemberJoined`,
+    /// and what depends on what they created are replaced by `Erased` records; orphaned
+    /// attachments, torn fragments and the snapshot go too. Asked by a parent of the family or
+    /// by the member. The `prev` chain still proves the old head (``verify(expectHead:)``).
+    ///
+    /// Crash-safe (the new log replaces the old one in one rename) and safe against writers
+    /// racing it (they wait for the lock and open the new log).
+    ///
+    /// - Parameter dryRun: only report what would be erased; nothing changes.
+    /// - Throws: ``StoreError/rejected(_:)`` (`Unknown user U`, who may erase, a member who
+    ///   added members still in the family), ``StoreError/noLog(path:)``, ``StoreError/io(path:message:)``.
+    @discardableResult
+    public func erase(member: String, as requester: String, dryRun: Bool = false) throws(StoreError) -> ErasureReport {
+        try erase(.member(member), as: requester, dryRun: dryRun)
+    }
+
+    /// Makes the log forget the requester's whole family (SPEC §5); asked by a parent.
+    @discardableResult
+    public func erase(familyOf requester: String, dryRun: Bool = false) throws(StoreError) -> ErasureReport {
+        try erase(.family, as: requester, dryRun: dryRun)
+    }
+
+    private func erase(_ target: ErasureTarget, as requester: String, dryRun: Bool) throws(StoreError) -> ErasureReport {
+        lock.lock()
+        defer { lock.unlock() }
+        let outcome = try writer.erase(target, requester: requester, at: configuration.clock(), eventId: configuration.makeId(), dryRun: dryRun)
+        return ErasureReport(outcome, target: target)
+    }
+
     // MARK: Verification
 
     /// Checks every line, the `prev` chain and any snapshot (SPEC §4 `verify`).

@@ -47,10 +47,19 @@ public struct VerifyReport: Sendable, Hashable {
     public var attachmentsChecked: Int
     /// Referenced blobs that are missing or whose bytes do not match their hash.
     public var attachmentProblems: [AttachmentProblem]
+    /// The erasures the log records (SPEC §5), each with whether the log proves its old head.
+    public var erasures: [ErasureStep] = []
+    /// Whether the log has exactly as many `Erased` records as its erasures say they erased.
+    public var erasedCountsAgree = true
+    /// The erasure whose proven old head is the expected head, when the expected head is not
+    /// the current one: the log is that old log with only erased lines replaced since.
+    public var expectedHeadProvenBy: ErasureStep?
 
-    /// No problem, the expected head (if given), no mismatched snapshot, every blob whole.
+    /// No problem, the expected head (now or proven through erasures), no mismatched snapshot,
+    /// every blob whole, erased counts that agree.
     public var ok: Bool {
         problems.count == 0 && tornLine == nil && headMatches != false && snapshot != .mismatched && attachmentProblems.isEmpty
+            && erasedCountsAgree
     }
 }
 
@@ -96,10 +105,23 @@ package enum LogVerifier {
             chain = .intact(sealed: replayer.sealedLines, lines: completeLines)
         }
         let (checked, blobProblems) = checkAttachments(replayer.state, log: path, fs: fs)
-        return VerifyReport(lines: replayer.linesRead, applied: replayer.state.appliedCount, lastSeq: replayer.lastSeq, chain: chain,
-                            head: replayer.headHash, headMatches: expectHead.map { $0 == replayer.headHash }, snapshot: snapshot,
-                            problems: replayer.problemSummary, tornLine: replayer.tornLine,
-                            attachmentsChecked: checked, attachmentProblems: blobProblems)
+        var report = VerifyReport(lines: replayer.linesRead, applied: replayer.state.appliedCount, lastSeq: replayer.lastSeq, chain: chain,
+                                  head: replayer.headHash, headMatches: expectHead.map { $0 == replayer.headHash }, snapshot: snapshot,
+                                  problems: replayer.problemSummary, tornLine: replayer.tornLine,
+                                  attachmentsChecked: checked, attachmentProblems: blobProblems)
+        let state = replayer.state
+        if state.erasedLineCount > 0 || (state.countsByType[.erasureRecorded] ?? 0) > 0 {
+            // The chain of original hashes, walked through every erasure (SPEC §5).
+            var proof = ErasureProof()
+            proof.consume(bytes: try fs.read(fd, from: 0, to: extent.complete, path: path))
+            report.erasures = proof.steps
+            report.erasedCountsAgree = proof.erasedCountsAgree
+            if let expectHead, expectHead != replayer.headHash, let step = proof.proof(of: expectHead) {
+                report.expectedHeadProvenBy = step
+                report.headMatches = true
+            }
+        }
+        return report
     }
 
     /// Every blob an applied interaction references (deleted ones too: their lines still

@@ -18,6 +18,7 @@ enum ReplayCommand {
             w.beginObject()
             w.field("events", replayer.linesRead)
             w.field("applied", state.appliedCount)
+            w.field("erased", state.erasedLineCount)
             w.key("byType")
             w.beginObject()
             for (type, count) in byType { w.field(type, count) }
@@ -29,6 +30,7 @@ enum ReplayCommand {
             inv.console.out(bytes: w.bytes + [0x0A])
         } else {
             var text = "events: \(replayer.linesRead)\napplied: \(state.appliedCount)\n"
+            if state.erasedLineCount > 0 { text += "erased: \(state.erasedLineCount)\n" }
             let width = byType.map(\.0.count).max() ?? 0
             for (type, count) in byType {
                 text += "  \(type)" + String(repeating: " ", count: width - type.count + 2) + "\(count)\n"

@@ -45,6 +45,22 @@ enum VerifyCommand {
                 w.endObject()
             }
             w.endArray()
+            w.key("erasures")
+            w.beginArray()
+            for step in report.erasures {
+                w.beginObject()
+                w.field("line", step.line)
+                w.field("seq", step.seq)
+                w.field("at", step.at.rfc3339)
+                w.field("scope", step.scope.rawValue)
+                w.field("erased", step.erased)
+                w.field("oldLines", step.oldLines)
+                w.field("oldHead", step.oldHead)
+                w.field("proven", step.proven)
+                w.endObject()
+            }
+            w.endArray()
+            w.field("expectedHeadProvenBy", report.expectedHeadProvenBy?.line)
             ProblemRendering.write(spool, into: &w)
             w.endObject()
             inv.console.out(bytes: w.bytes + [0x0A])
@@ -52,7 +68,19 @@ enum VerifyCommand {
             inv.console.out("lines: \(report.lines)\nlast seq: \(report.lastSeq)\nchain: \(chain)\nproblems: \(spool.count)\n")
             ProblemRendering.list(spool, console: inv.console)
             var text = "head: \(report.head)\n"
-            if let expected, report.headMatches == false { text += "head does not match the expected \(expected)\n" }
+            for step in report.erasures {
+                text += "erasure at line \(step.line) (seq \(step.seq), \(step.at.rfc3339)): \(step.erased) line\(step.erased == 1 ? "" : "s") of "
+                    + (step.scope == .family ? "a family" : "a member") + " erased; old head \(step.oldHead) over \(step.oldLines) lines: "
+                    + (step.proven ? "proven" : "not provable (only a head from before the first erasure can be proven)") + "\n"
+            }
+            if !report.erasedCountsAgree { text += "erased lines: the count does not match what the erasures recorded\n" }
+            if let step = report.expectedHeadProvenBy {
+                text += "expected head: proven through the erasure at line \(step.line): since it, only erased lines changed\n"
+            }
+            if let expected, report.headMatches == false {
+                text += "head does not match the expected \(expected)"
+                    + (report.erasures.isEmpty ? "" : ", and no erasure proves it") + "\n"
+            }
             if report.attachmentsChecked > 0 || !report.attachmentProblems.isEmpty {
                 text += "attachments: \(report.attachmentsChecked) checked, \(report.attachmentProblems.isEmpty ? "all whole" : "\(report.attachmentProblems.count) bad")\n"
                 for problem in report.attachmentProblems {

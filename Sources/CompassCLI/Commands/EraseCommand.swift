@@ -1,0 +1,80 @@
+import CompassCore
+import CompassStore
+
+/// `compass erase --member USER | --family`: makes the log forget a member or the family
+/// (SPEC §5) through the store; `--dry-run` prints what would go and changes nothing.
+enum EraseCommand {
+    static func run(_ inv: Invocation) throws {
+        let args = inv.arguments
+        let member = args.value("member")
+        guard (member != nil) != args.has("family") else {
+            throw CLIError.usage("erase needs exactly one of --member USER and --family")
+        }
+        let actor = try inv.viewer()
+        let now = try inv.now()
+        let ids = IdSource(inv.makeId)
+        let store = try CompassStore(path: try inv.existingLog(), createIfMissing: false,
+                                     configuration: .init(clock: { now }, makeId: { ids.next() }),
+                                     fileSystem: inv.fileSystem, snapshots: inv.snapshots)
+        let dryRun = args.has("dry-run")
+        let report = if let member {
+            try store.erase(member: member, as: actor, dryRun: dryRun)
+        } else {
+            try store.erase(familyOf: actor, dryRun: dryRun)
+        }
+        inv.console.out(bytes: inv.json ? json(report) : Array(text(report).utf8))
+    }
+
+    static func json(_ report: ErasureReport) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("dryRun", report.dryRun)
+        w.field("scope", report.scope.rawValue)
+        w.field("family", report.family)
+        w.field("member", report.member)
+        w.field("erased", report.erasedLines)
+        w.key("byType")
+        w.beginObject()
+        for (type, count) in report.erasedByType.sorted(by: { $0.key < $1.key }) { w.field(type, count) }
+        w.endObject()
+        w.field("attachments", report.attachments)
+        w.field("tornFragments", report.tornFragments)
+        w.field("snapshotRemoved", report.snapshotRemoved)
+        w.field("oldHead", report.oldHead)
+        w.field("oldLines", report.oldLines)
+        w.field("newHead", report.dryRun ? nil : report.newHead)
+        w.field("seq", report.dryRun ? nil : report.seq)
+        w.key("unreadableLinesKept")
+        w.beginArray()
+        for line in report.unreadableLinesKept { w.int(line) }
+        w.endArray()
+        w.endObject()
+        return w.bytes + [0x0A]
+    }
+
+    static func text(_ report: ErasureReport) -> String {
+        let whose = report.member.map { "of \(TerminalText.escape($0)) " } ?? "of the family "
+        let lines = "\(report.erasedLines) line\(report.erasedLines == 1 ? "" : "s")"
+        var text = report.dryRun
+            ? "would erase \(lines) \(whose)in \(TerminalText.escape(report.family)) (dry run: nothing was changed)\n"
+            : "erased \(lines) \(whose)in \(TerminalText.escape(report.family))\n"
+        let width = report.erasedByType.keys.map(\.count).max() ?? 0
+        for (type, count) in report.erasedByType.sorted(by: { $0.key < $1.key }) {
+            text += "  \(TerminalText.escape(type))" + String(repeating: " ", count: width - type.count + 2) + "\(count)\n"
+        }
+        let verb = report.dryRun ? "to remove" : "removed"
+        text += "attachments \(verb): \(report.attachments)\ntorn fragments \(verb): \(report.tornFragments)\n"
+        if report.snapshotRemoved { text += "snapshot \(verb)\n" }
+        if !report.unreadableLinesKept.isEmpty {
+            text += "kept as they are (unreadable, nothing says whose): lines "
+                + report.unreadableLinesKept.prefix(20).map(String.init).joined(separator: ", ")
+                + (report.unreadableLinesKept.count > 20 ? ", …" : "") + "\n"
+        }
+        text += "old head: \(report.oldHead) (\(report.oldLines) lines)\n"
+        if !report.dryRun {
+            text += "new head: \(report.newHead)\n"
+            text += "A head kept from before this erasure still verifies: compass verify --expect-head \(report.oldHead)\n"
+        }
+        return text
+    }
+}

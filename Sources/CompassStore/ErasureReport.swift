@@ -1,0 +1,57 @@
+import CompassCore
+
+/// What an erasure forgot (SPEC §5), or what a dry run would forget: counts only, nothing
+/// personal.
+public struct ErasureReport: Sendable, Hashable {
+    /// One member's data or a whole family's.
+    public var scope: ErasureScope
+    /// The family the erasure was in.
+    public var family: String
+    /// The erased member (nil for a family erasure).
+    public var member: String?
+    /// How many lines were replaced by `Erased` records.
+    public var erasedLines: Int
+    /// Erased lines per event type (`InteractionLogged`, …).
+    public var erasedByType: [String: Int]
+    /// Attachment blobs removed: only erased lines referred to them.
+    public var attachments: Int
+    /// Cut-off fragments of erased lines removed from `LOG.torn`.
+    public var tornFragments: Int
+    /// Whether a snapshot (a cache that held the data) was removed.
+    public var snapshotRemoved: Bool
+    /// The head before the erasure: keep it to prove later that nothing else changed.
+    public var oldHead: String
+    /// How many lines the log had before the erasure.
+    public var oldLines: Int
+    /// The head after it (the `ErasureRecorded` line's hash).
+    public var newHead: String
+    /// The `seq` of the `ErasureRecorded` line.
+    public var seq: Int64
+    /// Lines kept as they are because they could not be read as events (nothing says whose).
+    public var unreadableLinesKept: [Int]
+    /// True for a dry run: nothing was changed.
+    public var dryRun: Bool
+
+    init(_ outcome: ErasureOutcome, target: ErasureTarget) {
+        let plan = outcome.plan
+        scope = target.scope
+        family = plan.family
+        if case .member(let user) = target { member = user }
+        erasedLines = plan.erasedLines.count
+        erasedByType = plan.erasedByType
+        attachments = outcome.blobs
+        tornFragments = outcome.tornFragments
+        snapshotRemoved = outcome.snapshot
+        if case .erasureRecorded(let recorded) = plan.record.payload {
+            oldHead = recorded.oldHead
+            oldLines = Int(recorded.oldLines)
+        } else {
+            oldHead = ""
+            oldLines = 0
+        }
+        newHead = plan.newHead
+        seq = plan.record.seq
+        unreadableLinesKept = plan.unreadableLines
+        dryRun = !outcome.committed
+    }
+}
