@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+@testable import CompassCLI
+@testable import CompassCore
+@testable import CompassStore
+
+/// SPEC §5 end to end: `compass erase` forgets a member for good, the family's remaining
+/// views are those of a log that never had the erased lines, and `verify --expect-head`
+/// proves the old head and nothing else.
+@Suite struct ErasureTests {
+    /// Strings only the erased athlete wrote, or that live only in lines the erasure takes:
+    /// none may be left anywhere in the log's folder.
+    static let kidStrings = ["Xyzzyname", "Qwertyuni", "Kidcoachlast", "Plughsubject", "Frobcontent", "KIDBYTES-unique",
+                             "kidfile-secret", "Wibblesub", "Graultnotes", "Garplytitle", "Waldofile", "Fredtorn"]
+
+    /// A family whose athlete `u-kid` wrote every kind of personal data, with a sibling whose
+    /// data stays, a torn fragment of the athlete's in `LOG.torn` and a snapshot.
+    static func family() -> CLIHarness {
+        let cli = CLIHarness()
+        cli.write("kidfile-secret.txt", "KIDBYTES-unique: the athlete's own file")
+        cli.write("sib-file.txt", "SIBBYTES: the sibling's file")
+        cli.runAll([
+            "add-member --user u-pat --name 'Pat Parent' --role parent --family fam-z",
+            "add-member --as u-pat --user u-kid --name 'Kid Xyzzyname' --role player",
+            "add-member --as u-pat --user u-sib --name 'Sib Sibling' --role player",
+            "add-school --as u-pat --name UCLA --school s-ucla --status interested",
+            "add-school --as u-kid --name 'Kidschool Qwertyuni' --school s-kid",
+            "add-coach --as u-pat --school s-kid --first Carl --last Kidcoachlast --role head",
+            "log-interaction --as u-kid --school s-ucla --type email --direction outbound --subject 'Re Plughsubject' --content 'Body Frobcontent' --attach \(cli.directory)/kidfile-secret.txt",
+            "log-interaction --as u-sib --school s-ucla --type email --direction inbound --subject 'Sib camp' --attach \(cli.directory)/sib-file.txt",
+            "log-interaction --as u-sib --school s-kid --type phone_call --direction outbound --subject 'Call Wibblesub'",
+            "change-status --as u-kid --school s-ucla --status contacted --notes 'Notes Graultnotes'",
+            "upload-document --as u-kid --title 'Transcript Garplytitle' --doc-type transcript --file \(cli.directory)/kidfile-secret.txt",
+            "add-member --user u-other --name 'Other Family' --role parent --family fam-other",
+        ])
+        // The document's file name, as recorded.
+        cli.runAll(["upload-document --as u-kid --title 'Reel' --doc-type video --document d-reel"])
+        var bytes = cli.logBytes
+        bytes += Array(#"{"seq":99,"id":"torn-1","type":"SchoolAdded","at":"2026-03-01T12:00:00.000Z","actor":"u-kid","family":"fam-z","data":{"schoolId":"s-t","name":"Torn Fredtorn"#.utf8)
+        FileManager.default.createFile(atPath: cli.logPath, contents: Data(bytes))
+        cli.runAll(["add-school --as u-sib --name Stanford --school s-stan"])  // moves the torn fragment aside
+        return cli
+    }
+
+    /// Every file under `folder`, with its bytes.
+    static func files(under folder: String) -> [String: Data] {
+        var out: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let name = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            let path = folder + "/" + name
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+                out[name] = FileManager.default.contents(atPath: path)
+            }
+        }
+        return out
+    }
+
+    @Test func erasingAMemberLeavesNoneOfTheirStringsInTheFolder() throws {
+        let cli = Self.family()
+        // The document's file name goes in through the upload's `--file`.
+        cli.write("Waldofile.pdf", "%PDF")
+        cli.runAll(["upload-document --as u-kid --title 'Scan' --doc-type transcript --file \(cli.directory)/Waldofile.pdf"])
+        _ = cli.run(["interactions", "--as", "u-pat"], environment: ["COMPASS_SNAPSHOT_MIN_BYTES": "0"])
+        let before = Self.files(under: cli.directory)
+        #expect(before.keys.contains("events.jsonl.snapshot"))
+        #expect(before.keys.contains("events.jsonl.torn"))
+        for string in Self.kidStrings {
+            #expect(before.values.contains { $0.range(of: Data(string.utf8)) != nil }, "the fixture lacks \(string)")
+        }
+        // The inputs the test wrote are not the log's: only the log's own files are searched.
+        for input in ["kidfile-secret.txt", "sib-file.txt", "Waldofile.pdf"] { try FileManager.default.removeItem(atPath: cli.directory + "/" + input) }
+
+        let result = cli.run("erase --as u-pat --member u-kid")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("attachments removed: 1\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("torn fragments removed: 1\n"))
+        #expect(result.stdout.contains("snapshot removed\n"))
+        let after = Self.files(under: cli.directory)
+        for string in Self.kidStrings {
+            let holders = after.filter { $0.value.range(of: Data(string.utf8)) != nil }.keys.sorted()
+            #expect(holders.isEmpty, "\(string) is still in \(holders)")
+        }
+        // The sibling's attachment stays, and nothing temporary is left.
+        #expect(after.values.contains { $0.range(of: Data("SIBBYTES".utf8)) != nil })
+        #expect(!after.keys.contains { $0.contains(".tmp-") || $0.hasSuffix(".erasing") })
+        #expect(cli.run("verify").status == 0)
+    }
+
+    @Test func theRemainingViewsAreThoseOfALogThatNeverHadTheErasedLines() throws {
+        let cli = Self.family()
+        let old = cli.logText
+        #expect(cli.run("erase --as u-kid --member u-kid").status == 0)
+        let erased = cli.logText.split(separator: "\n").map(String.init)
+        #expect(erased.last?.contains(#""type":"ErasureRecorded""#) == true)
+        // The same log without the erased lines (and without the record, which shows nothing).
+        let never = CLIHarness()
+        let kept = zip(old.split(separator: "\n"), erased).filter { !$0.1.contains(#""type":"Erased""#) }.map { $0.0 + "\n" }
+        never.write("events.jsonl", kept.joined())
+        for viewer in ["u-pat", "u-sib", "u-other"] {
+            for command in ["interactions", "activity", "schools", "coaches", "members", "documents", "notifications", "analytics"] {
+                let words = [command, "--as", viewer, "--json", "--now", "2026-04-01T00:00:00Z"]
+                let a = cli.run(words), b = never.run(words)
+                #expect(a.status == 0 && a.stdout == b.stdout, "\(command) as \(viewer) differs")
+            }
+        }
+        #expect(cli.run("members --as u-kid").stderr == "error: Unknown user u-kid\n")
+        let replay = cli.run("replay --json")
+        #expect(replay.stdout.contains(#""erased":"#) && !replay.stdout.contains(#""erased":0"#))
+    }
+
+    @Test func verifyProvesTheOldHeadThroughErasuresAndNotAfterTampering() throws {
+        let cli = Self.family()
+        let head = try #require(cli.run("verify --json").stdout.split(separator: "\"").drop { $0 != "head" }.dropFirst(2).first)
+        let oldHead = String(head)
+        #expect(cli.run("erase --as u-pat --member u-kid").status == 0)
+        cli.runAll(["add-school --as u-sib --name Yale --school s-yale"])
+        #expect(cli.run("erase --as u-sib --member u-sib").status == 0)
+        let verify = cli.run(["verify", "--expect-head", oldHead])
+        #expect(verify.status == 0, "\(verify.stdout)")
+        #expect(verify.stdout.contains("expected head: proven through the erasure at line"))
+        #expect(verify.stdout.components(separatedBy: "erasure at line").count - 1 == 3)  // two erasures and the proof
+        #expect(cli.run(["verify", "--expect-head", String(repeating: "ab", count: 32)]).status == 1)
+        // One byte changed anywhere in what the old head covers: the proof fails.
+        let clean = cli.logBytes
+        for offset in stride(from: 5, to: clean.count / 2, by: 97) where clean[offset] != 0x0A {
+            var tampered = clean
+            tampered[offset] = tampered[offset] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")
+            FileManager.default.createFile(atPath: cli.logPath, contents: Data(tampered))
+            #expect(cli.run(["verify", "--expect-head", oldHead]).status == 1, "a change at byte \(offset) still verifies")
+        }
+    }
+
+    @Test func aDryRunChangesNothingAndSaysWhatWouldGo() throws {
+        let cli = Self.family()
+        let before = Self.files(under: cli.directory)
+        let result = cli.run("erase --as u-pat --member u-kid --dry-run --json")
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix(#"{"dryRun":true,"scope":"member","family":"fam-z","member":"u-kid","erased":"#))
+        #expect(result.stdout.contains(#""attachments":1,"tornFragments":1,"#))
+        #expect(Self.files(under: cli.directory) == before)
+    }
+
+    @Test func onlyTheMemberOrAParentMayEraseAndNobodyReachesAnotherFamily() {
+        let cli = Self.family()
+        let before = cli.logBytes
+        #expect(cli.run("erase --as u-sib --member u-kid").stderr == "error: Only a parent or the member can erase a member's data\n")
+        #expect(cli.run("erase --as u-sib --family").stderr == "error: Only a parent can erase the family's data\n")
+        #expect(cli.run("erase --as u-pat --member u-other").stderr == "error: Unknown user u-other\n")
+        #expect(cli.run("erase --as u-other --member u-kid").stderr == "error: Unknown user u-kid\n")
+        let founder = cli.run("erase --as u-pat --member u-pat")
+        #expect(founder.status == 1 && founder.stderr.contains("they added u-kid, u-sib to the family"))
+        #expect(cli.run("erase --as u-pat").status == 2)
+        #expect(cli.run("erase --as u-pat --family --member u-kid").status == 2)
+        #expect(cli.logBytes == before)
+        // A whole family goes; the other family stays as it was.
+        let other = cli.run("members --as u-other --json").stdout
+        #expect(cli.run("erase --as u-pat --family").status == 0)
+        #expect(cli.run("members --as u-other --json").stdout == other)
+        #expect(!cli.logText.contains("Pat Parent") && !cli.logText.contains("Sib Sibling"))
+        #expect(cli.run("verify").status == 0)
+    }
+}
