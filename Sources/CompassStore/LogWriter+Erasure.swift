@@ -89,8 +89,12 @@ extension LogWriter {
         }
         outcome.committed = true
         // Past the commit point a failure leaves the intent: the next writer finishes the job.
-        try fs.syncDirectory(folder)
-        try ErasureIntent.finish(log: path, blobs: blobs, fs: fs)
+        do throws(StoreError) {
+            try fs.syncDirectory(folder)
+            try ErasureIntent.finish(log: path, blobs: blobs, fs: fs)
+        } catch {
+            throw .io(path: folder, message: "the erasure is in place, but \(error.message); the next write to the log finishes it")
+        }
         return outcome
     }
 
