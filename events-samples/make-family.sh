@@ -95,7 +95,7 @@ c 131 change-status --as u-pat --school s-asu --status offer_received --notes "F
 c 132 log-interaction --as u-maya --school s-stanford --coach c-ito --type email --direction inbound --sentiment neutral \
   --occurred-at 2026-01-11T09:00:00Z --subject "<b>Questionnaire</b> reminder" --content "Please fill out the form <script>track()</script>by Jan 20."
 c 133 log-interaction --as u-leo --school s-oregon --type text --direction inbound \
-  --occurred-at 2026-01-11T09:00:00Z --subject "Same minute as Maya's email"
+  --occurred-at 2026-01-11T09:00:00Z --subject "Same minute as his sister's email"
 c 134 log-interaction --as u-maya --school s-gonzaga --type dm --direction outbound --event ev-winter-showcase \
   --occurred-at 2026-01-12T20:00:00Z
 c 135 log-interaction --as u-maya --school s-ucla --coach c-doe --type virtual_meeting --direction inbound --sentiment positive \

@@ -88,6 +88,43 @@ import Testing
         #expect(report.applied == 11)
     }
 
+    @Test func anAthleteLeavesAndTheAppForgetsThemProvably() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try openStore()
+        try store.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat Lopez", role: .parent, newFamily: "f-lopez")), as: "u-pat")
+        try store.append(.addMember(AddMember(userId: "u-maya", fullName: "Maya Lopez", role: .player)), as: "u-pat")
+        try store.append(.addMember(AddMember(userId: "u-leo", fullName: "Leo Lopez", role: .player)), as: "u-pat")
+        try store.append(.addSchool(AddSchool(name: "UCLA")), as: "u-pat")
+        try store.append(.logInteraction(LogInteraction(type: .email, direction: .outbound, schoolId: "s-ucla", subject: "Maya's reel")),
+                         as: "u-maya", files: [.bytes(name: "reel.txt", Array("Maya's highlights".utf8))])
+        try store.append(.logInteraction(LogInteraction(type: .email, direction: .inbound, schoolId: "s-ucla", subject: "Leo's camp")), as: "u-leo")
+        let kept = try store.verify().head
+        #expect(try store.state().members["u-maya"] != nil)
+
+        // Who may ask is checked by kind; a dry run changes nothing.
+        switch Self.failure(of: { () throws(StoreError) in try store.erase(member: "u-maya", as: "u-leo") }) {
+        case .rejected(let error)?: #expect(error.kind == .forbidden)
+        default: Issue.record("a sibling erased an athlete")
+        }
+        let preview = try store.erase(member: "u-maya", as: "u-pat", dryRun: true)
+        #expect(preview.dryRun && preview.erasedLines == 2 && preview.attachments == 1)
+        #expect(try store.verify().head == kept)
+
+        let report = try store.erase(member: "u-maya", as: "u-pat")
+        #expect(!report.dryRun && report.erasedLines == 2 && report.erasedByType == ["MemberJoined": 1, "InteractionLogged": 1])
+        #expect(report.oldHead == kept && report.oldLines == 6 && report.seq == 7)
+        // The store's own reads follow the replaced log at once.
+        let state = try store.state()
+        #expect(state.members["u-maya"] == nil && state.erasedLineCount == 2)
+        #expect(try store.interactions(as: "u-pat").items.map(\.subject) == ["Leo's camp"])
+        let proof = try store.verify(expectHead: kept)
+        #expect(proof.ok && proof.expectedHeadProvenBy?.line == 7 && proof.erasures.count == 1)
+        #expect(try store.verify().head == report.newHead)
+        // Appends go on after it.
+        try store.append(.addSchool(AddSchool(name: "Duke")), as: "u-leo")
+        #expect(try store.verify(expectHead: kept).ok)
+    }
+
     /// The store error `body` throws, if any.
     static func failure(of body: () throws(StoreError) -> Void) -> StoreError? {
         do {
