@@ -151,6 +151,7 @@ enum CommandCatalog {
             OptionSpec(name: "member", value: "USER", help: "erase this member of your family (a parent, or the member)"),
             OptionSpec(name: "family", value: nil, help: "erase your whole family (parents only)"),
             OptionSpec(name: "dry-run", value: nil, help: "print what would be erased; change nothing"),
+            OptionSpec(name: "event-id", value: "ID", help: "the id of the ErasureRecorded event (default: a new UUID)"),
         ], examples: ["erase --as u-pat --member u-leo --dry-run", "erase --as u-maya --member u-maya", "erase --as u-pat --family"]),
         spec("generate", "Write a valid synthetic log to stdout.", [
             OptionSpec(name: "families", value: "N", help: "number of families (default 3)"),

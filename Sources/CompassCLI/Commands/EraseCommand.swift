@@ -13,8 +13,9 @@ enum EraseCommand {
         let actor = try inv.viewer()
         let now = try inv.now()
         let ids = IdSource(inv.makeId)
+        let recordId = args.value("event-id")
         let store = try CompassStore(path: try inv.existingLog(), createIfMissing: false,
-                                     configuration: .init(clock: { now }, makeId: { ids.next() }),
+                                     configuration: .init(clock: { now }, makeId: { recordId ?? ids.next() }),
                                      fileSystem: inv.fileSystem, snapshots: inv.snapshots)
         let dryRun = args.has("dry-run")
         let report = if let member {

@@ -83,6 +83,9 @@ package enum ErasurePlanner {
         }
         let state = replayer.state
         let (family, users) = try authorize(target, requester: requester, in: state)
+        // The record must replay as written: a valid id no event has taken.
+        guard Identifier.isValid(eventId) else { throw EventError.mustBe("id", "an id") }
+        guard !state.eventIds.contains(eventId) else { throw EventError("duplicate event id \(eventId)", kind: .duplicate) }
         if case .member(let user) = target { try refuseOrphaning(user, outcomes, in: state) }
         let erase = closure(outcomes, family: family, users: users, scope: target.scope)
 
