@@ -14,7 +14,7 @@ import Testing
         #expect(logged.stdout == #"{"seq":6,"eventId":"evt-6","id":"i-1","version":6}"# + "\n")
         let replay = cli.run("replay --json")
         #expect(replay.status == 0)
-        #expect(replay.stdout == #"{"events":6,"applied":6,"byType":{"CoachAdded":1,"InteractionLogged":1,"MemberJoined":3,"SchoolAdded":1},"members":3,"liveInteractions":1,"problems":[]}"# + "\n")
+        #expect(replay.stdout == #"{"events":6,"applied":6,"erased":0,"byType":{"CoachAdded":1,"InteractionLogged":1,"MemberJoined":3,"SchoolAdded":1},"members":3,"liveInteractions":1,"problems":[]}"# + "\n")
     }
 
     @Test func everyLineIsSealedWithThePreviousLinesHash() {

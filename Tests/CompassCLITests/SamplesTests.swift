@@ -32,7 +32,7 @@ import Testing
     @Test func theFamilySampleReplaysCleanly() throws {
         let result = try Binary.run(["replay", "--log", "events-samples/family.jsonl", "--json"])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix(#"{"events":79,"applied":79,"byType":{"CoachAdded":8,"DocumentUploaded":4,"InteractionDeleted":3,"InteractionLogged":47,"MemberJoined":3,"NotificationSettingsChanged":1,"NotificationsRead":1,"SchoolAdded":6,"SchoolStatusChanged":6},"members":3,"liveInteractions":44,"problems":[]}"#))
+        #expect(result.stdout.hasPrefix(#"{"events":79,"applied":79,"erased":0,"byType":{"CoachAdded":8,"DocumentUploaded":4,"InteractionDeleted":3,"InteractionLogged":47,"MemberJoined":3,"NotificationSettingsChanged":1,"NotificationsRead":1,"SchoolAdded":6,"SchoolStatusChanged":6},"members":3,"liveInteractions":44,"problems":[]}"#))
     }
 
     @Test func verifyPrintsTheHeadHashOfTheLastLine() throws {
