@@ -87,6 +87,51 @@ import Testing
         #expect(cli.run("verify").status == 0)
     }
 
+    /// The personal texts of a line: names, subjects, contents, notes, titles, file names.
+    static func texts(_ line: Substring) -> Set<String> {
+        guard case .object(let object)? = JSONParser.parse(Array(line.utf8)), case .object(let data)? = object["data"] else { return [] }
+        var out: Set<String> = []
+        func collect(_ value: JSONValue, key: String) {
+            switch value {
+            case .string(let text) where ["fullName", "name", "subject", "content", "notes", "title", "fileName", "firstName",
+                                          "lastName", "otherCoachName"].contains(key):
+                out.insert(text)
+            case .array(let items): for item in items { collect(item, key: key) }
+            case .object(let fields): for field in fields.members { collect(field.value, key: field.key) }
+            default: break
+            }
+        }
+        for field in data.members { collect(field.value, key: field.key) }
+        return out
+    }
+
+    @Test func inAGeneratedLogNoTextOnlyTheErasedLinesHadIsLeftAnywhere() throws {
+        let cli = CLIHarness()
+        let generated = cli.run("generate --families 3 --events 600 --seed 7")
+        cli.write("events.jsonl", generated.stdout)
+        let state = try #require(try? LogReader.replay(path: cli.logPath, fs: POSIXFileSystem())).state
+        // An athlete of the first family (athletes add no members).
+        let family = try #require(state.families.values.sorted { $0.id < $1.id }.first)
+        let athlete = try #require(family.memberIds.first { state.members[$0]?.role == .player })
+        let parent = try #require(family.memberIds.first { state.members[$0]?.role == .parent })
+        let old = cli.logText.split(separator: "\n")
+        let result = cli.run(["erase", "--as", parent, "--member", athlete])
+        #expect(result.status == 0, "\(result.stderr)")
+        let new = cli.logText.split(separator: "\n")
+        var erasedTexts: Set<String> = [], keptTexts: Set<String> = []
+        for (line, now) in zip(old, new) {
+            if now.contains(#""type":"Erased""#) { erasedTexts.formUnion(Self.texts(line)) } else { keptTexts.formUnion(Self.texts(line)) }
+        }
+        // Texts no kept line has, not even inside a longer text (generated texts repeat).
+        let onlyErased = erasedTexts.subtracting(keptTexts).filter { text in !keptTexts.contains { $0.contains(text) } }
+        #expect(onlyErased.count > 20, "too few texts to search: \(onlyErased.count)")
+        let folder = Self.files(under: cli.directory)
+        for text in onlyErased {
+            #expect(!folder.values.contains { $0.range(of: Data(text.utf8)) != nil }, "\(text) is still in the folder")
+        }
+        #expect(cli.run("verify").status == 0)
+    }
+
     @Test func theRemainingViewsAreThoseOfALogThatNeverHadTheErasedLines() throws {
         let cli = Self.family()
         let old = cli.logText
@@ -105,6 +150,11 @@ import Testing
             }
         }
         #expect(cli.run("members --as u-kid").stderr == "error: Unknown user u-kid\n")
+        // The audit shows an erased line with its seq and time only.
+        let audit = cli.run("audit --as u-pat --json").stdout.split(separator: "\n")
+        let erasedEntry = try #require(audit.first { $0.contains(#""type":"Erased""#) })
+        #expect(erasedEntry.contains(#""summary":"erased""#) && erasedEntry.contains(#""actorName":null"#))
+        #expect(!cli.run("audit --as u-pat").stdout.contains("Xyzzyname"))
         let replay = cli.run("replay --json")
         #expect(replay.stdout.contains(#""erased":"#) && !replay.stdout.contains(#""erased":0"#))
     }
