@@ -67,7 +67,7 @@ package enum LogReader {
                 }
             } else {
                 replayer = Replayer(resuming: index.base, deferring: DeferredParts(
-                    family: { index.familyState($0, read: file.read) }, eventIds: { index.eventIds(read: file.read) }),
+                    family: { index.familyState($0, read: file.read) }, eventIds: { index.lazyEventIds(read: file.read) }),
                     problems: problems)
                 start = index.base.consumedBytes
                 resumed = file
@@ -83,9 +83,11 @@ package enum LogReader {
                               snapshots: snapshots, scope: scope, trustingSnapshot: false, problems: problems)
         }
         if usesSnapshot, let snapshots, replayer.consumedBytes - start >= snapshots.minimumNewBytes {
-            let snapshot = replayer.snapshot
+            var snapshot = replayer.snapshot
             let idsDeferred = replayer.eventIdsDeferred
             snapshots.afterOutput {
+                // Ids looked up a chunk at a time are all read (and checked) to be written again.
+                guard idsDeferred || snapshot.state.materializeEventIds() else { return }
                 // Family sections are encoded (and hashed) on every core, then written piece by
                 // piece. Best effort: a snapshot that cannot be written is simply not there next
                 // time (and its temporary file is removed).

@@ -174,7 +174,7 @@ package final class LogWriter {
         let drafts = try build(replayer.state, original)
         // A replay resumed from a snapshot reads the families it decides in, and the event ids.
         // (What `build` read, the actor's family, was read whole before it ran.)
-        for draft in drafts { replayer.prepareToDecide(family: draft.family) }
+        for draft in drafts { replayer.prepareToDecide(family: draft.family, eventId: draft.id) }
         if replayer.deferredFailed {
             replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
                                             fs: fs, snapshots: snapshots, trustingSnapshot: false, problems: .summary)

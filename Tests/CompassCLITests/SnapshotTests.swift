@@ -65,6 +65,35 @@ import Testing
         #expect(cli.run(CLIHarness.words("interactions --as u-pat --json"), environment: Self.always).stdout.contains("After the damage"))
     }
 
+    /// An append checks its event id against the snapshot's ids one chunk at a time; a damaged
+    /// chunk is noticed and the log is read whole, so a duplicate id is still refused.
+    @Test func aDuplicateIdIsRefusedThroughAStoredChunkEvenADamagedOne() throws {
+        let cli = CLIHarness()
+        cli.write("events.jsonl", cli.run("generate --families 2 --events 9000 --seed 3").stdout)
+        #expect(cli.run(["replay"], environment: Self.always).status == 0)
+        let lines = cli.logText.split(separator: "\n")
+        let taken = try #require(lines[4321].split(separator: "\"").dropFirst(5).first)  // "id":"…" of line 4322
+        let member = try #require(lines[0].split(separator: "\"").drop { $0 != "actor" }.dropFirst(2).first)
+        let duplicate = #"{"id":"\#(taken)","type":"NotificationsRead","actor":"\#(member)","data":{"upToSeq":1}}"#
+        cli.write("dup.jsonl", duplicate + "\n")
+        for damage in [false, true] {
+            if damage {
+                // A byte of every chunk of ids (the ids section is the second in the preamble; its
+                // chunks follow its index), so the chunk the duplicate is in is damaged too.
+                var bytes = try #require(FileManager.default.contents(atPath: cli.logPath + ".snapshot"))
+                let entry = SnapshotCodec.magic.count + 16 + 48
+                let start = Int(Array(bytes).littleEndian(at: entry)), length = Int(Array(bytes).littleEndian(at: entry + 8))
+                let chunks = start + 8 + Int(Array(bytes).littleEndian(at: start))
+                for offset in stride(from: chunks + 100, to: start + length, by: StoredKeys.chunkPairs * 16) { bytes[offset] ^= 0x01 }
+                try bytes.write(to: URL(fileURLWithPath: cli.logPath + ".snapshot"))
+            }
+            let before = SHA256.hex(cli.logBytes)
+            let result = cli.run(["import", "dup.jsonl"], environment: Self.always)
+            #expect(result.status == 1 && result.stderr.contains("duplicate event id \(taken)"), "\(damage): \(result.stderr)")
+            #expect(SHA256.hex(cli.logBytes) == before)
+        }
+    }
+
     /// Appends and imports start from the snapshot too (reading the families they decide in
     /// and the event ids from it): the log they write is the one they write without it.
     @Test func appendsAndImportsThroughASnapshotWriteTheSameLog() throws {

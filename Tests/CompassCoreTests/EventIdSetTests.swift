@@ -49,4 +49,53 @@ import Testing
         #expect(ids == EventIdSet(reference.shuffled()))
         for id in made.prefix(500) { #expect(ids.contains(id)) }
     }
+
+    /// A snapshot's ids, left on disk: a lookup reads one checked chunk, the answers are the
+    /// in-memory set's, and a damaged chunk is noticed instead of answered from.
+    @Test func storedIdsAreLookedUpAChunkAtATimeAndADamagedChunkIsNotTrusted() throws {
+        var rng = SplitMix64(seed: 0x5EED)
+        func uuid() -> String {
+            let hex = (0..<32).map { _ in String(rng.below(16), radix: 16) }.joined()
+            let c = Array(hex)
+            return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+        }
+        let inside = (0..<10_000).map { _ in uuid() } + ["e-1", "00000000-0000-0000-0000-000000000000"]
+        let outside = (0..<2_000).map { _ in uuid() } + ["e-2"]
+        var state = CompassState()
+        for id in inside { state.eventIds.insert(id) }
+        let snapshot = ReplaySnapshot(state: state, problems: ProblemSummary(), linesRead: 0, lastSeq: 0, headHash: SHA256.emptyHex,
+                                      lastLineLength: 0, sealedLines: 0, consumedBytes: 0)
+        let bytes = SnapshotCodec.encode(snapshot)
+        let counter = ReadCounter()
+        let read: (Range<Int>) -> [UInt8]? = { range in
+            counter.add(range.count)
+            return range.upperBound <= bytes.count ? Array(bytes[range]) : nil
+        }
+        let index = try #require(SnapshotIndex.open(size: bytes.count, read: read))
+        let lazy = try #require(index.lazyEventIds(read: read))
+        #expect(lazy.count == inside.count)
+        let opened = counter.total
+        #expect(lazy.contains(inside[1234]))
+        #expect(counter.total - opened <= StoredKeys.chunkPairs * 16 + 16, "one lookup read \(counter.total - opened) bytes")
+        for id in inside { #expect(lazy.contains(id)) }
+        for id in outside { #expect(!lazy.contains(id)) }
+        #expect(!lazy.storedFailed)
+        #expect(lazy.materialized() == state.eventIds)
+        #expect(index.eventIds(read: read) == state.eventIds)
+
+        // One byte of one chunk changed: lookups there fail loudly, the whole set is refused.
+        var damaged = bytes
+        damaged[bytes.count - 100] ^= 0x01
+        let readDamaged: (Range<Int>) -> [UInt8]? = { Array(damaged[$0]) }
+        let broken = try #require(SnapshotIndex.open(size: damaged.count, read: readDamaged)?.lazyEventIds(read: readDamaged))
+        _ = inside.map(broken.contains)
+        #expect(broken.storedFailed)
+        #expect(broken.materialized() == nil)
+    }
+}
+
+/// Counts the bytes a reader was asked for.
+final class ReadCounter: @unchecked Sendable {
+    private(set) var total = 0
+    func add(_ count: Int) { total += count }
 }

@@ -17,6 +17,14 @@ public struct CompassState: Equatable, Sendable {
 
     public init() {}
 
+    /// Reads every event id still left in a snapshot's chunks into memory (to write them
+    /// again); false when a chunk does not check.
+    package mutating func materializeEventIds() -> Bool {
+        guard let ids = eventIds.materialized() else { return false }
+        eventIds = ids
+        return true
+    }
+
     /// Makes room for about `events` events without growing the id table again.
     public mutating func reserveCapacity(events: Int) {
         eventIds.reserveCapacity(events)

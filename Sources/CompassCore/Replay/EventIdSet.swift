@@ -14,6 +14,8 @@ package struct EventIdSet: Equatable, Sendable {
     /// Whether the all-zero UUID is in the set (it cannot live in a slot).
     private var hasZero = false
     private var others: Set<String> = []
+    /// Keys of a snapshot still on disk, read a chunk at a time (none of them in `slots`).
+    private var stored: StoredKeys?
 
     package init() {}
 
@@ -30,7 +32,32 @@ package struct EventIdSet: Equatable, Sendable {
         self.others = others
     }
 
-    package var count: Int { used + base.count / 2 + (hasZero ? 1 : 0) + others.count }
+    /// A set of a snapshot's keys left on disk (see ``StoredKeys``).
+    init(stored: StoredKeys, hasZero: Bool, others: Set<String>) {
+        self.stored = stored
+        self.hasZero = hasZero
+        self.others = others
+    }
+
+    package var count: Int { used + base.count / 2 + (stored?.pairCount ?? 0) + (hasZero ? 1 : 0) + others.count }
+
+    /// Whether a chunk of keys left on disk did not check (the set is then incomplete).
+    package var storedFailed: Bool { stored?.failed ?? false }
+
+    /// Reads the chunk that would hold `id` now (so a later lookup cannot fail unnoticed).
+    package func prefetch(_ id: String) {
+        if let key = Self.uuidKey(id), key != (0, 0) { _ = stored?.contains(key) }
+    }
+
+    /// The set with every key in memory, or nil when a stored chunk does not check.
+    package func materialized() -> EventIdSet? {
+        guard let stored else { return self }
+        guard let keys = stored.allKeys() else { return nil }
+        var copy = self
+        copy.stored = nil
+        copy.base = keys  // a set read from a snapshot has no `base` of its own
+        return copy
+    }
 
     /// Makes room for `count` ids without growing again.
     package mutating func reserveCapacity(_ count: Int) {
@@ -42,7 +69,7 @@ package struct EventIdSet: Equatable, Sendable {
     package func contains(_ id: String) -> Bool {
         guard let key = Self.uuidKey(id) else { return others.contains(id) }
         if key == (0, 0) { return hasZero }
-        return (!slots.isEmpty && find(key).found) || inBase(key)
+        return (!slots.isEmpty && find(key).found) || inBase(key) || stored?.contains(key) == true
     }
 
     /// Adds an id; false when it was already there.
@@ -53,7 +80,7 @@ package struct EventIdSet: Equatable, Sendable {
             defer { hasZero = true }
             return !hasZero
         }
-        if inBase(key) { return false }
+        if inBase(key) || stored?.contains(key) == true { return false }
         if (used + 1) * 2 > slots.count / 2 { rehash(keySlots: max(32, slots.count)) }  // load ≤ 1/2
         let (found, slot) = find(key)
         if found { return false }
@@ -74,6 +101,7 @@ package struct EventIdSet: Equatable, Sendable {
 
     /// The UUID-form keys but the zero one, as (high, low) pairs in ascending order.
     func sortedKeys() -> [UInt64] {
+        let base = stored?.allKeys() ?? self.base  // callers materialize first; see ``materialized()``
         var pairs: [(UInt64, UInt64)] = []
         pairs.reserveCapacity(used)
         for slot in stride(from: 0, to: slots.count, by: 2) where slots[slot] != 0 || slots[slot + 1] != 0 {
@@ -96,11 +124,14 @@ package struct EventIdSet: Equatable, Sendable {
     var containsZeroKey: Bool { hasZero }
 
     /// Binary search of the snapshot's keys.
-    private func inBase(_ key: (UInt64, UInt64)) -> Bool {
-        var low = 0, high = base.count / 2
+    private func inBase(_ key: (UInt64, UInt64)) -> Bool { Self.search(base, key) }
+
+    /// Binary search of sorted (high, low) pairs.
+    static func search(_ keys: [UInt64], _ key: (UInt64, UInt64)) -> Bool {
+        var low = 0, high = keys.count / 2
         while low < high {
             let middle = (low + high) / 2
-            let probe = (base[middle * 2], base[middle * 2 + 1])
+            let probe = (keys[middle * 2], keys[middle * 2 + 1])
             if probe == key { return true }
             if probe < key { low = middle + 1 } else { high = middle }
         }

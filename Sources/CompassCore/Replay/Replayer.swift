@@ -206,7 +206,8 @@ package struct Replayer {
     package var eventIdsDeferred: Bool { idsDeferred }
     /// Whether a deferred part of the snapshot could not be read: the state is then
     /// incomplete, and the log must be replayed without the snapshot.
-    package private(set) var deferredFailed = false
+    package var deferredFailed: Bool { deferredPartFailed || state.eventIds.storedFailed }
+    private var deferredPartFailed = false
 
     /// Goes on from a snapshot of an earlier replay of the same log's first bytes.
     ///
@@ -360,14 +361,16 @@ package struct Replayer {
     /// Reads what deciding an event of `family` needs from the snapshot being resumed (the
     /// event ids and that family), as consuming a line of it would. A writer calls it before
     /// deciding its own drafts; afterwards check ``deferredFailed``.
-    package mutating func prepareToDecide(family: String) {
+    package mutating func prepareToDecide(family: String, eventId: String? = nil) {
         if deferred != nil { loadDeferred(for: family) }
+        // The chunk of stored ids that would hold the id is read (and checked) now.
+        if let eventId { state.eventIds.prefetch(eventId) }
     }
 
     private mutating func loadDeferred(for family: String) {
         if idsDeferred, let deferred {
             idsDeferred = false
-            if let ids = deferred.eventIds() { state.eventIds = ids } else { deferredFailed = true }
+            if let ids = deferred.eventIds() { state.eventIds = ids } else { deferredPartFailed = true }
         }
         load(family: family)
     }
@@ -377,7 +380,7 @@ package struct Replayer {
         switch deferred.family(id) {
         case .absent: break
         case .loaded(let family): state.families.set(family)
-        case .unreadable: deferredFailed = true
+        case .unreadable: deferredPartFailed = true
         }
     }
 

@@ -76,10 +76,10 @@ package enum SnapshotCodec {
         preamble.appendLittleEndian(formatVersion)
         preamble.appendLittleEndian(UInt64(total))
         var offset = preambleLength
-        for section in [header, ids, directory] {
+        for (number, section) in [header, ids, directory].enumerated() {
             preamble.appendLittleEndian(UInt64(offset))
             preamble.appendLittleEndian(UInt64(section.count))
-            preamble += SHA256.digest(section)
+            preamble += SHA256.digest(number == 1 ? Array(section[..<idsIndexLength(section)]) : section)
             offset += section.count
         }
         return [preamble, header, ids, directory] + sorted.map(\.bytes)
@@ -118,15 +118,40 @@ package enum SnapshotCodec {
         return w.bytes
     }
 
+    /// The event ids: an index (key count, each chunk's first key and SHA-256, the zero key,
+    /// the ids not in UUID form) behind its own length, then the sorted keys in chunks of
+    /// ``StoredKeys/chunkPairs``. The preamble's digest covers the length and the index; the
+    /// index covers each chunk, so a lookup reads and checks the index and one chunk.
     static func idsSection(_ ids: EventIdSet) -> [UInt8] {
-        var w = ByteWriter()
         let keys = ids.sortedKeys()
-        w.uint(UInt64(keys.count / 2))
-        w.bytes.reserveCapacity(keys.count * 8 + 64)
-        for key in keys { w.bytes.appendLittleEndian(key) }
-        w.uint(ids.containsZeroKey ? 1 : 0)
-        w.strings(ids.otherIds.sorted())
-        return w.bytes
+        let pairs = keys.count / 2
+        let chunkWords = StoredKeys.chunkPairs * 2
+        var chunks: [UInt8] = []
+        chunks.reserveCapacity(keys.count * 8)
+        var index = ByteWriter()
+        index.uint(UInt64(pairs))
+        index.uint(UInt64((pairs + StoredKeys.chunkPairs - 1) / StoredKeys.chunkPairs))
+        for start in stride(from: 0, to: keys.count, by: chunkWords) {
+            let chunk = keys[start..<min(keys.count, start + chunkWords)]
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(chunk.count * 8)
+            for key in chunk { bytes.appendLittleEndian(key) }
+            index.bytes.appendLittleEndian(chunk[start])
+            index.bytes.appendLittleEndian(chunk[start + 1])
+            index.bytes += SHA256.digest(bytes)
+            chunks += bytes
+        }
+        index.uint(ids.containsZeroKey ? 1 : 0)
+        index.strings(ids.otherIds.sorted())
+        var section: [UInt8] = []
+        section.reserveCapacity(8 + index.bytes.count + chunks.count)
+        section.appendLittleEndian(UInt64(index.bytes.count))
+        return section + index.bytes + chunks
+    }
+
+    /// How many leading bytes of an id section its digest covers: the length and the index.
+    static func idsIndexLength(_ section: [UInt8]) -> Int {
+        8 + Int(section.littleEndian(at: 0))
     }
 
     /// One family's section.
@@ -359,18 +384,40 @@ package struct SnapshotIndex: Sendable {
         families[id].flatMap { Self.check($0, read) }
     }
 
-    /// The ids of the events the snapshot covers, or nil when the section does not check.
+    /// The ids of the events the snapshot covers, all read and checked, or nil when a part
+    /// does not check.
     package func eventIds(read: (Range<Int>) -> [UInt8]?) -> EventIdSet? {
-        guard let bytes = Self.check(ids, read) else { return nil }
-        return bytes.withUnsafeBufferPointer { buffer -> EventIdSet? in
-            var r = ByteReader(buffer)
-            guard let pairs = r.uint(), pairs <= UInt64(buffer.count / 16) else { return nil }
-            let raw = r.take(Int(pairs) * 16)
-            var keys = [UInt64](repeating: 0, count: Int(pairs) * 2)
-            keys.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(raw)) }
-            for index in keys.indices { keys[index] = UInt64(littleEndian: keys[index]) }
+        withoutActuallyEscaping(read) { read in lazyEventIds(read: read)?.materialized() }
+    }
+
+    /// The ids with their keys left on disk: the index is read and checked now, a chunk of
+    /// keys when a lookup needs it (``StoredKeys``). Nil when the index does not check.
+    package func lazyEventIds(read: @escaping (Range<Int>) -> [UInt8]?) -> EventIdSet? {
+        let start = ids.range.lowerBound
+        guard ids.range.count >= 8, let length = read(start..<(start + 8)), length.count == 8 else { return nil }
+        let indexLength = length.littleEndian(at: 0)
+        guard indexLength <= UInt64(ids.range.count - 8), let index = read(start..<(start + 8 + Int(indexLength))),
+              index.count == 8 + Int(indexLength), SHA256.digest(index) == ids.digest else { return nil }
+        return index.withUnsafeBufferPointer { buffer -> EventIdSet? in
+            var r = ByteReader(UnsafeBufferPointer(rebasing: buffer[8...]))
+            let chunkBytes = StoredKeys.chunkPairs * 16
+            guard let pairs = r.uint(), let chunkCount = r.uint(), pairs <= UInt64(ids.range.count / 16),
+                  chunkCount == (pairs + UInt64(StoredKeys.chunkPairs) - 1) / UInt64(StoredKeys.chunkPairs),
+                  8 + Int(indexLength) + Int(pairs) * 16 == ids.range.count else { return nil }
+            var firstKeys: [UInt64] = [], digests: [[UInt8]] = [], ranges: [Range<Int>] = []
+            var offset = start + 8 + Int(indexLength)
+            for chunk in 0..<Int(chunkCount) {
+                let first = r.take(16), digest = r.take(32)
+                guard first.count == 16, digest.count == 32 else { return nil }
+                firstKeys += StoredKeys.keys(first)
+                digests.append(Array(digest))
+                let size = min(chunkBytes, Int(pairs) * 16 - chunk * chunkBytes)
+                ranges.append(offset..<(offset + size))
+                offset += size
+            }
             guard let zero = r.uint(), let others = r.strings(), r.isAtEnd else { return nil }
-            return EventIdSet(sortedKeys: keys, hasZero: zero == 1, others: Set(others))
+            let stored = StoredKeys(pairCount: Int(pairs), firstKeys: firstKeys, digests: digests, ranges: ranges, read: read)
+            return EventIdSet(stored: stored, hasZero: zero == 1, others: Set(others))
         }
     }
 
