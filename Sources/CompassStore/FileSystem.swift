@@ -19,6 +19,8 @@ package protocol FileSystem: Sendable {
     func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws(StoreError) -> Int
     /// One `write` at the end of the file (`O_APPEND`) or at the file position; returns the bytes written.
     func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(StoreError) -> Int
+    /// Writes at an offset (`pwrite`) without moving the file position; returns how many bytes.
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, path: String) throws(StoreError) -> Int
     /// Makes the file's bytes durable (`F_FULLFSYNC` on Apple platforms, `fsync` elsewhere).
     func sync(_ fd: Int32, path: String) throws(StoreError)
     func truncate(_ fd: Int32, to size: Int, path: String) throws(StoreError)
@@ -112,6 +114,14 @@ package struct POSIXFileSystem: FileSystem {
     package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(StoreError) -> Int {
         while true {
             let n = sysWrite(fd, bytes.baseAddress, bytes.count)
+            if n >= 0 { return n }
+            if errno != EINTR { throw .io(path: path, message: "cannot write \(path): \(POSIX.lastError)") }
+        }
+    }
+
+    package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, path: String) throws(StoreError) -> Int {
+        while true {
+            let n = pwrite(fd, bytes.baseAddress, bytes.count, off_t(offset))
             if n >= 0 { return n }
             if errno != EINTR { throw .io(path: path, message: "cannot write \(path): \(POSIX.lastError)") }
         }
@@ -283,12 +293,16 @@ extension FileSystem {
     }
 
     /// Writes every byte, calling `write` again after a short write.
-    package func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(StoreError) {
+    package func writeAll(_ fd: Int32, _ bytes: [UInt8], at position: Int? = nil, path: String) throws(StoreError) {
         var offset = 0
         while offset < bytes.count {
             var result: Result<Int, StoreError> = .success(0)
             bytes.withUnsafeBytes { raw in
-                result = Result { () throws(StoreError) in try write(fd, UnsafeRawBufferPointer(rebasing: raw[offset...]), path: path) }
+                result = Result { () throws(StoreError) in
+                    let rest = UnsafeRawBufferPointer(rebasing: raw[offset...])
+                    if let position { return try write(fd, rest, at: position + offset, path: path) }
+                    return try write(fd, rest, path: path)
+                }
             }
             let n = try result.get()
             guard n > 0 else { throw .io(path: path, message: "cannot write \(path): no space left") }

@@ -86,15 +86,23 @@ package enum LogReader {
             var snapshot = replayer.snapshot
             let idsDeferred = replayer.eventIdsDeferred
             snapshots.afterOutput {
-                // Ids looked up a chunk at a time are all read (and checked) to be written again.
-                guard idsDeferred || snapshot.state.materializeEventIds() else { return }
-                // Family sections are encoded (and hashed) on every core, then written piece by
-                // piece. Best effort: a snapshot that cannot be written is simply not there next
-                // time (and its temporary file is removed).
-                let loaded = Parallel.map(snapshot.state.families.values, SnapshotCodec.Section.init)
-                guard let parts = resumed.map({ $0.patched(with: snapshot, loaded: loaded, idsDeferred: idsDeferred) })
-                    ?? SnapshotCodec.parts(snapshot, families: loaded) else { return }
-                try? fs.writeFileAtomically(path + ".snapshot", parts: parts)
+                // Best effort: a snapshot that cannot be written is simply not there next time
+                // (and its temporary file is removed). The ids are all read (and checked) to be
+                // written again; families the replay loaded are encoded again, the others copied
+                // from the snapshot it resumed from.
+                if idsDeferred {
+                    guard let resumed, let ids = resumed.index.eventIds(read: resumed.read) else { return }
+                    snapshot.state.replaceEventIds(ids)
+                } else {
+                    guard snapshot.state.materializeEventIds() else { return }
+                }
+                let families = snapshot.state.families
+                var ids = Set(families.values.map(\.id))
+                if let resumed { ids.formUnion(resumed.index.familyIds) }
+                try? SnapshotWriter.write(snapshot, familyIds: ids.sorted(), to: path + ".snapshot", fs: fs) { id in
+                    if let family = families[id] { return SnapshotCodec.Section(family) }
+                    return resumed.flatMap { $0.index.storedSection(id, read: $0.read) }
+                }
             }
         }
         return replayer
@@ -357,11 +365,6 @@ package final class SnapshotFile: @unchecked Sendable {
             offset = end
         }
         return hasher.finalizeHex() == base.headHash
-    }
-
-    /// A newer snapshot from a replay that resumed from this one in part.
-    package func patched(with snapshot: ReplaySnapshot, loaded: [SnapshotCodec.Section], idsDeferred: Bool) -> [[UInt8]]? {
-        index.patched(with: snapshot, loaded: loaded, idsDeferred: idsDeferred, read: read)
     }
 }
 

@@ -7,8 +7,8 @@ package enum Parallel {
     package static let minimumBatch = 256
 
     /// `transform` of every item, computed on every core; `transform` must be pure.
-    package static func map<T, U>(_ items: [T], _ transform: (T) -> U) -> [U] {
-        guard items.count >= minimumBatch else { return items.map(transform) }
+    package static func map<T, U>(_ items: [T], minimum: Int = minimumBatch, _ transform: (T) -> U) -> [U] {
+        guard items.count >= minimum else { return items.map(transform) }
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         return withoutActuallyEscaping(transform) { transform in
             [U](unsafeUninitializedCapacity: items.count) { buffer, count in

@@ -121,6 +121,13 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         return try real.write(fd, bytes, path: path)
     }
 
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, path: String) throws(StoreError) -> Int {
+        if try step("pwrite", path, isWrite: true) {
+            return try real.write(fd, UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count / 2)]), at: offset, path: path)
+        }
+        return try real.write(fd, bytes, at: offset, path: path)
+    }
+
     func sync(_ fd: Int32, path: String) throws(StoreError) {
         _ = try step("sync", path)
         try real.sync(fd, path: path)

@@ -120,7 +120,10 @@ import Testing
             return
         }
         #expect(index.family(family, read: read(encoded)) != nil)
-        encoded[encoded.count - 3] ^= 0x01  // a byte of the last family's section
+        // A byte of the last family's section, just before the directory (the third section).
+        let field = "compass-snapshot\n".utf8.count + 16 + 2 * 48  // the directory's offset in the preamble
+        let directoryStart = (0..<8).reduce(0) { $0 | Int(encoded[field + $1]) << (8 * $1) }
+        encoded[directoryStart - 3] ^= 0x01
         let damaged = read(encoded)
         #expect(SnapshotIndex.open(size: encoded.count, read: damaged) != nil)  // the header still checks
         guard case .unreadable = index.familyState(family, read: damaged) else {

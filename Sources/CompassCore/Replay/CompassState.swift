@@ -25,6 +25,9 @@ public struct CompassState: Equatable, Sendable {
         return true
     }
 
+    /// Takes a snapshot's event ids (read after a replay that never needed them).
+    package mutating func replaceEventIds(_ ids: EventIdSet) { eventIds = ids }
+
     /// Makes room for about `events` events without growing the id table again.
     public mutating func reserveCapacity(events: Int) {
         eventIds.reserveCapacity(events)

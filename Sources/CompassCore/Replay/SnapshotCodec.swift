@@ -1,4 +1,4 @@
-/// Snapshots as bytes (format 2): everything but the families in a header, the event ids,
+/// Snapshots as bytes (format 5): everything but the families in a header, the event ids,
 /// a directory, then one section per family. Each section carries its own SHA-256, so a
 /// reader loads and checks only what it needs: a query reads the header and its own family.
 ///
@@ -6,7 +6,10 @@
 ///
 ///     "compass-snapshot\n"  format version (8)  total length (8)
 ///     header, ids, directory: offset (8), length (8), SHA-256 (32) each
-///     header section | ids section | directory section | family sections, in id order
+///     header section | ids section | family sections, in id order | directory section
+///
+/// The directory comes last so a writer can stream the family sections, one at a time, and
+/// write the preamble (which holds the directory's digest) at the end.
 ///
 /// Dictionaries are written in sorted order, so the same state always encodes to the same
 /// bytes. A snapshot of another format version, or one whose bytes do not check, is not
@@ -33,7 +36,7 @@ package enum SnapshotCodec {
         package init(_ family: Family) { self.init(id: family.id, bytes: SnapshotCodec.familySection(family)) }
 
         /// A section whose digest is already known (copied from a snapshot that checked it).
-        init(id: String, bytes: [UInt8], digest: [UInt8]) {
+        package init(id: String, bytes: [UInt8], digest: [UInt8]) {
             self.id = id
             self.bytes = bytes
             self.digest = digest
@@ -46,43 +49,15 @@ package enum SnapshotCodec {
     }
 
     /// A snapshot as consecutive pieces, to be written one after another (no copy of the whole):
-    /// the preamble, header, ids and directory, then the family sections in id order. The
+    /// the preamble, header and ids, the family sections in id order, then the directory. The
     /// family sections are given (encoded again, or copied from an earlier snapshot for
     /// families the replay never loaded); `snapshot.state.families` is not read.
     package static func parts(_ snapshot: ReplaySnapshot, families: [Section]) -> [[UInt8]] {
-        let header = headerSection(snapshot)
-        let ids = idsSection(snapshot.state.eventIds)
+        var stream = SnapshotStream(snapshot)
         let sorted = families.sorted { $0.id < $1.id }
-        // The directory's length depends on the offsets it holds: encode it until it is stable.
-        var directory: [UInt8] = []
-        var familyStart = 0
-        repeat {
-            familyStart = preambleLength + header.count + ids.count + directory.count
-            var w = ByteWriter()
-            w.uint(UInt64(sorted.count))
-            var offset = familyStart
-            for family in sorted {
-                w.string(family.id)
-                w.uint(UInt64(offset))
-                w.uint(UInt64(family.bytes.count))
-                w.bytes += family.digest
-                offset += family.bytes.count
-            }
-            if w.bytes.count == directory.count { directory = w.bytes; break }
-            directory = w.bytes
-        } while true
-        let total = familyStart + sorted.reduce(0) { $0 + $1.bytes.count }
-        var preamble = magic
-        preamble.appendLittleEndian(formatVersion)
-        preamble.appendLittleEndian(UInt64(total))
-        var offset = preambleLength
-        for (number, section) in [header, ids, directory].enumerated() {
-            preamble.appendLittleEndian(UInt64(offset))
-            preamble.appendLittleEndian(UInt64(section.count))
-            preamble += SHA256.digest(number == 1 ? Array(section[..<idsIndexLength(section)]) : section)
-            offset += section.count
-        }
-        return [preamble, header, ids, directory] + sorted.map(\.bytes)
+        for family in sorted { stream.add(family) }
+        let (directory, preamble) = stream.closing()
+        return [preamble, stream.header, stream.ids] + sorted.map(\.bytes) + [directory]
     }
 
     /// Everything the state holds outside its families: position, problems, counts, members.
@@ -379,6 +354,12 @@ package struct SnapshotIndex: Sendable {
         return .loaded(family)
     }
 
+    /// A family's section as stored (checked), with its digest, to copy into a newer snapshot.
+    package func storedSection(_ id: String, read: (Range<Int>) -> [UInt8]?) -> SnapshotCodec.Section? {
+        guard let family = families[id], let bytes = Self.check(family, read) else { return nil }
+        return SnapshotCodec.Section(id: id, bytes: bytes, digest: family.digest)
+    }
+
     /// A family's section as stored (checked), to copy into a newer snapshot unchanged.
     package func familySection(_ id: String, read: (Range<Int>) -> [UInt8]?) -> [UInt8]? {
         families[id].flatMap { Self.check($0, read) }
@@ -516,5 +497,54 @@ extension Array where Element == UInt8 {
         var value: UInt64 = 0
         for k in 0..<8 { value |= UInt64(self[offset + k]) << UInt64(8 * k) }
         return value
+    }
+}
+
+/// A snapshot written piece by piece (see ``SnapshotCodec``): first ``opening`` (a placeholder
+/// for the preamble, the header and the ids), then each family section as it is encoded, in id
+/// order, then the directory; the preamble, known only then, goes over the placeholder. Only
+/// one family's bytes need be in memory at a time.
+package struct SnapshotStream {
+    package let header: [UInt8]
+    package let ids: [UInt8]
+    private var entries: [(id: String, length: Int, digest: [UInt8])] = []
+
+    package init(_ snapshot: ReplaySnapshot) {
+        header = SnapshotCodec.headerSection(snapshot)
+        ids = SnapshotCodec.idsSection(snapshot.state.eventIds)
+    }
+
+    /// What to write first: zeros where the preamble goes, the header, the ids.
+    package var opening: [[UInt8]] { [[UInt8](repeating: 0, count: SnapshotCodec.preambleLength), header, ids] }
+
+    /// Records a family section just written (sections come in id order).
+    package mutating func add(_ section: SnapshotCodec.Section) {
+        entries.append((section.id, section.bytes.count, section.digest))
+    }
+
+    /// The directory, to write after the last family section, and the preamble for offset 0.
+    package func closing() -> (directory: [UInt8], preamble: [UInt8]) {
+        let codec = SnapshotCodec.self
+        var w = ByteWriter()
+        w.uint(UInt64(entries.count))
+        var offset = codec.preambleLength + header.count + ids.count
+        for entry in entries {
+            w.string(entry.id)
+            w.uint(UInt64(offset))
+            w.uint(UInt64(entry.length))
+            w.bytes += entry.digest
+            offset += entry.length
+        }
+        let directory = w.bytes
+        var preamble = codec.magic
+        preamble.appendLittleEndian(codec.formatVersion)
+        preamble.appendLittleEndian(UInt64(offset + directory.count))
+        let starts = [codec.preambleLength, codec.preambleLength + header.count, offset]
+        for (number, section) in [header, ids, directory].enumerated() {
+            preamble.appendLittleEndian(UInt64(starts[number]))
+            preamble.appendLittleEndian(UInt64(section.count))
+            preamble += SHA256.digest(number == 1 ? Array(section[..<SnapshotCodec.idsIndexLength(section)]) : section)
+        }
+        return (directory, preamble)
     }
 }

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CompassCore
+
+/// Writes `LOG.snapshot` streaming: family sections are encoded a batch at a time on every
+/// core and written as they come, so the snapshot's bytes are never all in memory beside the
+/// state (``SnapshotStream``). Atomic like every side file: a temporary file, fsynced, renamed.
+package enum SnapshotWriter {
+    /// Families encoded at once (enough to keep both cores busy, few enough to stay small).
+    static let batch = 32
+
+    /// - Parameters:
+    ///   - familyIds: every family of the snapshot, in id order.
+    ///   - section: a family's section (encoded, or copied from an older snapshot), or nil when
+    ///     it cannot be had: then nothing is written.
+    package static func write(_ snapshot: ReplaySnapshot, familyIds: [String], to path: String, fs: FileSystem,
+                              section: (String) -> SnapshotCodec.Section?) throws(StoreError) {
+        let temp = path + ".tmp-\(getpid())"
+        guard let fd = try fs.open(temp, .replace) else { throw .io(path: temp, message: "cannot write \(temp)") }
+        do throws(StoreError) {
+            var stream = SnapshotStream(snapshot)
+            for part in stream.opening { try fs.writeAll(fd, part, path: temp) }
+            for start in stride(from: 0, to: familyIds.count, by: batch) {
+                let ids = Array(familyIds[start..<min(familyIds.count, start + batch)])
+                for encoded in Parallel.map(ids, minimum: 2, section) {
+                    guard let encoded else { throw .io(path: path, message: "a family section of the old snapshot does not check") }
+                    try fs.writeAll(fd, encoded.bytes, path: temp)
+                    stream.add(encoded)
+                }
+            }
+            let (directory, preamble) = stream.closing()
+            try fs.writeAll(fd, directory, path: temp)
+            try fs.writeAll(fd, preamble, at: 0, path: temp)
+            try fs.sync(fd, path: temp)
+            fs.close(fd)
+            try fs.rename(temp, to: path)
+        } catch {
+            fs.close(fd)
+            try? fs.remove(temp)
+            throw error
+        }
+        try fs.syncDirectory(POSIX.directory(of: path))
+    }
+}
