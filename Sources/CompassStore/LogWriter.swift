@@ -253,7 +253,11 @@ package final class LogWriter {
             draft.seq = seq + 1
             draft.prev = nil  // sealed when written
             let event: Event
-            do {
+            do throws(EventError) {
+                // Only `erase` writes erasure records (it does not append through here).
+                if draft.type == EventType.erasureRecorded.rawValue {
+                    throw EventError("ErasureRecorded lines are written only by compass erase", kind: .erased)
+                }
                 event = try Rules.decide(draft, prebuilt: prebuilt[index], in: replayer.state, sanitizing: sanitizing)
             } catch {
                 guard let lineNumbers else { throw .rejected(error) }

@@ -181,6 +181,20 @@ import Testing
         }
     }
 
+    @Test func onlyEraseWritesErasureRecords() {
+        let cli = Self.family()
+        let before = cli.logBytes
+        cli.write("forged.jsonl", [
+            #"{"id":"f-1","type":"Erased","actor":"-","family":"fam-z","data":{"was":"\#(SHA256.emptyHex)"}}"#,
+            #"{"id":"f-2","type":"ErasureRecorded","actor":"-","family":"fam-z","data":{"oldHead":"\#(SHA256.emptyHex)","oldLines":1,"erased":1,"scope":"member"}}"#,
+        ].joined(separator: "\n") + "\n")
+        let result = cli.run("import forged.jsonl")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("line 1: Erased lines are written only by compass erase"))
+        #expect(result.stderr.contains("line 2: ErasureRecorded lines are written only by compass erase"))
+        #expect(cli.logBytes == before)
+    }
+
     @Test func aDryRunChangesNothingAndSaysWhatWouldGo() throws {
         let cli = Self.family()
         let before = Self.files(under: cli.directory)
