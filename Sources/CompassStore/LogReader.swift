@@ -127,6 +127,9 @@ package enum LogReader {
         var turn = 0
         // A line longer than the limit is hashed as it streams past, never held whole.
         var oversized: (hasher: SHA256, count: Int)?
+        // Blocks start small and double: the first fold overlaps the next block's preparation
+        // even in a small log (a family's log is read in ~5 blocks, not one).
+        var limit = 1024
         let hashing = replayer.checksChain
         let keepingPayload = replayer.hasObserver
         /// Folds the block prepared before; false once a cut is reached.
@@ -169,7 +172,7 @@ package enum LogReader {
             repeat {
                 ranges.removeAll(keepingCapacity: true)
                 consumed = buffer.withUnsafeBufferPointer { all in
-                    LineSplitter.completeLines(in: all, from: consumed, to: filled, into: &ranges, limit: Self.maxLinesPerBlock)
+                    LineSplitter.completeLines(in: all, from: consumed, to: filled, into: &ranges, limit: limit)
                 }
                 guard !ranges.isEmpty else { break }
                 keepGoing = buffer.withUnsafeBufferPointer { all -> Bool in
@@ -181,7 +184,10 @@ package enum LogReader {
                     prepared = block
                     return folded
                 }
-            } while keepGoing && ranges.count == Self.maxLinesPerBlock
+                let full = ranges.count == limit
+                limit = min(limit * 2, Self.maxLinesPerBlock)
+                if !full { break }
+            } while keepGoing
             if !keepGoing { return }
             progress?(offset, extent.complete, replayer.linesRead)
             if consumed > 0 {
