@@ -108,6 +108,29 @@ package enum LogReader {
         return replayer
     }
 
+    /// Calls `body` with every complete line (without its `\n`) of the first `end` bytes, read
+    /// a block at a time (a second pass that needs the bytes themselves, such as `verify`'s
+    /// walk through erasures).
+    package static func forEachLine(fd: Int32, path: String, upTo end: Int, fs: FileSystem,
+                                    _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(StoreError) {
+        var offset = 0
+        var carry: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        while offset < end {
+            let chunk = try fs.read(fd, from: offset, to: min(end, offset + blockSize), path: path)
+            if chunk.isEmpty { break }
+            offset += chunk.count
+            carry += chunk
+            ranges.removeAll(keepingCapacity: true)
+            let consumed = carry.withUnsafeBufferPointer { all in
+                let next = LineSplitter.completeLines(in: all, from: 0, to: all.count, into: &ranges)
+                for range in ranges { body(UnsafeBufferPointer(rebasing: all[range])) }
+                return next
+            }
+            carry.removeFirst(consumed)
+        }
+    }
+
     /// Feeds every line of an open file to the replayer.
     ///
     /// A two-stage pipeline: while this thread folds one block's lines in order, a worker

@@ -113,7 +113,7 @@ package enum LogVerifier {
         if state.erasedLineCount > 0 || (state.countsByType[.erasureRecorded] ?? 0) > 0 {
             // The chain of original hashes, walked through every erasure (SPEC §5).
             var proof = ErasureProof()
-            proof.consume(bytes: try fs.read(fd, from: 0, to: extent.complete, path: path))
+            try LogReader.forEachLine(fd: fd, path: path, upTo: extent.complete, fs: fs) { proof.consume(line: $0) }
             report.erasures = proof.steps
             report.erasedCountsAgree = proof.erasedCountsAgree
             if let expectHead, expectHead != replayer.headHash, let step = proof.proof(of: expectHead) {

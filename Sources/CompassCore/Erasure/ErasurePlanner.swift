@@ -89,24 +89,19 @@ package enum ErasurePlanner {
         if case .member(let user) = target { try refuseOrphaning(user, outcomes, in: state) }
         let erase = closure(outcomes, family: family, users: users, scope: target.scope)
 
-        var plan = ErasurePlan(newLog: [], record: Event(seq: 0, id: "", at: at, actor: "-", family: family,
-                                                         payload: .notificationsRead(NotificationsRead(upToSeq: 0))),
-                               newHead: "", erasedLines: [], erasedByType: [:], orphanedBlobs: [], unreadableLines: [],
-                               erasedUsers: users, family: family)
-        var keptBlobs: Set<String> = []
-        var erasedBlobs: Set<String> = []
+        var erasedLines: [Int] = [], unreadableLines: [Int] = []
+        var erasedByType: [String: Int] = [:]
+        var keptBlobs: Set<String> = [], erasedBlobs: Set<String> = []
         for (index, outcome) in outcomes.enumerated() {
-            guard let outcome else { plan.unreadableLines.append(index + 1); continue }
-            let hashes = attachmentHashes(outcome)
+            guard let outcome, let envelope = envelope(of: outcome) else { unreadableLines.append(index + 1); continue }
             if erase[index] {
-                plan.erasedLines.append(index + 1)
-                plan.erasedByType[Self.type(of: outcome), default: 0] += 1
-                erasedBlobs.formUnion(hashes)
+                erasedLines.append(index + 1)
+                erasedByType[envelope.type, default: 0] += 1
+                erasedBlobs.formUnion(attachmentHashes(outcome))
             } else {
-                keptBlobs.formUnion(hashes)
+                keptBlobs.formUnion(attachmentHashes(outcome))
             }
         }
-        plan.orphanedBlobs = erasedBlobs.subtracting(keptBlobs).sorted()
 
         // The chain: erased lines become `Erased` records carrying their original hash; every
         // correct link after the first change is rewritten; a broken link stays broken.
@@ -136,15 +131,15 @@ package enum ErasurePlanner {
         }
 
         let recorded = ErasureRecorded(oldHead: replayer.headHash, oldLines: Int64(lines.count),
-                                       erased: Int64(plan.erasedLines.count), scope: target.scope)
-        plan.record = Event(seq: replayer.lastSeq + 1, id: eventId, at: at, actor: "-", family: family,
-                            payload: .erasureRecorded(recorded), prev: previousNew)
-        let recordLine = EventEncoder.line(for: plan.record)
-        plan.newHead = SHA256.hex(recordLine)
+                                       erased: Int64(erasedLines.count), scope: target.scope)
+        let record = Event(seq: replayer.lastSeq + 1, id: eventId, at: at, actor: "-", family: family,
+                           payload: .erasureRecorded(recorded), prev: previousNew)
+        let recordLine = EventEncoder.line(for: record)
         output += recordLine
         output.append(0x0A)
-        plan.newLog = output
-        return plan
+        return ErasurePlan(newLog: output, record: record, newHead: SHA256.hex(recordLine), erasedLines: erasedLines,
+                           erasedByType: erasedByType, orphanedBlobs: erasedBlobs.subtracting(keptBlobs).sorted(),
+                           unreadableLines: unreadableLines, erasedUsers: users, family: family)
     }
 
     /// The family and the users an erasure covers, or why the requester may not ask for it.
@@ -304,8 +299,6 @@ package enum ErasurePlanner {
         case .erased(_, let d): Envelope(seq: d.seq, id: d.id, type: d.type, at: d.at, actor: d.actor, family: d.family)
         }
     }
-
-    static func type(of outcome: LineOutcome) -> String { envelope(of: outcome)?.type ?? "" }
 
     /// `{"seq":S,"id":ID,"type":"Erased","at":AT,"actor":"-","family":F,"data":{"was":H},"prev":P}`;
     /// without `prev` when the line it replaces had none.
