@@ -138,6 +138,23 @@ import CompassTestSupport
         #expect(JSONParser.parse("{" + keys.joined(separator: ",") + ",\"k7\":0}") == nil)
         #expect(JSONParser.parse("{" + keys.joined(separator: ",") + ",\"k\\u0037\":0}") == nil)
     }
+
+    /// The scanner skips the pairwise check for a key whose fingerprint bit is new: a repeat
+    /// is still found at every position, written plainly or with escapes on either side.
+    @Test func findsARepeatedKeyAtEveryPositionOfSmallObjects() {
+        for count in 1...40 {
+            let keys = (0..<count).map { "\"key\($0)\":\($0)" }
+            #expect(JSONParser.parse("{" + keys.joined(separator: ",") + "}") != nil)
+            for repeated in 0..<count {
+                let plain = "{" + keys.joined(separator: ",") + ",\"key\(repeated)\":0}"
+                let escapedLater = "{" + keys.joined(separator: ",") + ",\"\\u006bey\(repeated)\":0}"
+                let escapedFirst = "{\"\\u006bey\(repeated)\":0," + keys.joined(separator: ",") + "}"
+                #expect(JSONParser.parse(plain) == nil, "\(plain)")
+                #expect(JSONParser.parse(escapedLater) == nil, "\(escapedLater)")
+                #expect(JSONParser.parse(escapedFirst) == nil, "\(escapedFirst)")
+            }
+        }
+    }
 }
 
 /// The envelope read straight from the tape against the general decoder on the built tree.

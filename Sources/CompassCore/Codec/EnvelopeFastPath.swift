@@ -43,7 +43,7 @@ enum EnvelopeFastPath {
                 data = key + 1
             case .prev:
                 guard value.kind == .string, !value.escaped, value.end - value.start == 64,
-                      bytes(value, base).allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else { return nil }
+                      ByteClass.allLowerHex(base + value.start, count: 64) else { return nil }
                 prev = JSONTape.string(value, base)
             case .version:
                 return nil  // rare; the general decoder checks it
@@ -61,9 +61,7 @@ enum EnvelopeFastPath {
         case seq, id, type, at, actor, family, data, version, prev, other
 
         init(_ name: UnsafeBufferPointer<UInt8>) {
-            func equals(_ word: StaticString) -> Bool {
-                word.utf8CodeUnitCount == name.count && word.withUTF8Buffer { $0.elementsEqual(name) }
-            }
+            func equals(_ word: StaticString) -> Bool { ByteCompare.equal(name, word) }
             switch name.count {
             case 1: self = equals("v") ? .version : .other
             case 2: self = equals("id") ? .id : equals("at") ? .at : .other
@@ -83,18 +81,27 @@ enum EnvelopeFastPath {
     /// An id-shaped string value (1–64 id bytes), or nil.
     static func identifier(_ token: JSONTape.Token, _ base: UnsafePointer<UInt8>) -> String? {
         guard token.kind == .string, !token.escaped, (1...64).contains(token.end - token.start),
-              bytes(token, base).allSatisfy(Identifier.isIdByte) else { return nil }
+              ByteClass.allIdBytes(base + token.start, count: token.end - token.start) else { return nil }
         return JSONTape.string(token, base)
     }
 }
 
 extension EventType {
+    /// The names' bytes, in `allCases` order (built once).
+    private static let names: [(bytes: [UInt8], type: EventType)] = allCases.map { (Array($0.rawValue.utf8), $0) }
+
     /// The type whose name these bytes spell, if any.
     static func known(_ name: UnsafeBufferPointer<UInt8>) -> EventType? {
-        for type in allCases {
-            let raw = type.rawValue.utf8
-            if raw.count == name.count, raw.elementsEqual(name) { return type }
+        guard let base = name.baseAddress else { return nil }
+        for entry in names where entry.bytes.count == name.count {
+            if entry.bytes.withUnsafeBufferPointer({ ByteCompare.equal($0.baseAddress!, base, count: name.count) }) { return entry.type }
         }
         return nil
+    }
+
+    /// The type named `name`, if any: ``init(rawValue:)`` without its string switch.
+    static func known(_ name: String) -> EventType? {
+        var name = name
+        return name.withUTF8 { known($0) }
     }
 }

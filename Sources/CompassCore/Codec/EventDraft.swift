@@ -27,6 +27,15 @@ package struct EventDraft: Equatable, Sendable {
     }
 }
 
+extension EventDraft {
+    /// The envelope of an event with an empty `data` (what a rejected line shows when its raw
+    /// payload was not kept).
+    init(envelopeOf event: Event) {
+        self.init(seq: event.seq, id: event.id, type: event.type.rawValue, at: event.at, actor: event.actor,
+                  family: event.family, data: JSONObject(), prev: event.prev)
+    }
+}
+
 /// Why a line or a proposed event was not applied, in the SPEC's words.
 public struct EventError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The SPEC's message.
@@ -121,8 +130,7 @@ package enum EnvelopeDecoder {
 
     /// Whether text is 64 lowercase hex digits.
     package static func isSHA256Hex(_ text: String) -> Bool {
-        let isHexDigit = { (byte: UInt8) in (byte >= 48 && byte <= 57) || (byte >= 97 && byte <= 102) }
-        return text.utf8.count == 64
-            && (text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isHexDigit) } ?? text.utf8.allSatisfy(isHexDigit))
+        var text = text
+        return text.utf8.count == 64 && text.withUTF8 { ByteClass.allLowerHex($0.baseAddress!, count: 64) }
     }
 }

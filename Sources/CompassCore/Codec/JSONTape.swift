@@ -175,17 +175,36 @@ struct TapeObject: JSONFields {
     let index: Int
 
     subscript(key: String) -> JSONValue? {
+        valueToken(key).map { tape.value(at: $0, in: base) }
+    }
+
+    /// A plain string read in place; only an escaped one is decoded first.
+    func withText<R>(_ key: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> JSONTextField<R> {
+        guard let index = valueToken(key) else { return .absent }
+        let token = tape.tokens[index]
+        switch token.kind {
+        case .null: return .absent
+        case .string where !token.escaped: return .text(body(UnsafeBufferPointer(start: base + token.start, count: token.end - token.start)))
+        case .string:
+            var text = JSONTape.string(token, base)
+            return .text(text.withUTF8(body))
+        default: return .notText
+        }
+    }
+
+    /// The token of `key`'s value, or nil when the object has no such key.
+    private func valueToken(_ key: String) -> Int? {
         let tokens = tape.tokens
         var key = key
-        return key.withUTF8 { wanted -> JSONValue? in
+        return key.withUTF8 { wanted -> Int? in
             var name = index + 1
             for _ in 0..<tokens[index].count {
                 let token = tokens[name]
                 let length = token.end - token.start
                 let matches = token.plain
-                    ? length == wanted.count && (0..<length).allSatisfy { base[token.start + $0] == wanted[$0] }
+                    ? length == wanted.count && (length == 0 || ByteCompare.equal(base + token.start, wanted.baseAddress!, count: length))
                     : JSONTape.string(token, base).utf8.elementsEqual(wanted)
-                if matches { return tape.value(at: name + 1, in: base) }
+                if matches { return name + 1 }
                 name = tokens[name + 1].next
             }
             return nil
@@ -247,14 +266,28 @@ private struct Scanner {
         let index = open(.object)
         var count = 0
         var seen: Set<String>?  // for large objects, so duplicate checks stay linear
+        // One bit per plain key's fingerprint: a key whose bit is clear cannot repeat an
+        // earlier plain key, so the pairwise check runs only on a hit (or after a key that is
+        // not plain, which may spell a plain one with escapes).
+        var bloom: UInt64 = 0
+        var onlyPlain = true
         if closesEmpty(index, UInt8(ascii: "}")) { return true }
         while true {
             skipWhitespace()
             guard i < n, p[i] == UInt8(ascii: "\"") else { return false }
             let key = tokens.count
             guard string() else { return false }
-            if tokens[key].plain { tokens[key].count = fingerprint(tokens[key].start, tokens[key].end) }
-            guard !isDuplicate(key, in: index, count: count, seen: &seen) else { return false }
+            var mayRepeat = true
+            if tokens[key].plain {
+                let print = fingerprint(tokens[key].start, tokens[key].end)
+                tokens[key].count = print
+                let bit: UInt64 = 1 &<< ((UInt64(bitPattern: Int64(print)) &* 0x9E37_79B9_7F4A_7C15) >> 58)
+                mayRepeat = !onlyPlain || seen != nil || bloom & bit != 0
+                bloom |= bit
+            } else {
+                onlyPlain = false
+            }
+            guard !mayRepeat || !isDuplicate(key, in: index, count: count, seen: &seen) else { return false }
             skipWhitespace()
             guard i < n, p[i] == UInt8(ascii: ":") else { return false }
             i += 1

@@ -29,6 +29,30 @@ package enum JSONValue: Equatable, Sendable {
 package protocol JSONFields {
     /// The value of `key` (compared by its UTF-8 bytes), or nil when the key is not present.
     subscript(key: String) -> JSONValue? { get }
+
+    /// Hands `body` the UTF-8 bytes of `key`'s string value (where it lies, when it can) and
+    /// says what `key` held instead when it is not a string.
+    func withText<R>(_ key: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> JSONTextField<R>
+}
+
+extension JSONFields {
+    package func withText<R>(_ key: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> JSONTextField<R> {
+        switch self[key] {
+        case nil, .null?: return .absent
+        case .string(var text)?: return .text(text.withUTF8(body))
+        default: return .notText
+        }
+    }
+}
+
+/// What a field held, read as text by ``JSONFields/withText(_:_:)``.
+package enum JSONTextField<R> {
+    /// Missing or `null`.
+    case absent
+    /// A value of another kind.
+    case notText
+    /// A string, and what the body made of its bytes.
+    case text(R)
 }
 
 /// A JSON object: its members in written order, looked up by key.

@@ -7,7 +7,7 @@ public enum Identifier {
     public static func isValid(_ text: String) -> Bool {
         let utf8 = text.utf8
         guard (1...64).contains(utf8.count) else { return false }
-        return utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isIdByte) } ?? utf8.allSatisfy(isIdByte)
+        return utf8.withContiguousStorageIfAvailable { ByteClass.allIdBytes($0.baseAddress!, count: $0.count) } ?? utf8.allSatisfy(isIdByte)
     }
 
     @inline(__always) static func isIdByte(_ byte: UInt8) -> Bool {

@@ -69,7 +69,7 @@ public struct CompassState: Equatable, Sendable {
     /// Folds one accepted event into the state.
     ///
     /// - Complexity: O(1) amortized: the family is mutated in place, never copied.
-    public mutating func apply(_ event: Event) {
+    public mutating func apply(_ event: consuming Event) {
         eventIds.insert(event.id)
         count(event.type)
         if case .memberJoined(let joined) = event.payload {
@@ -78,13 +78,13 @@ public struct CompassState: Equatable, Sendable {
         }
         if case .interactionLogged = event.payload { liveInteractionCount += 1 }
         if case .interactionDeleted = event.payload { liveInteractionCount -= 1 }
-        families.update(at: families.position(adding: event.family)) { $0.apply(event) }
+        families.apply(event)
     }
 }
 
 extension Family {
     /// Folds one accepted event of this family.
-    mutating func apply(_ event: Event) {
+    mutating func apply(_ event: consuming Event) {
         version += 1
         switch event.payload {
         case .memberJoined(let joined):

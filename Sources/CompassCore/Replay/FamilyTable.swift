@@ -34,6 +34,12 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
         body(&list[position])
     }
 
+    /// Folds an accepted event into its family (added when it has none yet), in place.
+    mutating func apply(_ event: consuming Event) {
+        let position = position(adding: event.family)
+        list[position].apply(event)
+    }
+
     /// Adds or replaces a family.
     mutating func set(_ family: Family) {
         list[position(adding: family.id)] = family

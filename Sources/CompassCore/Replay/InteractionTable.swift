@@ -31,9 +31,16 @@ public struct InteractionTable: Equatable, Sendable {
     }
 
     /// Adds a newly logged interaction (its id must be new).
-    mutating func append(_ record: InteractionRecord) {
+    mutating func append(_ record: consuming InteractionRecord) {
         positions[record.logged.interactionId] = records.count
         records.append(record)
+    }
+
+    /// Whether the interaction is logged, not deleted, and was logged by `actor` (read in
+    /// place: the record is not copied out).
+    func isLive(_ id: String, loggedBy actor: String) -> Bool {
+        guard let position = positions[id] else { return false }
+        return records.withUnsafeBufferPointer { $0[position].deletion == nil && $0[position].loggedBy == actor }
     }
 
     /// Marks an interaction deleted.

@@ -284,7 +284,7 @@ package struct Replayer {
             advance(over: line)
             reject(number, nil, line.content.isBlank ? "blank line" : "invalid JSON", kind: .unreadable)
             return true
-        case .badEnvelope, .draft:
+        case .badEnvelope, .draft, .event:
             break
         }
         if cut.ends(seq: line.readableSeq, at: line.readableAt) {
@@ -327,6 +327,15 @@ package struct Replayer {
                 observer?(.applied(line: number, event: event), state)
             } catch {
                 reject(number, draft, error.message, kind: error.kind, family: draft.family)
+            }
+        case .event(let event):
+            if deferred != nil { loadDeferred(for: event.family) }
+            do {
+                try Rules.accept(event, in: state)
+                state.apply(event)
+                observer?(.applied(line: number, event: event), state)
+            } catch {
+                reject(number, EventDraft(envelopeOf: event), error.message, kind: error.kind, family: event.family)
             }
         case .blank, .invalid:
             break
@@ -439,6 +448,16 @@ package struct PreparedLine: Equatable, Sendable {
         case badEnvelope(EventError)
         /// A readable envelope and its payload built without the state, or why it did not build.
         case draft(EventDraft, payload: Result<Payload, EventError>)
+        /// A line whose payload built, when no one keeps raw payloads: the event as it will be
+        /// folded if the state allows it (built here, so the fold thread only decides).
+        case event(Event)
+
+        /// A draft and its built payload, or the event they make when the payload is not kept.
+        static func decoded(_ draft: EventDraft, _ payload: Result<Payload, EventError>, keepingPayload: Bool) -> Content {
+            guard !keepingPayload, case .success(let built) = payload else { return .draft(draft, payload: payload) }
+            return .event(Event(seq: draft.seq, id: draft.id, at: draft.at, actor: draft.actor, family: draft.family,
+                                payload: built, prev: draft.prev))
+        }
 
         var isBlank: Bool {
             if case .blank = self { return true }
@@ -492,7 +511,7 @@ package struct PreparedLine: Equatable, Sendable {
             let fields = TapeObject(tape: tape, base: base, index: data)
             let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, data: fields, sanitizing: false) }
             if keepingPayload || !payload.succeeded, case .object(let object) = tape.value(at: data, in: base) { draft.data = object }
-            content = .draft(draft, payload: payload)
+            content = .decoded(draft, payload, keepingPayload: keepingPayload)
             return
         }
         guard case .object(let object) = tape.value(at: 0, in: base) else {
@@ -503,11 +522,10 @@ package struct PreparedLine: Equatable, Sendable {
         if case .string(let prev)? = object["prev"] { prevText = prev }
         if case .string(let family)? = object["family"], Identifier.isValid(family) { readableFamily = family }
         do {
-            var draft = try EnvelopeDecoder.decode(object)
+            let draft = try EnvelopeDecoder.decode(object)
             readableAt = draft.at
             let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
-            if !keepingPayload, case .success = payload { draft.data = JSONObject() }
-            content = .draft(draft, payload: payload)
+            content = .decoded(draft, payload, keepingPayload: keepingPayload)
         } catch {
             if case .string(let text)? = object["at"] { readableAt = Timestamp(rfc3339: text) }
             content = .badEnvelope(error)

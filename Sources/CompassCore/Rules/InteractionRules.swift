@@ -20,11 +20,7 @@ extension RuleContext {
         }
         let type = try reader.choice("type", InteractionType.self, else: "Please select an interaction type")
         let direction = try reader.choice("direction", Direction.self, else: "Please select a direction")
-        var occurredAt: Timestamp?
-        if let text = try reader.optionalText("occurredAt", else: "Please select a date and time") {
-            guard let time = Timestamp(rfc3339: text) else { throw EventError("Please select a date and time") }
-            occurredAt = time
-        }
+        let occurredAt = try reader.optionalTime("occurredAt", else: "Please select a date and time")
         let subject = try sanitizedText("subject", sanitizing: sanitizing, limit: 500,
                                         message: "Subject must be 500 characters or less")
         let content = try sanitizedText("content", sanitizing: sanitizing, limit: 10_000,

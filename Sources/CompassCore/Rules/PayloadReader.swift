@@ -82,6 +82,18 @@ struct PayloadReader<Fields: JSONFields> {
         return choice
     }
 
+    /// An optional RFC 3339 time (`""` is absent) that has a message for every failure; read in
+    /// place, without building its text.
+    func optionalTime(_ key: String, else message: String) throws(EventError) -> Timestamp? {
+        // nil: not a time; .some(nil): empty.
+        let read = data.withText(key) { bytes -> Timestamp?? in bytes.isEmpty ? .some(nil) : Timestamp.parse(bytes).map { .some($0) } }
+        switch read {
+        case .absent, .text(.some(nil)): return nil
+        case .notText, .text(nil): throw EventError(message)
+        case .text(.some(.some(let time))): return time
+        }
+    }
+
     /// An id field that has a message for every failure.
     func reference(_ key: String, else message: String) throws(EventError) -> String? {
         guard let value = data[key], value != .null, value != .string("") else { return nil }

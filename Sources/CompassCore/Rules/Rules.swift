@@ -21,11 +21,17 @@ package enum Rules {
     package static func decide(_ draft: EventDraft, prebuilt: Result<Payload, EventError>, in state: CompassState,
                               sanitizing: Bool = false) throws(EventError) -> Event {
         guard case .success(let payload) = prebuilt else { return try decide(draft, in: state, sanitizing: sanitizing) }
-        guard !state.eventIds.contains(draft.id) else { throw EventError("duplicate event id \(draft.id)", kind: .duplicate) }
         let event = Event(seq: draft.seq, id: draft.id, at: draft.at, actor: draft.actor, family: draft.family,
                           payload: payload, prev: draft.prev)
-        try check(event, in: state)
+        try accept(event, in: state)
         return event
+    }
+
+    /// Decides an event whose shape already passed (its payload built without the state):
+    /// the duplicate-id check, then ``check(_:in:)``.
+    package static func accept(_ event: Event, in state: CompassState) throws(EventError) {
+        guard !state.eventIds.contains(event.id) else { throw EventError("duplicate event id \(event.id)", kind: .duplicate) }
+        try check(event, in: state)
     }
 
     /// The payload a draft would produce if the state allowed it: its shape and field
@@ -58,7 +64,7 @@ package enum Rules {
     private static func build<Fields: JSONFields>(_ draft: EventDraft, data: Fields, state: CompassState?,
                                                   sanitizing: Bool) throws(EventError) -> Event {
         if draft.type == Rules.erasedType { throw try erasedRecord(PayloadReader(data: data)) }
-        guard let type = EventType(rawValue: draft.type) else { throw EventError("unknown event type \(draft.type)", kind: .unknownType) }
+        guard let type = EventType.known(draft.type) else { throw EventError("unknown event type \(draft.type)", kind: .unknownType) }
         guard draft.version == 1 else { throw EventError("unsupported version \(draft.version)", kind: .unsupportedVersion) }
         let rules = state.map { StateRules(state: $0, actor: draft.actor, family: draft.family) }
         let context = RuleContext(draft: draft, rules: rules, reader: PayloadReader(data: data))
@@ -87,8 +93,8 @@ struct RuleContext<Fields: JSONFields> {
     let rules: StateRules?
     let reader: PayloadReader<Fields>
 
-    /// `Unknown user U` unless the actor is a member of the event's family.
-    func actorMember() throws(EventError) -> Member? {
+    /// `Unknown user U` unless the actor is a member of the event's family; their role.
+    func actorMember() throws(EventError) -> MemberRole? {
         try rules?.actorMember()
     }
 

@@ -4,15 +4,20 @@
 /// ``Rules/decide(_:in:sanitizing:)`` (shape and state rules interleaved in the SPEC's order)
 /// and ``Rules/check(_:in:)`` (the state rules of an event whose shape already passed, in the
 /// same relative order). Replay uses the second for lines decoded ahead on another core.
+///
+/// It holds only the two tables it reads (members, and the list of families), never a copy
+/// of the whole state: deciding a line costs two reference counts, not one per part of it.
 struct StateRules {
-    let state: CompassState
+    let members: [String: Member]
+    let families: [Family]
     let actor: String
     let familyId: String
     /// Where the event's family is in the state, looked up once.
     let familyPosition: Int?
 
     init(state: CompassState, actor: String, family: String) {
-        self.state = state
+        self.members = state.members
+        self.families = state.families.list
         self.actor = actor
         self.familyId = family
         self.familyPosition = state.families.position(of: family)
@@ -26,24 +31,27 @@ struct StateRules {
     /// Reads the event's family in place (nil when the family has no events yet).
     @inline(__always) private func family<R>(_ read: (Family) -> R?) -> R? {
         guard let familyPosition else { return nil }
-        return state.families.list.withUnsafeBufferPointer { read($0[familyPosition]) }
+        return families.withUnsafeBufferPointer { read($0[familyPosition]) }
     }
 
     /// `Unknown user U` unless the actor is a member of the event's family.
-    func actorMember() throws(EventError) -> Member {
-        guard let member = state.members[actor], member.family == familyId else { throw EventError("Unknown user \(actor)", kind: .notFound) }
-        return member
+    /// Returns their role.
+    func actorMember() throws(EventError) -> MemberRole {
+        guard let index = members.index(forKey: actor), members.values[index].family == familyId else {
+            throw EventError("Unknown user \(actor)", kind: .notFound)
+        }
+        return members.values[index].role
     }
 
     func userIsNew(_ userId: String) throws(EventError) {
-        guard state.members[userId] == nil else { throw EventError("User \(userId) is already a member") }
+        guard members.index(forKey: userId) == nil else { throw EventError("User \(userId) is already a member") }
     }
 
     /// The first member joins by themselves; later ones are added by a member of the family.
     func actorMayAddMember(_ userId: String) throws(EventError) {
         let allowed: Bool
         if familyHas({ !$0.memberIds.isEmpty }) {
-            allowed = state.members[actor]?.family == familyId
+            allowed = members.index(forKey: actor).map { members.values[$0].family == familyId } ?? false
         } else {
             allowed = actor == userId
         }
@@ -69,21 +77,21 @@ struct StateRules {
         }
     }
 
-    static func playerLogs(_ member: Member) throws(EventError) {
-        guard member.role == .player else { throw EventError("Only players can create interactions", kind: .forbidden) }
+    static func playerLogs(_ role: MemberRole) throws(EventError) {
+        guard role == .player else { throw EventError("Only players can create interactions", kind: .forbidden) }
     }
 
     func interactionIsNew(_ interactionId: String) throws(EventError) {
         guard !familyHas({ $0.interactions.contains(interactionId) }) else { throw EventError("Interaction \(interactionId) already exists") }
     }
 
-    static func playerDeletes(_ member: Member) throws(EventError) {
-        guard member.role != .parent else { throw EventError("Only the player who logged this interaction can delete it", kind: .forbidden) }
+    static func playerDeletes(_ role: MemberRole) throws(EventError) {
+        guard role != .parent else { throw EventError("Only the player who logged this interaction can delete it", kind: .forbidden) }
     }
 
     /// The interaction is live and the actor logged it.
     func actorLoggedLive(_ interactionId: String) throws(EventError) {
-        guard family({ $0.liveInteraction(interactionId)?.loggedBy }) == actor else { throw EventError("Interaction not found", kind: .notFound) }
+        guard familyHas({ $0.interactions.isLive(interactionId, loggedBy: actor) }) else { throw EventError("Interaction not found", kind: .notFound) }
     }
 
     func documentIsNew(_ documentId: String) throws(EventError) {

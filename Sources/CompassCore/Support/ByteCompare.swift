@@ -1,0 +1,75 @@
+/// Equality of raw byte runs, eight bytes at a time: keys, type names and ids are compared
+/// where they lie in a line, without building a `String` for either side.
+enum ByteCompare {
+    /// Whether the `count` bytes at `a` equal the `count` bytes at `b`.
+    @inline(__always) static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var k = 0
+        while count &- k >= 8 {
+            if UnsafeRawPointer(a + k).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + k).loadUnaligned(as: UInt64.self) {
+                return false
+            }
+            k &+= 8
+        }
+        while k < count {
+            if a[k] != b[k] { return false }
+            k &+= 1
+        }
+        return true
+    }
+
+    /// Whether `bytes` spell `word`.
+    @inline(__always) static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        guard let base = bytes.baseAddress else { return true }
+        return equal(base, word.utf8Start, count: bytes.count)
+    }
+}
+
+/// Classes of bytes checked eight at a time (SWAR): ids and hashes are validated where they
+/// lie in a line at a fraction of a cycle per byte.
+enum ByteClass {
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// High bit of each byte lane set where the lane's 7-bit value is in `low...high`
+    /// (`x` must have no high bits set; `low` ≥ 1, `high` ≤ 0x7E).
+    @inline(__always) private static func inRange(_ x: UInt64, _ low: UInt64, _ high: UInt64) -> UInt64 {
+        let set = x | highs
+        return (set &- ones &* low) & ~(set &- ones &* (high &+ 1)) & highs
+    }
+
+    /// Whether every byte is an id byte (`A–Z a–z 0–9 _ . : -`).
+    @inline(__always) static func allIdBytes(_ p: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var k = 0
+        while count &- k >= 8 {
+            let x = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)
+            if x & highs != 0 { return false }
+            let ok = inRange(x, 0x41, 0x5A) | inRange(x, 0x61, 0x7A) | inRange(x, 0x30, 0x3A)
+                | inRange(x, 0x2D, 0x2E) | inRange(x, 0x5F, 0x5F)
+            if ok != highs { return false }
+            k &+= 8
+        }
+        while k < count {
+            if !Identifier.isIdByte(p[k]) { return false }
+            k &+= 1
+        }
+        return true
+    }
+
+    /// Whether every byte is a lowercase hex digit.
+    @inline(__always) static func allLowerHex(_ p: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var k = 0
+        while count &- k >= 8 {
+            let x = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)
+            if x & highs != 0 { return false }
+            if inRange(x, 0x30, 0x39) | inRange(x, 0x61, 0x66) != highs { return false }
+            k &+= 8
+        }
+        while k < count {
+            let byte = p[k]
+            if !((byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)) { return false }
+            k &+= 1
+        }
+        return true
+    }
+}

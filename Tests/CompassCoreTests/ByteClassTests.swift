@@ -1,0 +1,52 @@
+import Testing
+@testable import CompassCore
+
+/// The eight-at-a-time byte checks against their one-byte definitions: every byte value in
+/// every lane of a word and in the tail, and random runs.
+@Suite struct ByteClassTests {
+    static func isLowerHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) }
+
+    static func check(_ bytes: [UInt8]) -> (id: Bool, hex: Bool) {
+        bytes.withUnsafeBufferPointer { b in
+            (ByteClass.allIdBytes(b.baseAddress!, count: b.count), ByteClass.allLowerHex(b.baseAddress!, count: b.count))
+        }
+    }
+
+    @Test func everyByteValueInEveryPositionIsClassedAsOneByteAtATime() {
+        for length in [1, 7, 8, 9, 16, 17] {
+            for position in 0..<length {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[position] = UInt8(value)
+                    let (id, hex) = Self.check(bytes)
+                    #expect(id == Identifier.isIdByte(UInt8(value)), "id, value \(value) at \(position) of \(length)")
+                    #expect(hex == Self.isLowerHex(UInt8(value)), "hex, value \(value) at \(position) of \(length)")
+                }
+            }
+        }
+    }
+
+    @Test func randomRunsAgreeWithTheDefinitions() {
+        var rng = SplitMix64(seed: 91)
+        let alphabet = Array("0123456789abcdefABCXYZxyz_.:-/ \"\u{7F}".utf8) + [0x80, 0xC3, 0xFF, 0x00, 0x2C, 0x40, 0x5B, 0x60, 0x67, 0x7B]
+        for _ in 0..<20_000 {
+            let bytes = (0..<(1 + rng.below(40))).map { _ in alphabet[rng.below(alphabet.count)] }
+            let (id, hex) = Self.check(bytes)
+            #expect(id == bytes.allSatisfy(Identifier.isIdByte))
+            #expect(hex == bytes.allSatisfy(Self.isLowerHex))
+        }
+    }
+
+    @Test func bytesCompareEqualOnlyWhenEveryByteIs() {
+        var rng = SplitMix64(seed: 92)
+        for _ in 0..<5_000 {
+            let a = (0..<rng.below(30)).map { _ in UInt8(rng.below(4)) }
+            var b = a
+            if !b.isEmpty, rng.below(2) == 0 { b[rng.below(b.count)] ^= UInt8(1 + rng.below(3)) }
+            let equal = a.withUnsafeBufferPointer { x in
+                b.withUnsafeBufferPointer { y in x.isEmpty || ByteCompare.equal(x.baseAddress!, y.baseAddress!, count: x.count) }
+            }
+            #expect(equal == (a == b))
+        }
+    }
+}
