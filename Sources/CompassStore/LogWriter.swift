@@ -71,8 +71,11 @@ package final class LogWriter {
     ///     event never points at missing bytes; its undo runs if the write fails.
     ///   - keepUntilExit: takes large intermediate values the process may hand back at exit
     ///     instead of freeing them one by one (a command passes its console's).
+    ///   - prebuilt: each draft's payload already built without the state, with the same
+    ///     `sanitizing` (a large import builds them while reading its file); one per draft.
     ///   - build: makes the drafts from the current state.
     package func append(eventId: String?, expectSeq: Int64?, actor: String? = nil, sanitizing: Bool = true, lineNumbers: [Int]? = nil,
+                        prebuilt: [Result<Payload, EventError>]? = nil,
                         beforeWrite: BeforeWrite = { _ throws(StoreError) in {} },
                         keepUntilExit: (Any) -> Void = { _ in }, progress: ReadProgress? = nil,
                         build: Builder) throws(StoreError) -> AppendOutcome {
@@ -92,7 +95,7 @@ package final class LogWriter {
                         // so a rejected one creates no folder and no file.
                         var empty = Replayer(problems: .summary)
                         let drafts = try build(empty.state, nil)
-                        _ = try decide(drafts, against: &empty, sanitizing: sanitizing, lineNumbers: lineNumbers)
+                        _ = try decide(drafts, against: &empty, sanitizing: sanitizing, lineNumbers: lineNumbers, prebuilt: prebuilt)
                         created = try fs.makeDirectories(folder)
                         fd = try fs.openExisting(path, .create(exclusive: false))
                         created.append(path)
@@ -111,7 +114,7 @@ package final class LogWriter {
             }
             if created.last == path { try fs.syncDirectory(folder) }  // the new log's entry is durable
             let outcome = try appendLocked(fd, eventId: eventId, expectSeq: expectSeq, actor: actor, sanitizing: sanitizing,
-                                           lineNumbers: lineNumbers, beforeWrite: beforeWrite, keepUntilExit: keepUntilExit,
+                                           lineNumbers: lineNumbers, prebuilt: prebuilt, beforeWrite: beforeWrite, keepUntilExit: keepUntilExit,
                                            progress: progress, build: build)
             try? fs.lock(fd, .unlock, path: path)
             return outcome
@@ -141,7 +144,7 @@ package final class LogWriter {
     }
 
     private func appendLocked(_ fd: Int32, eventId: String?, expectSeq: Int64?, actor: String?, sanitizing: Bool, lineNumbers: [Int]?,
-                              beforeWrite: BeforeWrite, keepUntilExit: (Any) -> Void, progress: ReadProgress?,
+                              prebuilt: [Result<Payload, EventError>]?, beforeWrite: BeforeWrite, keepUntilExit: (Any) -> Void, progress: ReadProgress?,
                               build: Builder) throws(StoreError) -> AppendOutcome {
         // A batch a writer left unfinished is rolled back before anything else is read.
         try LogJournal.recover(log: fd, path: path, fs: fs)
@@ -192,7 +195,7 @@ package final class LogWriter {
         if let expectSeq, expectSeq != replayer.lastSeq {
             throw .conflict("Conflict: expected last seq \(expectSeq), but the log's last seq is \(replayer.lastSeq)")
         }
-        var events = try decide(drafts, against: &replayer, sanitizing: sanitizing, lineNumbers: lineNumbers)
+        var events = try decide(drafts, against: &replayer, sanitizing: sanitizing, lineNumbers: lineNumbers, prebuilt: prebuilt)
 
         let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
         var prev = replayer.headHash
@@ -240,31 +243,34 @@ package final class LogWriter {
     /// Decides each draft against the state in order, folding each accepted one so the next
     /// is decided against it. A batch (`lineNumbers`) reports every rejected draft.
     private func decide(_ drafts: [EventDraft], against replayer: inout Replayer, sanitizing: Bool,
-                        lineNumbers: [Int]?) throws(StoreError) -> [Event] {
-        // Payloads are built without the state on every core (a large import), then each draft
-        // is decided against the state in order.
-        let prebuilt = Parallel.map(drafts) { draft in
+                        lineNumbers: [Int]?, prebuilt given: [Result<Payload, EventError>]?) throws(StoreError) -> [Event] {
+        // Payloads are built without the state on every core (unless the caller built them),
+        // then each draft is decided against the state in order.
+        precondition(given == nil || given?.count == drafts.count, "one prebuilt payload per draft")
+        let prebuilt = given ?? Parallel.map(drafts) { draft in
             Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: sanitizing) }
         }
         var seq = replayer.lastSeq
         var events: [Event] = []
+        events.reserveCapacity(drafts.count)
         var rejected: [Problem] = []
-        for (index, var draft) in drafts.enumerated() {
-            draft.seq = seq + 1
-            draft.prev = nil  // sealed when written
-            let event: Event
+        for index in drafts.indices {
+            var event: Event
             do throws(EventError) {
                 // Only `erase` writes erasure records (it does not append through here).
-                if draft.type == EventType.erasureRecorded.rawValue {
+                if drafts[index].type == EventType.erasureRecorded.rawValue {
                     throw EventError("ErasureRecorded lines are written only by compass erase", kind: .erased)
                 }
-                event = try Rules.decide(draft, prebuilt: prebuilt[index], in: replayer.state, sanitizing: sanitizing)
+                // Deciding reads neither `seq` nor `prev`: they are assigned here, `prev` when sealed.
+                event = try Rules.decide(drafts[index], prebuilt: prebuilt[index], in: replayer.state, sanitizing: sanitizing)
             } catch {
                 guard let lineNumbers else { throw .rejected(error) }
                 rejected.append(Problem(line: lineNumbers[index], message: error.message))
                 continue
             }
             seq += 1
+            event.seq = seq
+            event.prev = nil
             replayer.applyWritten(event)
             events.append(event)
         }

@@ -26,6 +26,40 @@ package enum Parallel {
         }
     }
 
+    /// ``map(_:minimum:_:)`` with a scratch value per worker (a parser's buffers, say), made by
+    /// `makeScratch` and handed to every `transform` that worker runs.
+    package static func map<T, U, S>(_ items: [T], minimum: Int = minimumBatch, scratch makeScratch: () -> S,
+                                     _ transform: (T, inout S) -> U) -> [U] {
+        guard items.count >= minimum else {
+            var scratch = makeScratch()
+            return items.map { transform($0, &scratch) }
+        }
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        return withoutActuallyEscaping(transform) { transform in
+            withoutActuallyEscaping(makeScratch) { makeScratch in
+                [U](unsafeUninitializedCapacity: items.count) { buffer, count in
+                    items.withUnsafeBufferPointer { input in
+                        let shared = SharedWithScratch(input: input, output: buffer.baseAddress!, makeScratch: makeScratch, transform: transform)
+                        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                            let lower = shared.input.count * worker / workers
+                            let upper = shared.input.count * (worker + 1) / workers
+                            var scratch = shared.makeScratch()
+                            for index in lower..<upper { (shared.output + index).initialize(to: shared.transform(shared.input[index], &scratch)) }
+                        }
+                    }
+                    count = items.count
+                }
+            }
+        }
+    }
+
+    private struct SharedWithScratch<T, U, S>: @unchecked Sendable {
+        let input: UnsafeBufferPointer<T>
+        let output: UnsafeMutablePointer<U>
+        let makeScratch: () -> S
+        let transform: (T, inout S) -> U
+    }
+
     /// What the workers share; each touches only its own part of `output`.
     private struct Shared<T, U>: @unchecked Sendable {
         let input: UnsafeBufferPointer<T>

@@ -196,3 +196,56 @@ import CompassTestSupport
         #expect(fastTaken > lines.count)  // the common shape is most of a real log
     }
 }
+
+/// What `import` makes of a line against the way it was read before it was decoded on every
+/// core: the built tree, the general envelope decoder with import's defaults, and the payload
+/// built from the draft (markup stripped).
+@Suite struct ImportDecoderTests {
+    static let now = Timestamp(rfc3339: "2026-03-01T00:00:00Z")!
+
+    /// The draft (its `data` only where the payload did not build) and payload, or the message.
+    static func reference(_ line: [UInt8]) -> String {
+        guard let value = JSONParser.parse(line) else {
+            return line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } ? "blank" : "problem invalid JSON"
+        }
+        guard case .object(let object) = value else { return "problem invalid JSON" }
+        do {
+            var draft = try EnvelopeDecoder.decode(object, defaults: ImportDefaults(makeId: { ImportDecoder.missingId }, at: now))
+            let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: true) }
+            if payload.succeeded { draft.data = JSONObject() }
+            return "draft \(draft) \(payload)"
+        } catch {
+            return "problem \(error.message)"
+        }
+    }
+
+    static func decoded(_ line: [UInt8]) -> String {
+        var tape = JSONTape()
+        switch line.withUnsafeBufferPointer({ ImportDecoder.decode($0, at: now, sanitizing: true, tape: &tape) }) {
+        case .blank: return "blank"
+        case .problem(let error): return "problem \(error.message)"
+        case .draft(let draft, let payload): return "draft \(draft) \(payload)"
+        }
+    }
+
+    @Test func readsEveryLineAsTheTreeAndTheGeneralDecoderDo() {
+        var rng = SplitMix64(seed: 0x1D)
+        var lines = Sealed.lines(LogGen.history(maxFamilies: 2).sample(seed: 77, size: 80))
+        lines += LogGen.adversarial().sample(seed: 78, size: 40).lines
+        // Export-shaped lines: envelope fields left out for import's defaults.
+        lines += [
+            #"{"type":"SchoolAdded","actor":"u-pat","data":{"schoolId":"s-rice","name":"<b>Rice</b>"}}"#,
+            #"{"id":"web-1","type":"InteractionLogged","actor":"u-maya","at":"2026-02-01T10:00:00Z","data":{"interactionId":"i-7","schoolId":"s-ucla","type":"email","direction":"inbound","subject":"<b>Hi</b>"}}"#,
+            #"{"actor":"u-maya","data":{}}"#, "   ", "", #"{oops"#, #"[1]"#,
+        ].map { Array($0.utf8) }
+        for round in 0..<4 {
+            for original in lines {
+                var line = original
+                if round > 0 {
+                    for _ in 0..<round where !line.isEmpty { line[rng.below(line.count)] ^= UInt8(1 << rng.below(8)) }
+                }
+                #expect(Self.decoded(line) == Self.reference(line), "\(String(decoding: line, as: UTF8.self))")
+            }
+        }
+    }
+}

@@ -24,56 +24,70 @@ enum ImportCommand {
         var ranges: [Range<Int>] = []
         let end = bytes.withUnsafeBufferPointer { LineSplitter.completeLines(in: $0, from: 0, to: $0.count, into: &ranges) }
         if end < bytes.count { ranges.append(end..<bytes.count) }
-        let defaults = ImportDefaults(makeId: inv.makeId, at: now)
-        // Parsed on every core; ids for lines without one are made in line order afterwards.
-        let parsed = bytes.withUnsafeBufferPointer { all in
-            Parallel.map(ranges) { range -> ParsedLine in
-                let line = UnsafeBufferPointer(rebasing: all[range])
-                guard let value = JSONParser.parse(line) else {
-                    let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-                    return blank ? .blank : .problem("invalid JSON")
-                }
-                guard case .object(let object) = value else { return .problem("invalid JSON") }
-                return .object(object)
+        // Decoded on every core, payloads built as the writer would (markup stripped); ids for
+        // lines without one are made in line order afterwards.
+        let decoded = bytes.withUnsafeBufferPointer { all in
+            Parallel.map(ranges, minimum: 64, scratch: { JSONTape() }) { range, tape -> ImportDecoder.Line in
+                ImportDecoder.decode(UnsafeBufferPointer(rebasing: all[range]), at: now, sanitizing: true, tape: &tape)
             }
         }
-        inv.console.keepUntilExit(parsed)
-        var lines: [(number: Int, draft: Result<EventDraft, EventError>)] = []
-        for (index, line) in parsed.enumerated() {
+        // Unreadable lines get a placeholder that the rules reject, so nothing is written.
+        let placeholder = EventDraft(seq: 1, id: "_", type: "_", at: now, actor: "_", family: "_", data: JSONObject())
+        var drafts: [EventDraft] = []
+        var payloads: [Result<Payload, EventError>] = []
+        var numbers: [Int] = []
+        var unreadable: [Problem] = []
+        var readable: [Bool] = []  // false where a placeholder stands
+        var withoutFamily = false
+        drafts.reserveCapacity(decoded.count)
+        payloads.reserveCapacity(decoded.count)
+        for (index, line) in decoded.enumerated() {
             let number = index + 1
             switch line {
-            case .object(let object):
-                lines.append((number, Result { () throws(EventError) in try EnvelopeDecoder.decode(object, defaults: defaults) }))
-            case .problem(let message):
-                lines.append((number, .failure(EventError(message, kind: .unreadable))))
+            case .draft(var draft, let payload):
+                if draft.id == ImportDecoder.missingId { draft.id = inv.makeId() }
+                if draft.family.isEmpty { withoutFamily = true }
+                drafts.append(draft)
+                payloads.append(payload)
+                readable.append(true)
+            case .problem(let error):
+                unreadable.append(Problem(line: number, message: error.message, kind: error.kind))
+                drafts.append(placeholder)
+                payloads.append(.failure(error))
+                readable.append(false)
             case .blank where index == ranges.count - 1 && ranges[index].upperBound == bytes.count:
-                break  // white space after the last newline
+                continue  // white space after the last newline
             case .blank:
-                lines.append((number, .failure(EventError("blank line", kind: .unreadable))))
+                unreadable.append(Problem(line: number, message: "blank line", kind: .unreadable))
+                drafts.append(placeholder)
+                payloads.append(.failure(EventError("blank line", kind: .unreadable)))
+                readable.append(false)
             }
+            numbers.append(number)
         }
+        inv.console.keepUntilExit(decoded)
         var shapeProblems: [Problem] = []
         let writer = LogWriter(path: inv.logPath, snapshots: inv.snapshots, fileSystem: inv.fileSystem)
         let outcome: AppendOutcome
         let (progress, meter) = inv.readProgress("reading the log before importing")
         defer { meter?.finish() }
         do throws(StoreError) {
-            outcome = try writer.append(eventId: nil, expectSeq: expectSeq, lineNumbers: lines.map(\.number),
+            outcome = try writer.append(eventId: nil, expectSeq: expectSeq, lineNumbers: numbers, prebuilt: payloads,
                                         keepUntilExit: inv.console.keepUntilExit, progress: progress) { state, _ throws(StoreError) in
-                shapeProblems = []
-                var drafts: [EventDraft] = []
+                shapeProblems = unreadable
+                // Lines that name their family (a log's own lines) are taken as they are.
+                guard withoutFamily else { return drafts }
+                var filled = drafts
                 var families: [String: String] = [:]  // users who join in this file
-                // Unreadable lines get a placeholder that the rules reject, so nothing is written.
-                let placeholder = EventDraft(seq: 1, id: "_", type: "_", at: now, actor: "_", family: "_", data: JSONObject())
-                for (number, result) in lines {
+                for index in filled.indices where readable[index] {
                     do throws(EventError) {
-                        drafts.append(try withFamily(try result.get(), state: state, families: &families))
+                        try fillFamily(&filled[index], joining: payloads[index], state: state, families: &families)
                     } catch {
-                        shapeProblems.append(Problem(line: number, message: error.message, kind: error.kind))
-                        drafts.append(placeholder)
+                        shapeProblems.append(Problem(line: numbers[index], message: error.message, kind: error.kind))
+                        filled[index] = placeholder
                     }
                 }
-                return drafts
+                return filled
             }
         } catch {
             guard case .rejectedLines(let problems) = error else { throw error }
@@ -98,15 +112,11 @@ enum ImportCommand {
         }
     }
 
-    enum ParsedLine {
-        case blank, problem(String), object(JSONObject)
-    }
-
     /// Fills a draft's family when its line left it out: the actor's family, a family joined
     /// earlier in the file, or the joining user's new family.
-    static func withFamily(_ draft: EventDraft, state: CompassState, families: inout [String: String]) throws(EventError) -> EventDraft {
-        var draft = draft
-        let joining: String? = if draft.type == EventType.memberJoined.rawValue, case .string(let user)? = draft.data["userId"] { user } else { nil }
+    static func fillFamily(_ draft: inout EventDraft, joining payload: Result<Payload, EventError>, state: CompassState,
+                           families: inout [String: String]) throws(EventError) {
+        let joining: String? = if draft.type == EventType.memberJoined.rawValue { joiningUser(draft, payload) } else { nil }
         if draft.family.isEmpty {
             if let family = state.members[draft.actor]?.family ?? families[draft.actor] {
                 draft.family = family
@@ -117,6 +127,13 @@ enum ImportCommand {
             }
         }
         if let joining { families[joining] = draft.family }
-        return draft
+    }
+
+    /// The `userId` a `MemberJoined` line names: from its built payload, or from its raw data
+    /// when the payload did not build.
+    static func joiningUser(_ draft: EventDraft, _ payload: Result<Payload, EventError>) -> String? {
+        if case .success(.memberJoined(let joined)) = payload { return joined.userId }
+        if case .string(let user)? = draft.data["userId"] { return user }
+        return nil
     }
 }

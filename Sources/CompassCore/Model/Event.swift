@@ -26,6 +26,11 @@ public struct Event: Hashable, Sendable {
 
     /// The `type` field.
     public var type: EventType { payload.type }
+
+    /// The event taken apart, its values moved out (the fold keeps them without copying).
+    consuming func parts() -> (seq: Int64, id: String, at: Timestamp, actor: String, payload: Payload) {
+        (seq, id, at, actor, payload)
+    }
 }
 
 /// The event types of SPEC §2, and `ErasureRecorded` of §5.

@@ -86,27 +86,28 @@ extension Family {
     /// Folds one accepted event of this family.
     mutating func apply(_ event: consuming Event) {
         version += 1
-        switch event.payload {
+        let (seq, id, at, actor, payload) = event.parts()
+        switch consume payload {
         case .memberJoined(let joined):
             memberIds.append(joined.userId)
         case .schoolAdded(let added):
-            schools[added.schoolId] = School(id: added.schoolId, name: added.name, status: added.status, addedAt: event.at)
+            schools[added.schoolId] = School(id: added.schoolId, name: added.name, status: added.status, addedAt: at)
         case .coachAdded(let added):
             coaches[added.coachId] = Coach(id: added.coachId, schoolId: added.schoolId, firstName: added.firstName, lastName: added.lastName, role: added.role)
         case .interactionLogged(let logged):
-            interactions.append(InteractionRecord(eventId: event.id, seq: event.seq, at: event.at, loggedBy: event.actor, logged: logged))
+            interactions.append(InteractionRecord(eventId: id, seq: seq, at: at, loggedBy: actor, logged: logged))
         case .interactionDeleted(let deleted):
-            interactions.delete(deleted.interactionId, Deletion(eventId: event.id, at: event.at, by: event.actor))
+            interactions.delete(deleted.interactionId, Deletion(eventId: id, at: at, by: actor))
         case .schoolStatusChanged(let changed):
             schools[changed.schoolId]?.status = changed.newStatus
-            statusChanges.append(StatusChangeRecord(eventId: event.id, seq: event.seq, at: event.at, actor: event.actor, change: changed))
+            statusChanges.append(StatusChangeRecord(eventId: id, seq: seq, at: at, actor: actor, change: changed))
         case .documentUploaded(let uploaded):
-            documents[uploaded.documentId] = DocumentRecord(eventId: event.id, seq: event.seq, at: event.at, actor: event.actor, document: uploaded)
+            documents[uploaded.documentId] = DocumentRecord(eventId: id, seq: seq, at: at, actor: actor, document: uploaded)
             documentOrder.append(uploaded.documentId)
         case .notificationSettingsChanged(let changed):
-            alertSettings[event.actor, default: []].append(AlertSetting(seq: event.seq, inboundAlerts: changed.inboundAlerts))
+            alertSettings[actor, default: []].append(AlertSetting(seq: seq, inboundAlerts: changed.inboundAlerts))
         case .notificationsRead(let read):
-            readUpTo[event.actor] = max(readUpTo[event.actor] ?? 0, read.upToSeq)
+            readUpTo[actor] = max(readUpTo[actor] ?? 0, read.upToSeq)
         case .erasureRecorded:
             break  // nothing personal, nothing to show: only the version moves on
         }

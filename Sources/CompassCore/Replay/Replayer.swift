@@ -275,7 +275,7 @@ package struct Replayer {
     /// Replays one complete line that was parsed, hashed and decoded ahead (possibly on another
     /// thread). Returns false once a cut point is reached.
     @discardableResult
-    package mutating func consume(prepared line: PreparedLine) -> Bool {
+    package mutating func consume(prepared line: consuming PreparedLine) -> Bool {
         guard !reachedCut else { return false }
         let number = linesRead + 1
         switch line.content {
@@ -311,7 +311,9 @@ package struct Replayer {
             // Once a line carried `prev`, every later line must (SPEC §1): reported, still applied.
             record(Problem(line: number, message: "missing field prev", kind: .chain, family: family))
         }
-        switch line.content {
+        // The content is moved out (the line is not needed after it): the event goes into the
+        // state without its texts being copied.
+        switch line.takeContent() {
         case .badEnvelope(let error):
             reject(number, nil, error.message, kind: error.kind, family: family)
         case .draft(let draft, let payload):
@@ -332,10 +334,15 @@ package struct Replayer {
             if deferred != nil { loadDeferred(for: event.family) }
             do {
                 try Rules.accept(event, in: state)
-                state.apply(event)
-                observer?(.applied(line: number, event: event), state)
             } catch {
                 reject(number, EventDraft(envelopeOf: event), error.message, kind: error.kind, family: event.family)
+                return true
+            }
+            if let observer {
+                state.apply(event)
+                observer(.applied(line: number, event: event), state)
+            } else {
+                state.apply(event)
             }
         case .blank, .invalid:
             break
@@ -464,6 +471,9 @@ package struct PreparedLine: Equatable, Sendable {
             return false
         }
     }
+
+    /// The content, moved out of the line.
+    consuming func takeContent() -> Content { content }
 
     package var byteCount: Int
     /// SHA-256 of the line's bytes (empty when not hashing).

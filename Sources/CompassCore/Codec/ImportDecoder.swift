@@ -1,0 +1,45 @@
+/// Reads one line of a file being imported: the envelope exactly as replay reads a log line
+/// (the same strict parser, the same fast path held equal to the general decoder), import's
+/// defaults for what an export may leave out, and the payload built without the state.
+///
+/// It is pure, so `import` decodes its lines on every core; a line without an `id` gets
+/// ``missingId`` and the importer gives out new ids afterwards, in line order.
+package enum ImportDecoder {
+    /// What one line of an import file is.
+    package enum Line {
+        /// Only white space.
+        case blank
+        /// Not JSON, or an envelope that breaks a rule of SPEC §1.
+        case problem(EventError)
+        /// A readable envelope, and its payload built (with `sanitizing`) or why it did not
+        /// build. The draft keeps its raw `data` only when the payload did not build.
+        case draft(EventDraft, payload: Result<Payload, EventError>)
+    }
+
+    /// The id of a draft whose line has none (not a valid id, so no line can carry it).
+    package static let missingId = ""
+
+    /// Decodes one line (without its `\n`); `at` fills a missing `at`.
+    package static func decode(_ line: UnsafeBufferPointer<UInt8>, at: Timestamp, sanitizing: Bool, tape: inout JSONTape) -> Line {
+        guard tape.scan(line), let base = line.baseAddress else {
+            return line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .problem(EventError("invalid JSON", kind: .unreadable))
+        }
+        // A line with every envelope field (a log's own line, say) is read from the tape.
+        if let decoded = EnvelopeFastPath.decode(tape, base) {
+            var draft = decoded.draft
+            let fields = TapeObject(tape: tape, base: base, index: decoded.data)
+            let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, data: fields, sanitizing: sanitizing) }
+            if !payload.succeeded, case .object(let object) = tape.value(at: decoded.data, in: base) { draft.data = object }
+            return .draft(draft, payload: payload)
+        }
+        guard case .object(let object) = tape.value(at: 0, in: base) else { return .problem(EventError("invalid JSON", kind: .unreadable)) }
+        do {
+            var draft = try EnvelopeDecoder.decode(object, defaults: ImportDefaults(makeId: { missingId }, at: at))
+            let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: sanitizing) }
+            if payload.succeeded { draft.data = JSONObject() }
+            return .draft(draft, payload: payload)
+        } catch {
+            return .problem(error)
+        }
+    }
+}
