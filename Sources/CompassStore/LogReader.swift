@@ -140,7 +140,10 @@ package enum LogReader {
     package static func stream(fd: Int32, path: String, from offset: Int, extent: LogExtent, fs: FileSystem,
                        into replayer: inout Replayer, progress: ReadProgress? = nil) throws(StoreError) {
         var offset = offset
-        var buffer = [UInt8](repeating: 0, count: min(blockSize, max(1 << 12, extent.complete - offset)))
+        // Not zero-filled: only the bytes read into it are ever looked at.
+        var buffer = [UInt8](unsafeUninitializedCapacity: min(blockSize, max(1 << 12, extent.complete - offset))) { _, count in
+            count = min(Self.blockSize, max(1 << 12, extent.complete - offset))
+        }
         var filled = 0  // bytes in buffer[0..<filled]; a partial line sits at the front
         var ranges: [Range<Int>] = []
         var prepared: PreparedBlock?  // the previous block, ready to fold
@@ -198,16 +201,22 @@ package enum LogReader {
                     LineSplitter.completeLines(in: all, from: consumed, to: filled, into: &ranges, limit: limit)
                 }
                 guard !ranges.isEmpty else { break }
+                let full = ranges.count == limit
+                // The log's last lines: nothing is left to read or prepare after them.
+                let last = !full && offset == extent.complete && consumed == filled
                 keepGoing = buffer.withUnsafeBufferPointer { all -> Bool in
                     let block = blocks[turn]
                     turn ^= 1
                     block.start(ranges: ranges, of: all, hashing: hashing, keepingPayload: keepingPayload)
-                    let folded = foldPrepared()
+                    guard foldPrepared() else {
+                        block.discard()
+                        return false
+                    }
+                    if last { return block.foldWhilePreparing(into: &replayer) }
                     block.finishPreparing()  // this thread helps; the buffer is free again after this
                     prepared = block
-                    return folded
+                    return true
                 }
-                let full = ranges.count == limit
                 limit = min(limit * 2, Self.maxLinesPerBlock)
                 if !full { break }
             } while keepGoing
@@ -239,7 +248,8 @@ package enum LogReader {
 }
 
 /// One block's complete lines, prepared in chunks by a worker and by whichever thread calls
-/// ``finishPreparing()``, then folded in order. A block is reused for block after block.
+/// ``finishPreparing()`` or ``foldWhilePreparing(into:)``, then folded in order. A block is
+/// reused for block after block.
 private final class PreparedBlock: @unchecked Sendable {
     package static let chunkSize = 128
 
@@ -249,14 +259,18 @@ private final class PreparedBlock: @unchecked Sendable {
     private var capacity = 1
     private var hashing = true
     private var keepingPayload = false
-    private let lock = NSLock()
+    /// Guards `nextChunk` and `chunkReady`; signalled when a chunk is ready.
+    private let condition = NSCondition()
     private let done = DispatchGroup()
-    private var nextChunk = 0  // guarded by lock
+    private var nextChunk = 0         // the first chunk no thread has claimed
+    private var chunkReady: [Bool] = []
+    private var chunkCount = 0  // set before the worker starts, read without the lock
     private var folded = 0     // lines moved out by fold
     private var ready = true
 
     /// Starts preparing `ranges` of `bytes` on a worker; `bytes` must stay valid until
-    /// ``finishPreparing()`` returns. The block's earlier lines must all be folded or discarded.
+    /// ``finishPreparing()`` or ``foldWhilePreparing(into:)`` returns. The block's earlier lines
+    /// must all be folded or discarded.
     package func start(ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, hashing: Bool, keepingPayload: Bool) {
         precondition(ready && folded == self.ranges.count)
         self.ranges = ranges
@@ -269,12 +283,15 @@ private final class PreparedBlock: @unchecked Sendable {
             out = .allocate(capacity: capacity)
         }
         nextChunk = 0
+        chunkCount = (ranges.count + Self.chunkSize - 1) / Self.chunkSize
+        chunkReady = [Bool](repeating: false, count: chunkCount)
         folded = 0
         ready = false
         if ranges.count > Self.chunkSize {
             done.enter()
             DispatchQueue.global().async {
-                self.prepareChunks()
+                var tape = JSONTape()  // one per thread, reused line after line
+                while self.prepareOneChunk(&tape) {}
                 self.done.leave()
             }
         }
@@ -282,28 +299,69 @@ private final class PreparedBlock: @unchecked Sendable {
 
     /// Prepares what no one has claimed yet, then waits for the worker.
     package func finishPreparing() {
-        prepareChunks()
+        var tape = JSONTape()
+        while prepareOneChunk(&tape) {}
         done.wait()
         ready = true
     }
 
-    private func prepareChunks() {
-        var tape = JSONTape()  // one per thread, reused line after line
-        while let chunk = claimChunk() {
-            for index in chunk {
-                let line = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
-                (out + index).initialize(to: PreparedLine(line, hashing: hashing, keepingPayload: keepingPayload, tape: &tape))
+    /// Folds the lines in order while they are being prepared: each chunk as soon as it is
+    /// ready, and while the next is not, this thread prepares one no one has claimed. The last
+    /// block of a log is folded so, and its fold is not left to run alone at the end. False
+    /// once a cut is reached.
+    package func foldWhilePreparing(into replayer: inout Replayer) -> Bool {
+        precondition(!ready && folded == 0)
+        var tape = JSONTape()
+        defer {
+            while prepareOneChunk(&tape) {}  // after a cut, what is left is prepared to be discarded
+            done.wait()
+            ready = true
+        }
+        for chunk in 0..<chunkCount {
+            while !isReady(chunk) {
+                if !prepareOneChunk(&tape) { waitUntilReady(chunk) }
+            }
+            let end = min((chunk + 1) * Self.chunkSize, ranges.count)
+            while folded < end {
+                let line = (out + folded).move()
+                folded += 1
+                if !replayer.consume(prepared: line) { return false }
             }
         }
+        return true
     }
 
-    private func claimChunk() -> Range<Int>? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard nextChunk < ranges.count else { return nil }
-        let chunk = nextChunk..<min(nextChunk + Self.chunkSize, ranges.count)
-        nextChunk = chunk.upperBound
-        return chunk
+    /// Claims the next chunk and prepares it; false when every chunk is claimed.
+    private func prepareOneChunk(_ tape: inout JSONTape) -> Bool {
+        condition.lock()
+        guard nextChunk < chunkCount else {
+            condition.unlock()
+            return false
+        }
+        let chunk = nextChunk
+        nextChunk += 1
+        condition.unlock()
+        for index in (chunk * Self.chunkSize)..<min((chunk + 1) * Self.chunkSize, ranges.count) {
+            let line = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
+            (out + index).initialize(to: PreparedLine(line, hashing: hashing, keepingPayload: keepingPayload, tape: &tape))
+        }
+        condition.lock()
+        chunkReady[chunk] = true
+        condition.broadcast()
+        condition.unlock()
+        return true
+    }
+
+    private func isReady(_ chunk: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return chunkReady[chunk]
+    }
+
+    private func waitUntilReady(_ chunk: Int) {
+        condition.lock()
+        while !chunkReady[chunk] { condition.wait() }
+        condition.unlock()
     }
 
     /// Folds the prepared lines in order; false once a cut is reached.
