@@ -164,8 +164,12 @@ package enum LogReader {
             prepared = nil
             return block.fold(into: &replayer)
         }
+        // Reads start small and double too: the first lines are being prepared on both cores
+        // while the rest of a family-sized log is still being read.
+        var readLimit = 1 << 18
         while offset < extent.complete {
-            let want = min(buffer.count - filled, extent.complete - offset)
+            let want = min(buffer.count - filled, extent.complete - offset, readLimit)
+            readLimit = min(readLimit * 2, Self.blockSize)
             var result: Result<Int, StoreError> = .success(0)
             buffer.withUnsafeMutableBytes { raw in
                 result = Result { () throws(StoreError) in
