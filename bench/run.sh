@@ -18,10 +18,11 @@ SMOKE=0
 if [ "${1:-}" = "--smoke" ]; then EVENTS=3000; RUNS=1; SMOKE=1; fi
 WORK=.build/bench
 mkdir -p "$WORK"
-# On Linux the binaries link the Swift runtime and Foundation statically (as a deployed CLI
-# would): that saves about 4 ms of dynamic loading at every process start.
+# On Linux the binaries are fully static executables (as a deployed CLI would be): no dynamic
+# loader, no relocations at start; `compass --help` takes about 1 ms instead of 2 (4 ms with the
+# Swift runtime and Foundation as shared libraries).
 STATIC=""
-[ "$(uname)" = Linux ] && STATIC="--static-swift-stdlib"
+[ "$(uname)" = Linux ] && STATIC="-Xswiftc -static-executable"
 swift build -c release $STATIC --product compass >&2
 swift build -c release $STATIC --product compass-bench >&2
 BIN=$(swift build -c release $STATIC --show-bin-path)
