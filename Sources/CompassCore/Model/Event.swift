@@ -28,8 +28,15 @@ public struct Event: Hashable, Sendable {
     public var type: EventType { payload.type }
 
     /// The event taken apart, its values moved out (the fold keeps them without copying).
-    consuming func parts() -> (seq: Int64, id: String, at: Timestamp, actor: String, payload: Payload) {
-        (seq, id, at, actor, payload)
+    ///
+    /// The values are swapped out, not returned from a consumed event: that would copy each
+    /// text of the payload (a reference count each) and then free the event's.
+    mutating func takeParts() -> (seq: Int64, id: String, at: Timestamp, actor: String, payload: Payload) {
+        var taken = (id: "", actor: "", payload: Payload.notificationsRead(NotificationsRead(upToSeq: 0)))
+        swap(&taken.id, &id)
+        swap(&taken.actor, &actor)
+        swap(&taken.payload, &payload)
+        return (seq, taken.id, at, taken.actor, taken.payload)
     }
 }
 

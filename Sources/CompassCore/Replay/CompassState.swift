@@ -86,7 +86,7 @@ extension Family {
     /// Folds one accepted event of this family.
     mutating func apply(_ event: consuming Event) {
         version += 1
-        let (seq, id, at, actor, payload) = event.parts()
+        let (seq, id, at, actor, payload) = event.takeParts()
         switch consume payload {
         case .memberJoined(let joined):
             memberIds.append(joined.userId)

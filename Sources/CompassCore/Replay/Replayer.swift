@@ -281,7 +281,7 @@ package struct Replayer {
         switch line.content {
         case .blank, .invalid:
             linesRead = number
-            advance(over: line)
+            advance(over: &line)
             reject(number, nil, line.content.isBlank ? "blank line" : "invalid JSON", kind: .unreadable)
             return true
         case .badEnvelope, .draft, .event:
@@ -292,8 +292,9 @@ package struct Replayer {
             return false
         }
         linesRead = number
-        let previousHash = headHash
-        advance(over: line)
+        // Whether `prev` names the line before, read before this line's hash takes its place.
+        let chainBreaks = checksChain && line.prevText != nil && line.prevText != headHash
+        advance(over: &line)
 
         let family = line.readableFamily
         if let seq = line.readableSeq {
@@ -302,9 +303,9 @@ package struct Replayer {
             }
             lastSeq = seq
         }
-        if let prev = line.prevText {
+        if line.prevText != nil {
             sealedLines += 1
-            if checksChain, prev != previousHash {
+            if chainBreaks {
                 record(Problem(line: number, message: "prev does not match line \(number - 1)", kind: .chain, family: family))
             }
         } else if sealedLines > 0 {
@@ -400,10 +401,11 @@ package struct Replayer {
         }
     }
 
-    private mutating func advance(over line: PreparedLine) {
+    /// Moves past a line; its hash is moved (not copied) into ``headHash``.
+    private mutating func advance(over line: inout PreparedLine) {
         consumedBytes += line.byteCount + 1
         lastLineLength = line.byteCount
-        if checksChain { headHash = line.hash }
+        if checksChain { swap(&headHash, &line.hash) }
     }
 
     private mutating func reject(_ line: Int, _ draft: EventDraft?, _ message: String, kind: ProblemKind, family: String? = nil) {
@@ -472,8 +474,13 @@ package struct PreparedLine: Equatable, Sendable {
         }
     }
 
-    /// The content, moved out of the line.
-    consuming func takeContent() -> Content { content }
+    /// The content, moved out of the line (swapped for `.blank`: returning the stored
+    /// property of a consumed line would copy the payload's texts, a reference count each).
+    mutating func takeContent() -> Content {
+        var taken = Content.blank
+        swap(&taken, &content)
+        return taken
+    }
 
     package var byteCount: Int
     /// SHA-256 of the line's bytes (empty when not hashing).

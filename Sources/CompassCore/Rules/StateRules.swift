@@ -15,7 +15,7 @@ struct StateRules {
     /// Where the event's family is in the state, looked up once.
     let familyPosition: Int?
 
-    init(state: CompassState, actor: String, family: String) {
+    @inline(__always) init(state: borrowing CompassState, actor: String, family: String) {
         self.members = state.members
         self.families = state.families.list
         self.actor = actor
@@ -24,14 +24,18 @@ struct StateRules {
     }
 
     /// Whether the event's family exists and passes `test` (read in place).
-    @inline(__always) private func familyHas(_ test: (Family) -> Bool) -> Bool {
+    @inline(__always) private func familyHas(_ test: (UnsafePointer<Family>) -> Bool) -> Bool {
         family { test($0) ? true : nil } ?? false
     }
 
     /// Reads the event's family in place (nil when the family has no events yet).
-    @inline(__always) private func family<R>(_ read: (Family) -> R?) -> R? {
+    ///
+    /// The family is handed over as a pointer so a rule reads the one table it needs
+    /// (`$0.pointee.schools`): passing the `Family` value itself would copy it, one
+    /// reference count per table, on every line.
+    @inline(__always) private func family<R>(_ read: (UnsafePointer<Family>) -> R?) -> R? {
         guard let familyPosition else { return nil }
-        return families.withUnsafeBufferPointer { read($0[familyPosition]) }
+        return families.withUnsafeBufferPointer { read($0.baseAddress! + familyPosition) }
     }
 
     /// `Unknown user U` unless the actor is a member of the event's family.
@@ -50,7 +54,7 @@ struct StateRules {
     /// The first member joins by themselves; later ones are added by a member of the family.
     func actorMayAddMember(_ userId: String) throws(EventError) {
         let allowed: Bool
-        if familyHas({ !$0.memberIds.isEmpty }) {
+        if familyHas({ !$0.pointee.memberIds.isEmpty }) {
             allowed = members.index(forKey: actor).map { members.values[$0].family == familyId } ?? false
         } else {
             allowed = actor == userId
@@ -59,20 +63,20 @@ struct StateRules {
     }
 
     func schoolIsNew(_ schoolId: String) throws(EventError) {
-        guard !familyHas({ $0.schools.index(forKey: schoolId) != nil }) else { throw EventError("School \(schoolId) already exists") }
+        guard !familyHas({ $0.pointee.schools.index(forKey: schoolId) != nil }) else { throw EventError("School \(schoolId) already exists") }
     }
 
     func schoolExists(_ schoolId: String) throws(EventError) {
-        guard familyHas({ $0.schools.index(forKey: schoolId) != nil }) else { throw EventError("Please select a school") }
+        guard familyHas({ $0.pointee.schools.index(forKey: schoolId) != nil }) else { throw EventError("Please select a school") }
     }
 
     func coachIsNew(_ coachId: String) throws(EventError) {
-        guard !familyHas({ $0.coaches.index(forKey: coachId) != nil }) else { throw EventError("Coach \(coachId) already exists") }
+        guard !familyHas({ $0.pointee.coaches.index(forKey: coachId) != nil }) else { throw EventError("Coach \(coachId) already exists") }
     }
 
     /// The coach exists and, when a school is named too, coaches there.
     func coachMatches(_ coachId: String, school schoolId: String?) throws(EventError) {
-        guard let coachSchool = family({ $0.coaches[coachId]?.schoolId }), schoolId == nil || coachSchool == schoolId else {
+        guard let coachSchool = family({ $0.pointee.coaches[coachId]?.schoolId }), schoolId == nil || coachSchool == schoolId else {
             throw EventError("Invalid coach selection")
         }
     }
@@ -82,7 +86,7 @@ struct StateRules {
     }
 
     func interactionIsNew(_ interactionId: String) throws(EventError) {
-        guard !familyHas({ $0.interactions.contains(interactionId) }) else { throw EventError("Interaction \(interactionId) already exists") }
+        guard !familyHas({ $0.pointee.interactions.contains(interactionId) }) else { throw EventError("Interaction \(interactionId) already exists") }
     }
 
     static func playerDeletes(_ role: MemberRole) throws(EventError) {
@@ -91,11 +95,11 @@ struct StateRules {
 
     /// The interaction is live and the actor logged it.
     func actorLoggedLive(_ interactionId: String) throws(EventError) {
-        guard familyHas({ $0.interactions.isLive(interactionId, loggedBy: actor) }) else { throw EventError("Interaction not found", kind: .notFound) }
+        guard familyHas({ $0.pointee.interactions.isLive(interactionId, loggedBy: actor) }) else { throw EventError("Interaction not found", kind: .notFound) }
     }
 
     func documentIsNew(_ documentId: String) throws(EventError) {
-        guard !familyHas({ $0.documents.index(forKey: documentId) != nil }) else { throw EventError("Document \(documentId) already exists") }
+        guard !familyHas({ $0.pointee.documents.index(forKey: documentId) != nil }) else { throw EventError("Document \(documentId) already exists") }
     }
 }
 
