@@ -256,6 +256,8 @@ package enum LogReader {
 /// reused for block after block.
 private final class PreparedBlock: @unchecked Sendable {
     package static let chunkSize = 128
+    /// How many lines ahead of the fold the event-id table slot of a line is prefetched.
+    static let prefetchDistance = 6
 
     private var ranges: [Range<Int>] = []
     private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
@@ -327,6 +329,7 @@ private final class PreparedBlock: @unchecked Sendable {
             }
             let end = min((chunk + 1) * Self.chunkSize, ranges.count)
             while folded < end {
+                if folded + Self.prefetchDistance < end { replayer.prefetch((out + folded + Self.prefetchDistance).pointee.eventIdKey) }
                 let line = (out + folded).move()
                 folded += 1
                 if !replayer.consume(prepared: line) { return false }
@@ -372,6 +375,7 @@ private final class PreparedBlock: @unchecked Sendable {
     package func fold(into replayer: inout Replayer) -> Bool {
         precondition(ready)
         while folded < ranges.count {
+            if folded + Self.prefetchDistance < ranges.count { replayer.prefetch((out + folded + Self.prefetchDistance).pointee.eventIdKey) }
             let line = (out + folded).move()
             folded += 1
             if !replayer.consume(prepared: line) { return false }

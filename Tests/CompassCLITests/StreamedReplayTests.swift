@@ -57,4 +57,33 @@ import Testing
         let torn = Array(log.dropLast(40))
         #expect(try Self.streamed(torn, cut: ReplayCut()) == Self.inMemory(torn, cut: ReplayCut()))
     }
+
+    /// Event ids in UUID form are keyed while the line is prepared and their table slot is
+    /// prefetched a few lines ahead of the fold: a repeated id is still refused wherever it is
+    /// (next line, within the prefetch distance, across chunks and blocks).
+    @Test func aRepeatedEventIdIsRefusedWhereverItIsInTheStream() throws {
+        let log = HistoryGenerator(families: 2, events: 3_000, seed: 5).bytes()
+        var lines = log.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        // A copy of line `from` is put in right after line `after` (0-based, original order):
+        // the next line, within the prefetch distance, at chunk (128) and block edges, far on.
+        let copies = [(10, 10), (20, 23), (100, 127), (127, 128), (1_000, 1_024), (5, 2_998), (2_000, 2_999)]
+        var expected: [Int] = []
+        for (from, after) in copies.sorted(by: { $0.1 > $1.1 }) {
+            lines.insert(lines[from], at: after + 1)
+        }
+        for (index, (_, after)) in copies.sorted(by: { $0.1 < $1.1 }).enumerated() {
+            expected.append(after + 1 + index + 1)  // 1-based, after the copies put in before it
+        }
+        let text = String(decoding: lines[copies[0].0], as: UTF8.self)
+        let idStart = text.range(of: "\"id\":\"")!.upperBound
+        #expect(EventIdKey(String(text[idStart...].prefix(36))).isUUID, "the generator writes UUID-form ids")
+        let bytes = Array(lines.joined(separator: [0x0A])) + [0x0A]
+        let streamed = try Self.streamed(bytes, cut: ReplayCut())
+        let duplicates = streamed.problems.filter { $0.kind == .duplicate }
+        #expect(duplicates.map(\.line) == expected)
+        #expect(duplicates.allSatisfy { $0.message.hasPrefix("duplicate event id ") })
+        #expect(streamed.state.appliedCount == 3_000)
+        #expect(streamed == Self.inMemory(bytes, cut: ReplayCut()))
+    }
 }

@@ -34,6 +34,18 @@ extension EventDraft {
         self.init(seq: event.seq, id: event.id, type: event.type.rawValue, at: event.at, actor: event.actor,
                   family: event.family, data: JSONObject(), prev: event.prev)
     }
+
+    /// The event this draft makes with `payload`, its texts moved out of the draft (which is
+    /// left with empty ones): building the event from a draft that is dropped next would copy
+    /// each of them.
+    mutating func takeEvent(payload: consuming Payload) -> Event {
+        var taken = (id: "", actor: "", family: "", prev: String?.none)
+        swap(&taken.id, &id)
+        swap(&taken.actor, &actor)
+        swap(&taken.family, &family)
+        swap(&taken.prev, &prev)
+        return Event(seq: seq, id: taken.id, at: at, actor: taken.actor, family: taken.family, payload: payload, prev: taken.prev)
+    }
 }
 
 /// Why a line or a proposed event was not applied, in the SPEC's words.

@@ -70,7 +70,12 @@ public struct CompassState: Equatable, Sendable {
     ///
     /// - Complexity: O(1) amortized: the family is mutated in place, never copied.
     public mutating func apply(_ event: consuming Event) {
-        eventIds.insert(event.id)
+        apply(event, idKey: EventIdKey(event.id))
+    }
+
+    /// ``apply(_:)`` with the event id's key worked out ahead (by the line's preparation).
+    mutating func apply(_ event: consuming Event, idKey: EventIdKey) {
+        eventIds.insert(event.id, key: idKey)
         count(event.type)
         if case .memberJoined(let joined) = event.payload {
             members[joined.userId] = Member(userId: joined.userId, family: event.family, fullName: joined.fullName, role: joined.role,

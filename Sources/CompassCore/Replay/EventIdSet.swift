@@ -1,3 +1,5 @@
+import CompassSHA
+
 /// The ids of applied events, for duplicate detection.
 ///
 /// Ids in the canonical lowercase UUID form (what `compass` generates, and most of any real
@@ -67,15 +69,36 @@ package struct EventIdSet: Equatable, Sendable {
     }
 
     package func contains(_ id: String) -> Bool {
-        guard let key = Self.uuidKey(id) else { return others.contains(id) }
+        contains(id, key: EventIdKey(id))
+    }
+
+    /// Whether `id`, whose key was worked out ahead (``EventIdKey/init(_:)``), is in the set.
+    package func contains(_ id: String, key: EventIdKey) -> Bool {
+        guard key.isUUID else { return others.contains(id) }
+        let key = (key.high, key.low)
         if key == (0, 0) { return hasZero }
         return (!slots.isEmpty && find(key).found) || inBase(key) || stored?.contains(key) == true
+    }
+
+    /// Starts loading the table slot where `key` would be, so a ``contains(_:key:)`` a few
+    /// lines later does not wait for memory (the table is far larger than the caches).
+    package func prefetch(_ key: EventIdKey) {
+        guard key.isUUID, !slots.isEmpty else { return }
+        let index = slotIndex((key.high, key.low))
+        slots.withUnsafeBufferPointer { compass_prefetch($0.baseAddress! + index * 2) }
     }
 
     /// Adds an id; false when it was already there.
     @discardableResult
     package mutating func insert(_ id: String) -> Bool {
-        guard let key = Self.uuidKey(id) else { return others.insert(id).inserted }
+        insert(id, key: EventIdKey(id))
+    }
+
+    /// ``insert(_:)`` with the id's key worked out ahead.
+    @discardableResult
+    package mutating func insert(_ id: String, key: EventIdKey) -> Bool {
+        guard key.isUUID else { return others.insert(id).inserted }
+        let key = (key.high, key.low)
         if key == (0, 0) {
             defer { hasZero = true }
             return !hasZero
@@ -145,7 +168,7 @@ package struct EventIdSet: Equatable, Sendable {
     /// The slot holding `key`, or the empty slot where it would go.
     private func find(_ key: (UInt64, UInt64)) -> (found: Bool, slot: Int) {
         let mask = slots.count / 2 - 1
-        var index = Int(truncatingIfNeeded: Self.mix(key.0 ^ (key.1 &* 0x9E37_79B9_7F4A_7C15))) & mask
+        var index = slotIndex(key)
         return slots.withUnsafeBufferPointer { s in
             while true {
                 let high = s[index * 2], low = s[index * 2 + 1]
@@ -154,6 +177,11 @@ package struct EventIdSet: Equatable, Sendable {
                 index = (index + 1) & mask
             }
         }
+    }
+
+    /// The first slot (in key slots, not words) probed for `key`.
+    @inline(__always) private func slotIndex(_ key: (UInt64, UInt64)) -> Int {
+        Int(truncatingIfNeeded: Self.mix(key.0 ^ (key.1 &* 0x9E37_79B9_7F4A_7C15))) & (slots.count / 2 - 1)
     }
 
     /// Grows to `keySlots` slots (a power of two) and reinserts.
@@ -213,5 +241,23 @@ package struct EventIdSet: Equatable, Sendable {
             }
         }
         return hex
+    }
+}
+
+/// How ``EventIdSet`` keys an id, worked out once per line (while it is prepared, off the fold
+/// thread): its 128-bit key when it is in UUID form.
+package struct EventIdKey: Equatable, Sendable {
+    let high: UInt64
+    let low: UInt64
+    /// Whether the id is in UUID form (otherwise the set keeps it as a string).
+    let isUUID: Bool
+
+    /// The key of `id`.
+    package init(_ id: String) {
+        if let key = EventIdSet.uuidKey(id) {
+            (high, low, isUUID) = (key.0, key.1, true)
+        } else {
+            (high, low, isUUID) = (0, 0, false)
+        }
     }
 }

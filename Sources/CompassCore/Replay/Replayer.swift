@@ -312,6 +312,7 @@ package struct Replayer {
             // Once a line carried `prev`, every later line must (SPEC §1): reported, still applied.
             record(Problem(line: number, message: "missing field prev", kind: .chain, family: family))
         }
+        let idKey = line.eventIdKey
         // The content is moved out (the line is not needed after it): the event goes into the
         // state without its texts being copied.
         switch line.takeContent() {
@@ -334,21 +335,27 @@ package struct Replayer {
         case .event(let event):
             if deferred != nil { loadDeferred(for: event.family) }
             do {
-                try Rules.accept(event, in: state)
+                try Rules.accept(event, idKey: idKey, in: state)
             } catch {
                 reject(number, EventDraft(envelopeOf: event), error.message, kind: error.kind, family: event.family)
                 return true
             }
             if let observer {
-                state.apply(event)
+                state.apply(event, idKey: idKey)
                 observer(.applied(line: number, event: event), state)
             } else {
-                state.apply(event)
+                state.apply(event, idKey: idKey)
             }
         case .blank, .invalid:
             break
         }
         return true
+    }
+
+    /// Starts loading what deciding a line with this event-id key will read first (its slot
+    /// in the event-id table); a reader calls it a few lines ahead of the fold.
+    package func prefetch(_ key: EventIdKey) {
+        state.eventIds.prefetch(key)
     }
 
     /// Folds the state of an event this process is about to write as the log's next line
@@ -462,10 +469,10 @@ package struct PreparedLine: Equatable, Sendable {
         case event(Event)
 
         /// A draft and its built payload, or the event they make when the payload is not kept.
-        static func decoded(_ draft: EventDraft, _ payload: Result<Payload, EventError>, keepingPayload: Bool) -> Content {
-            guard !keepingPayload, case .success(let built) = payload else { return .draft(draft, payload: payload) }
-            return .event(Event(seq: draft.seq, id: draft.id, at: draft.at, actor: draft.actor, family: draft.family,
-                                payload: built, prev: draft.prev))
+        static func decoded(_ draft: consuming EventDraft, _ payload: consuming Result<Payload, EventError>, keepingPayload: Bool) -> Content {
+            guard !keepingPayload, payload.succeeded else { return .draft(draft, payload: payload) }
+            guard case .success(let built) = consume payload else { preconditionFailure("succeeded") }
+            return .event(draft.takeEvent(payload: built))
         }
 
         var isBlank: Bool {
@@ -494,6 +501,8 @@ package struct PreparedLine: Equatable, Sendable {
     package var prevText: String?
     /// The `family` field when it is a valid id, even if the envelope is otherwise broken.
     package var readableFamily: String?
+    /// How the event-id set keys the line's `id` (worked out here, off the fold thread).
+    package var eventIdKey = EventIdKey("")
 
     /// Parses, hashes and decodes one line without its `\n`.
     ///
@@ -523,6 +532,7 @@ package struct PreparedLine: Equatable, Sendable {
             prevText = draft.prev
             readableAt = draft.at
             readableFamily = draft.family
+            eventIdKey = EventIdKey(draft.id)
             // The payload is read from the tape in place; the `data` tree is built only when
             // someone may still need it (an observer, or the step-by-step rules after a failure).
             let fields = TapeObject(tape: tape, base: base, index: data)
@@ -541,6 +551,7 @@ package struct PreparedLine: Equatable, Sendable {
         do {
             let draft = try EnvelopeDecoder.decode(object)
             readableAt = draft.at
+            eventIdKey = EventIdKey(draft.id)
             let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
             content = .decoded(draft, payload, keepingPayload: keepingPayload)
         } catch {

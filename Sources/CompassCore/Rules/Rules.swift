@@ -30,20 +30,25 @@ package enum Rules {
     /// Decides an event whose shape already passed (its payload built without the state):
     /// the duplicate-id check, then ``check(_:in:)``.
     package static func accept(_ event: Event, in state: CompassState) throws(EventError) {
-        guard !state.eventIds.contains(event.id) else { throw EventError("duplicate event id \(event.id)", kind: .duplicate) }
+        try accept(event, idKey: EventIdKey(event.id), in: state)
+    }
+
+    /// ``accept(_:in:)`` with the event id's key worked out ahead.
+    package static func accept(_ event: Event, idKey: EventIdKey, in state: CompassState) throws(EventError) {
+        guard !state.eventIds.contains(event.id, key: idKey) else { throw EventError("duplicate event id \(event.id)", kind: .duplicate) }
         try check(event, in: state)
     }
 
     /// The payload a draft would produce if the state allowed it: its shape and field
     /// messages only. Idempotent retries compare this with the event already in the log.
     package static func payloadIgnoringState(_ draft: EventDraft, sanitizing: Bool) throws(EventError) -> Payload {
-        try build(draft, data: draft.data, state: nil, sanitizing: sanitizing).payload
+        try payload(draft, data: draft.data, state: nil, sanitizing: sanitizing)
     }
 
     /// ``payloadIgnoringState(_:sanitizing:)`` with the payload read from `data` instead of the
     /// draft's (replay reads it in place from the line's tape).
     static func payloadIgnoringState(_ draft: EventDraft, data: some JSONFields, sanitizing: Bool) throws(EventError) -> Payload {
-        try build(draft, data: data, state: nil, sanitizing: sanitizing).payload
+        try payload(draft, data: data, state: nil, sanitizing: sanitizing)
     }
 
     /// The `type` of the records that replace erased lines (SPEC §5).
@@ -58,16 +63,20 @@ package enum Rules {
     }
 
     private static func build(_ draft: EventDraft, state: CompassState?, sanitizing: Bool) throws(EventError) -> Event {
-        try build(draft, data: draft.data, state: state, sanitizing: sanitizing)
+        let payload = try payload(draft, data: draft.data, state: state, sanitizing: sanitizing)
+        return Event(seq: draft.seq, id: draft.id, at: draft.at, actor: draft.actor, family: draft.family,
+                     payload: payload, prev: draft.prev)
     }
 
-    private static func build<Fields: JSONFields>(_ draft: EventDraft, data: Fields, state: CompassState?,
-                                                  sanitizing: Bool) throws(EventError) -> Event {
+    /// The payload of a draft: its shape and field rules, and the state rules when there is a
+    /// state, in the SPEC's order. (Returned alone: taking it out of an `Event` would copy it.)
+    private static func payload<Fields: JSONFields>(_ draft: EventDraft, data: Fields, state: CompassState?,
+                                                    sanitizing: Bool) throws(EventError) -> Payload {
         if draft.type == Rules.erasedType { throw try erasedRecord(PayloadReader(data: data)) }
         guard let type = EventType.known(draft.type) else { throw EventError("unknown event type \(draft.type)", kind: .unknownType) }
         guard draft.version == 1 else { throw EventError("unsupported version \(draft.version)", kind: .unsupportedVersion) }
         let rules = state.map { StateRules(state: $0, actor: draft.actor, family: draft.family) }
-        let context = RuleContext(draft: draft, rules: rules, reader: PayloadReader(data: data))
+        let context = RuleContext(rules: rules, reader: PayloadReader(data: data))
         let payload: Payload
         switch type {
         case .memberJoined: payload = .memberJoined(try context.memberJoined())
@@ -81,15 +90,13 @@ package enum Rules {
         case .notificationsRead: payload = .notificationsRead(try context.notificationsRead())
         case .erasureRecorded: payload = .erasureRecorded(try context.erasureRecorded())
         }
-        return Event(seq: draft.seq, id: draft.id, at: draft.at, actor: draft.actor, family: draft.family,
-                     payload: payload, prev: draft.prev)
+        return payload
     }
 }
 
-/// A draft and the state rules it is decided against. With no state, only shape and field
-/// rules run.
+/// A draft's payload fields and the state rules it is decided against. With no state, only
+/// shape and field rules run.
 struct RuleContext<Fields: JSONFields> {
-    let draft: EventDraft
     let rules: StateRules?
     let reader: PayloadReader<Fields>
 
