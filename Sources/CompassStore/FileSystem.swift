@@ -316,13 +316,20 @@ extension FileSystem {
     package func writeFileAtomically(_ path: String, parts: [[UInt8]]) throws(StoreError) {
         let temp = path + ".tmp-\(getpid())"
         guard let fd = try open(temp, .replace) else { throw .io(path: temp, message: "cannot write \(temp)") }
+        // The descriptor is closed exactly once: in a process with other threads, a second
+        // close could shut a descriptor another thread was just given the same number for.
         do throws(StoreError) {
             for part in parts { try writeAll(fd, part, path: temp) }
             try sync(fd, path: temp)
+        } catch {
             close(fd)
+            try? remove(temp)
+            throw error
+        }
+        close(fd)
+        do throws(StoreError) {
             try rename(temp, to: path)
         } catch {
-            close(fd)  // a second close of a closed descriptor only fails with EBADF
             try? remove(temp)
             throw error
         }

@@ -35,10 +35,15 @@ package enum SnapshotWriter {
             try fs.writeAll(fd, directory, path: temp)
             try fs.writeAll(fd, preamble, at: 0, path: temp)
             try fs.sync(fd, path: temp)
-            fs.close(fd)
-            try fs.rename(temp, to: path)
         } catch {
             fs.close(fd)
+            try? fs.remove(temp)
+            throw error
+        }
+        fs.close(fd)  // exactly once (a second close could shut another thread's descriptor)
+        do throws(StoreError) {
+            try fs.rename(temp, to: path)
+        } catch {
             try? fs.remove(temp)
             throw error
         }

@@ -47,6 +47,7 @@ import Glibc
                 let old = cli.logBytes
                 let fs = FaultyFileSystem(root: cli.directory, failAt: step, fault: fault)
                 let result = cli.run(["erase", "--as", "u-pat", "--member", "u-maya"], fileSystem: fs)
+                #expect(fs.strayCloses.isEmpty, "descriptors closed twice: \(fs.injected ?? "no fault")")
                 guard fs.hitFault else {
                     #expect(result.status == 0, "erase ran clean (\(fs.operations) operations): \(result.stderr)")
                     break

@@ -102,11 +102,18 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         return fd
     }
 
+    /// Descriptors closed that this file system had not opened, or had closed already. In a
+    /// process with other threads such a close can shut a descriptor someone else just got
+    /// (the same number), so the store must close each exactly once: it is recorded here and
+    /// not passed on.
+    private(set) var strayCloses: [Int32] = []
+
     func close(_ fd: Int32) {
         lock.lock()
-        open[fd] = nil
+        let known = open.removeValue(forKey: fd) != nil
+        if !known { strayCloses.append(fd) }
         lock.unlock()
-        real.close(fd)
+        if known { real.close(fd) }
     }
 
     func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws(StoreError) -> Int {
