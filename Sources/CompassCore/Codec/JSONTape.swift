@@ -173,6 +173,35 @@ struct TapeObject: JSONFields {
     let base: UnsafePointer<UInt8>
     /// The object's token.
     let index: Int
+    /// Where the next search starts: the key token and the ordinal of the field after the last
+    /// one found. Readers ask for fields in about the order writers write them, so a search
+    /// from there most often ends at its first key (keys are unique: where a search starts
+    /// never changes what it finds). Nil: every search starts at the first field.
+    private let cursor: UnsafeMutablePointer<Int>?
+
+    init(tape: JSONTape, base: UnsafePointer<UInt8>, index: Int) {
+        self.tape = tape
+        self.base = base
+        self.index = index
+        self.cursor = nil
+    }
+
+    private init(tape: JSONTape, base: UnsafePointer<UInt8>, index: Int, cursor: UnsafeMutablePointer<Int>) {
+        self.tape = tape
+        self.base = base
+        self.index = index
+        self.cursor = cursor
+    }
+
+    /// Calls `body` with the object read through a search cursor kept on the stack (no
+    /// allocation); the object must not outlive the call.
+    static func reading<R>(tape: JSONTape, base: UnsafePointer<UInt8>, index: Int, _ body: (TapeObject) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2) { cursor in
+            cursor.initialize(repeating: 0)
+            cursor[0] = index + 1
+            return body(TapeObject(tape: tape, base: base, index: index, cursor: cursor.baseAddress!))
+        }
+    }
 
     subscript(key: String) -> JSONValue? {
         valueToken(key).map { tape.value(at: $0, in: base) }
@@ -195,17 +224,27 @@ struct TapeObject: JSONFields {
     /// The token of `key`'s value, or nil when the object has no such key.
     private func valueToken(_ key: String) -> Int? {
         let tokens = tape.tokens
+        let count = tokens[index].count
+        guard count > 0 else { return nil }
+        var name = cursor?[0] ?? index + 1
+        var ordinal = cursor?[1] ?? 0
         var key = key
         return key.withUTF8 { wanted -> Int? in
-            var name = index + 1
-            for _ in 0..<tokens[index].count {
+            for _ in 0..<count {
                 let token = tokens[name]
                 let length = token.end - token.start
                 let matches = token.plain
                     ? length == wanted.count && (length == 0 || ByteCompare.equal(base + token.start, wanted.baseAddress!, count: length))
                     : JSONTape.string(token, base).utf8.elementsEqual(wanted)
-                if matches { return name + 1 }
-                name = tokens[name + 1].next
+                // The field after this one, the first again after the last.
+                ordinal += 1
+                let found = name + 1
+                name = ordinal == count ? index + 1 : tokens[name + 1].next
+                if ordinal == count { ordinal = 0 }
+                if matches {
+                    if let cursor { (cursor[0], cursor[1]) = (name, ordinal) }
+                    return found
+                }
             }
             return nil
         }
@@ -424,7 +463,13 @@ private struct Scanner {
                 let quote = x ^ (ones &* 0x22)
                 let backslash = x ^ (ones &* 0x5C)
                 let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((x &- ones &* 0x20) & ~x)
-                if (x | special) & highs != 0 { break }
+                let stops = (x | special) & highs
+                if stops != 0 {
+                    // Straight to the first byte that stops the run (the lowest flag is exact:
+                    // a false flag can only follow a true one, from the borrow).
+                    at &+= stops.trailingZeroBitCount &>> 3
+                    break
+                }
                 at &+= 8
             }
             guard at < n else { return false }

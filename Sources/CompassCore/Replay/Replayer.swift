@@ -535,8 +535,9 @@ package struct PreparedLine: Equatable, Sendable {
             eventIdKey = EventIdKey(draft.id)
             // The payload is read from the tape in place; the `data` tree is built only when
             // someone may still need it (an observer, or the step-by-step rules after a failure).
-            let fields = TapeObject(tape: tape, base: base, index: data)
-            let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, data: fields, sanitizing: false) }
+            let payload = TapeObject.reading(tape: tape, base: base, index: data) { fields in
+                Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, data: fields, sanitizing: false) }
+            }
             if keepingPayload || !payload.succeeded, case .object(let object) = tape.value(at: data, in: base) { draft.data = object }
             content = .decoded(draft, payload, keepingPayload: keepingPayload)
             return
