@@ -38,6 +38,29 @@ import Testing
         }
     }
 
+    /// Replay keeps a line's hash as words and checks the next `prev` against them in place:
+    /// exactly its 64 lowercase digits spell it, nothing else does.
+    @Test func aLineHashIsSpelledByItsHexAndNothingElse() {
+        let abc = Array("abc".utf8)
+        let hash = abc.withUnsafeBufferPointer { LineHash(of: $0) }
+        let hex = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        #expect(hash.hex == hex && hash.isSpelled(by: hex))
+        #expect(hash == abc.withUnsafeBufferPointer { LineHash(of: $0) })
+        #expect(hash != [UInt8]().withUnsafeBufferPointer { LineHash(of: $0) })
+        var digits = Array(hex.utf8)
+        for at in [0, 7, 8, 31, 32, 63] {
+            let original = digits[at]
+            for other in Array("0123456789abcdefA".utf8) where other != original {
+                digits[at] = other
+                #expect(!hash.isSpelled(by: String(decoding: digits, as: UTF8.self)), "digit \(at) as \(other)")
+            }
+            digits[at] = original
+        }
+        for wrong in ["", String(hex.dropLast()), hex + "0", hex.uppercased(), " " + hex.dropLast()] {
+            #expect(!hash.isSpelled(by: wrong), "\(wrong)")
+        }
+    }
+
     @Test func emptyHexIsTheHashOfNothing() {
         #expect(SHA256.emptyHex == SHA256.hex([UInt8]()))
     }

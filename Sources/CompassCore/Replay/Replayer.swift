@@ -167,7 +167,9 @@ package struct Replayer {
     /// The last readable `seq` (0 before any).
     package private(set) var lastSeq: Int64 = 0
     /// SHA-256 of the last complete line's bytes: the `prev` the next line must carry.
-    package private(set) var headHash = SHA256.emptyHex
+    package var headHash: String { head.text }
+    /// The head as the last line left it: words for a line read here, text when given one.
+    private var head = Head.text(SHA256.emptyHex)
     /// Complete lines that carry a `prev` field.
     package private(set) var sealedLines = 0
     /// Bytes of complete lines consumed (the offset where the next line starts).
@@ -223,7 +225,7 @@ package struct Replayer {
         problemSummary = snapshot.problems
         linesRead = snapshot.linesRead
         lastSeq = snapshot.lastSeq
-        headHash = snapshot.headHash
+        head = .text(snapshot.headHash)
         lastLineLength = snapshot.lastLineLength
         sealedLines = snapshot.sealedLines
         consumedBytes = snapshot.consumedBytes
@@ -267,7 +269,7 @@ package struct Replayer {
         linesRead += 1
         consumedBytes += byteCount + 1
         lastLineLength = byteCount
-        if checksChain { headHash = hash }
+        if checksChain { head = .text(hash) }
         reject(linesRead, nil, "line too long", kind: .unreadable)
         return true
     }
@@ -293,7 +295,7 @@ package struct Replayer {
         }
         linesRead = number
         // Whether `prev` names the line before, read before this line's hash takes its place.
-        let chainBreaks = checksChain && line.prevText != nil && line.prevText != headHash
+        let chainBreaks = checksChain && line.prevText.map { !head.isSpelled(by: $0) } == true
         advance(over: &line)
 
         let family = line.readableFamily
@@ -372,7 +374,7 @@ package struct Replayer {
         linesRead += 1
         if event.prev != nil { sealedLines += 1 }
         lastSeq = event.seq
-        headHash = hash
+        head = .text(hash)
         consumedBytes += lineLength + 1
         lastLineLength = lineLength
     }
@@ -408,11 +410,11 @@ package struct Replayer {
         }
     }
 
-    /// Moves past a line; its hash is moved (not copied) into ``headHash``.
+    /// Moves past a line; its hash becomes the head.
     private mutating func advance(over line: inout PreparedLine) {
         consumedBytes += line.byteCount + 1
         lastLineLength = line.byteCount
-        if checksChain { swap(&headHash, &line.hash) }
+        if checksChain { head = line.hash.map(Head.words) ?? .text("") }
     }
 
     private mutating func reject(_ line: Int, _ draft: EventDraft?, _ message: String, kind: ProblemKind, family: String? = nil) {
@@ -428,6 +430,30 @@ package struct Replayer {
         case .all: problems.append(problem)
         case .summary: break
         case .forward(let body): body(problem)
+        }
+    }
+}
+
+extension Replayer {
+    /// The hash of the last line: kept as words when this replayer hashed the line (no string
+    /// per line), as text when it was handed one (a snapshot's head, a written line's hash).
+    enum Head: Equatable, Sendable {
+        case words(LineHash)
+        case text(String)
+
+        var text: String {
+            switch self {
+            case .words(let hash): hash.hex
+            case .text(let text): text
+            }
+        }
+
+        /// Whether a line's `prev` names this head.
+        func isSpelled(by prev: String) -> Bool {
+            switch self {
+            case .words(let hash): hash.isSpelled(by: prev)
+            case .text(let text): text == prev
+            }
         }
     }
 }
@@ -490,8 +516,8 @@ package struct PreparedLine: Equatable, Sendable {
     }
 
     package var byteCount: Int
-    /// SHA-256 of the line's bytes (empty when not hashing).
-    package var hash: String
+    /// SHA-256 of the line's bytes (nil when not hashing).
+    package var hash: LineHash?
     package var content: Content
     /// The `seq` field when it is an integer ≥ 1, even if the envelope is otherwise broken.
     package var readableSeq: Int64?
@@ -520,7 +546,7 @@ package struct PreparedLine: Equatable, Sendable {
     package init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true,
                 tape: inout JSONTape, fastEnvelope: Bool = true) {
         byteCount = line.count
-        hash = hashing ? SHA256.hex(line) : ""
+        hash = hashing ? LineHash(of: line) : nil
         guard tape.scan(line), let base = line.baseAddress else {
             content = line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .invalid
             return

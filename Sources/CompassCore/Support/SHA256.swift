@@ -45,7 +45,12 @@ package struct SHA256: Sendable {
     /// The one-shot path of every log line: whole blocks are compressed where they lie, the
     /// padded tail is built on the stack, and the only allocation is the returned string.
     package static func hex(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        finished(bytes).stateHex()
+        lineHash(bytes).hex
+    }
+
+    /// The digest of a buffer kept as words (no string): what replay keeps per line.
+    package static func lineHash(_ bytes: UnsafeBufferPointer<UInt8>) -> LineHash {
+        LineHash(words: finished(bytes).state)
     }
 
     /// The 32-byte digest of some bytes.
@@ -137,23 +142,7 @@ package struct SHA256: Sendable {
     /// The lowercase hex digest.
     package mutating func finalizeHex() -> String {
         _ = finalize()
-        return stateHex()
-    }
-
-    /// The current state words as 64 lowercase hex digits (the digest once finalized).
-    private func stateHex() -> String {
-        String(unsafeUninitializedCapacity: 64) { out in
-            withUnsafeBytes(of: state) { raw in
-                for word in 0..<8 {
-                    let value = raw.load(fromByteOffset: word * 4, as: UInt32.self)
-                    for nibble in 0..<8 {
-                        let digit = UInt8(truncatingIfNeeded: value >> UInt32(28 - 4 * nibble)) & 0x0F
-                        out[word * 8 + nibble] = digit < 10 ? 0x30 + digit : 0x57 + digit
-                    }
-                }
-            }
-            return 64
-        }
+        return LineHash(words: state).hex
     }
 
     private mutating func compressBlocks(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, count: Int) {
