@@ -76,13 +76,20 @@ public struct CompassState: Equatable, Sendable {
     /// ``apply(_:)`` with the event id's key worked out ahead (by the line's preparation).
     mutating func apply(_ event: consuming Event, idKey: EventIdKey) {
         eventIds.insert(event.id, key: idKey)
-        count(event.type)
-        if case .memberJoined(let joined) = event.payload {
-            members[joined.userId] = Member(userId: joined.userId, family: event.family, fullName: joined.fullName, role: joined.role,
-                                            joinedAt: event.at)
+        let type = event.type
+        count(type)
+        // Switched on the type, not matched against the payload: each `if case` on the payload
+        // copied it (a reference count per text) for every line.
+        switch type {
+        case .memberJoined:
+            if case .memberJoined(let joined) = event.payload {
+                members[joined.userId] = Member(userId: joined.userId, family: event.family, fullName: joined.fullName, role: joined.role,
+                                                joinedAt: event.at)
+            }
+        case .interactionLogged: liveInteractionCount += 1
+        case .interactionDeleted: liveInteractionCount -= 1
+        default: break
         }
-        if case .interactionLogged = event.payload { liveInteractionCount += 1 }
-        if case .interactionDeleted = event.payload { liveInteractionCount -= 1 }
         families.apply(event)
     }
 }
