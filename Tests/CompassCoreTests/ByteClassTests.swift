@@ -49,4 +49,25 @@ import Testing
             #expect(equal == (a == b))
         }
     }
+
+    /// Payload vocabularies are read from the field's bytes: each raw value spells its case,
+    /// and nothing else spells any (a prefix, a longer word, another case of letters).
+    @Test func everyVocabularyIsSpelledByItsRawValuesOnly() {
+        func check<E: ByteSpelled & Equatable>(_ type: E.Type) {
+            for value in E.allCases {
+                let raw = Array(value.rawValue.utf8)
+                #expect(raw.withUnsafeBufferPointer { E.spelled(by: $0) } == value)
+                for wrong in [Array(raw.dropLast()), raw + [0x73], Array(value.rawValue.uppercased().utf8), [0x20] + raw, []] where wrong != raw {
+                    #expect(wrong.withUnsafeBufferPointer { E.spelled(by: $0) }.map { $0.rawValue != String(decoding: wrong, as: UTF8.self) } != true,
+                            "\(String(decoding: wrong, as: UTF8.self)) as \(E.self)")
+                }
+            }
+        }
+        check(MemberRole.self)
+        check(CoachRole.self)
+        check(InteractionType.self)
+        check(Direction.self)
+        check(Sentiment.self)
+        check(ErasureScope.self)
+    }
 }

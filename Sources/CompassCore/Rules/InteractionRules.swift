@@ -61,7 +61,7 @@ extension RuleContext {
         guard case .array(let elements) = value else { throw .mustBe("data.attachments", "an array") }
         var attachments: [Attachment] = []
         for (index, element) in elements.enumerated() {
-            let path = "data.attachments[\(index)]"
+            var path: String { "data.attachments[\(index)]" }  // spelled only for a message
             guard case .object(let object) = element else { throw .mustBe(path, "an object") }
             guard case .string(let name)? = object["name"], !name.isEmpty else { throw .mustBe("\(path).name", "a non-empty string") }
             guard case .int(let size)? = object["sizeBytes"], size >= 0 else { throw .mustBe("\(path).sizeBytes", "an integer ≥ 0") }

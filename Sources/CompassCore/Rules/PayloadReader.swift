@@ -5,7 +5,10 @@ struct PayloadReader<Fields: JSONFields> {
 
     /// A field whose only rule is its shape (`missing field data.F` / `field data.F must be an id`).
     func requiredId(_ key: String) throws(EventError) -> String {
-        try EnvelopeDecoder.identifier(data, key, path: "data.\(key)")
+        // The path is spelled only for a message (not on every line that passes).
+        guard let value = data[key], value != .null else { throw .missing("data.\(key)") }
+        guard case .string(let text) = value, Identifier.isValid(text) else { throw .mustBe("data.\(key)", "an id") }
+        return text
     }
 
     /// An optional id with no message of its own.
@@ -70,16 +73,20 @@ struct PayloadReader<Fields: JSONFields> {
     }
 
     /// A required value from a fixed set, or `message`.
-    func choice<E: RawRepresentable>(_ key: String, _: E.Type, else message: String) throws(EventError) -> E where E.RawValue == String {
-        guard case .string(let text)? = data[key], let value = E(rawValue: text) else { throw EventError(message) }
+    /// Read from the field's bytes (``ByteSpelled``).
+    func choice<E: ByteSpelled>(_ key: String, _: E.Type, else message: String) throws(EventError) -> E {
+        guard case .text(let value?) = data.withText(key, { E.spelled(by: $0) }) else { throw EventError(message) }
         return value
     }
 
-    /// An optional value from a fixed set, or `message`.
-    func optionalChoice<E: RawRepresentable>(_ key: String, _: E.Type, else message: String) throws(EventError) -> E? where E.RawValue == String {
-        guard let value = data[key], value != .null, value != .string("") else { return nil }
-        guard case .string(let text) = value, let choice = E(rawValue: text) else { throw EventError(message) }
-        return choice
+    /// An optional value from a fixed set (`null` and `""` are absent), or `message`.
+    func optionalChoice<E: ByteSpelled>(_ key: String, _: E.Type, else message: String) throws(EventError) -> E? {
+        // nil: not one of the set; .some(nil): empty.
+        switch data.withText(key, { bytes -> E?? in bytes.isEmpty ? .some(nil) : E.spelled(by: bytes).map { .some($0) } }) {
+        case .absent, .text(.some(nil)): return nil
+        case .notText, .text(nil): throw EventError(message)
+        case .text(.some(.some(let value))): return value
+        }
     }
 
     /// An optional RFC 3339 time (`""` is absent) that has a message for every failure; read in
