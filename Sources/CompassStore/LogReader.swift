@@ -329,7 +329,7 @@ private final class PreparedBlock: @unchecked Sendable {
             }
             let end = min((chunk + 1) * Self.chunkSize, ranges.count)
             while folded < end {
-                if folded + Self.prefetchDistance < end { replayer.prefetch((out + folded + Self.prefetchDistance).pointee.eventIdKey) }
+                if folded + Self.prefetchDistance < end { prefetch(out + folded + Self.prefetchDistance, into: replayer) }
                 let line = (out + folded).move()
                 folded += 1
                 if !replayer.consume(prepared: line) { return false }
@@ -375,12 +375,17 @@ private final class PreparedBlock: @unchecked Sendable {
     package func fold(into replayer: inout Replayer) -> Bool {
         precondition(ready)
         while folded < ranges.count {
-            if folded + Self.prefetchDistance < ranges.count { replayer.prefetch((out + folded + Self.prefetchDistance).pointee.eventIdKey) }
+            if folded + Self.prefetchDistance < ranges.count { prefetch(out + folded + Self.prefetchDistance, into: replayer) }
             let line = (out + folded).move()
             folded += 1
             if !replayer.consume(prepared: line) { return false }
         }
         return true
+    }
+
+    /// Starts loading what folding `line` will look up first.
+    @inline(__always) private func prefetch(_ line: UnsafeMutablePointer<PreparedLine>, into replayer: Replayer) {
+        replayer.prefetch(line.pointee.keys)
     }
 
     /// Frees the lines not folded.

@@ -70,12 +70,13 @@ public struct CompassState: Equatable, Sendable {
     ///
     /// - Complexity: O(1) amortized: the family is mutated in place, never copied.
     public mutating func apply(_ event: consuming Event) {
-        apply(event, idKey: EventIdKey(event.id))
+        let keys = LineKeys(id: event.id, payload: event.payload)
+        apply(event, keys: keys)
     }
 
-    /// ``apply(_:)`` with the event id's key worked out ahead (by the line's preparation).
-    mutating func apply(_ event: consuming Event, idKey: EventIdKey) {
-        eventIds.insert(event.id, key: idKey)
+    /// ``apply(_:)`` with the keys of its lookups worked out ahead (by the line's preparation).
+    mutating func apply(_ event: consuming Event, keys: LineKeys) {
+        eventIds.insert(event.id, key: keys.eventId)
         let type = event.type
         count(type)
         // Switched on the type, not matched against the payload: each `if case` on the payload
@@ -90,13 +91,13 @@ public struct CompassState: Equatable, Sendable {
         case .interactionDeleted: liveInteractionCount -= 1
         default: break
         }
-        families.apply(event)
+        families.apply(event, interactionHash: keys.interaction)
     }
 }
 
 extension Family {
     /// Folds one accepted event of this family.
-    mutating func apply(_ event: consuming Event) {
+    mutating func apply(_ event: consuming Event, interactionHash: Int?) {
         version += 1
         let (seq, id, at, actor, payload) = event.takeParts()
         switch consume payload {
@@ -107,9 +108,11 @@ extension Family {
         case .coachAdded(let added):
             coaches[added.coachId] = Coach(id: added.coachId, schoolId: added.schoolId, firstName: added.firstName, lastName: added.lastName, role: added.role)
         case .interactionLogged(let logged):
-            interactions.append(InteractionRecord(eventId: id, seq: seq, at: at, loggedBy: actor, logged: logged))
+            let hash = interactionHash ?? logged.interactionId.hashValue
+            interactions.append(InteractionRecord(eventId: id, seq: seq, at: at, loggedBy: actor, logged: logged), hash: hash)
         case .interactionDeleted(let deleted):
-            interactions.delete(deleted.interactionId, Deletion(eventId: id, at: at, by: actor))
+            interactions.delete(deleted.interactionId, Deletion(eventId: id, at: at, by: actor),
+                                hash: interactionHash ?? deleted.interactionId.hashValue)
         case .schoolStatusChanged(let changed):
             schools[changed.schoolId]?.status = changed.newStatus
             statusChanges.append(StatusChangeRecord(eventId: id, seq: seq, at: at, actor: actor, change: changed))

@@ -261,3 +261,45 @@ package struct EventIdKey: Equatable, Sendable {
         }
     }
 }
+
+/// What the fold's lookups of a line need, worked out while the line is prepared (off the
+/// fold thread): the event id's key, and the hash of the interaction id the event names.
+package struct LineKeys: Equatable, Sendable {
+    package var eventId: EventIdKey
+    /// The `hashValue` of the interaction id an `InteractionLogged` or `InteractionDeleted`
+    /// names (nil for other events).
+    package var interaction: Int?
+
+    /// The keys of an event with this id and payload.
+    package init(id: String, payload: borrowing Payload) {
+        eventId = EventIdKey(id)
+        interaction = payload.interactionIdHash
+    }
+
+    /// The keys of a line whose payload did not build (only its id is looked up).
+    package init(id: String) {
+        eventId = EventIdKey(id)
+        interaction = nil
+    }
+}
+
+extension Payload {
+    /// The `hashValue` of the interaction id an interaction event names.
+    var interactionIdHash: Int? {
+        switch self {
+        case .interactionLogged(let e): e.interactionId.hashValue
+        case .interactionDeleted(let e): e.interactionId.hashValue
+        default: nil
+        }
+    }
+}
+
+extension LineKeys {
+    /// The keys of a line whose payload built (or did not: then only its id is looked up).
+    init(id: String, result: borrowing Result<Payload, EventError>) {
+        switch result {
+        case .success(let payload): self.init(id: id, payload: payload)
+        case .failure: self.init(id: id)
+        }
+    }
+}

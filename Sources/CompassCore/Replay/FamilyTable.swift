@@ -35,9 +35,9 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
     }
 
     /// Folds an accepted event into its family (added when it has none yet), in place.
-    mutating func apply(_ event: consuming Event) {
+    mutating func apply(_ event: consuming Event, interactionHash: Int? = nil) {
         let position = position(adding: event.family)
-        list[position].apply(event)
+        list[position].apply(event, interactionHash: interactionHash)
     }
 
     /// Adds or replaces a family.

@@ -314,7 +314,7 @@ package struct Replayer {
             // Once a line carried `prev`, every later line must (SPEC §1): reported, still applied.
             record(Problem(line: number, message: "missing field prev", kind: .chain, family: family))
         }
-        let idKey = line.eventIdKey
+        let keys = line.keys
         // The content is moved out (the line is not needed after it): the event goes into the
         // state without its texts being copied.
         switch line.takeContent() {
@@ -337,16 +337,16 @@ package struct Replayer {
         case .event(let event):
             if deferred != nil { loadDeferred(for: event.family) }
             do {
-                try Rules.accept(event, idKey: idKey, in: state)
+                try Rules.accept(event, keys: keys, in: state)
             } catch {
                 reject(number, EventDraft(envelopeOf: event), error.message, kind: error.kind, family: event.family)
                 return true
             }
             if let observer {
-                state.apply(event, idKey: idKey)
+                state.apply(event, keys: keys)
                 observer(.applied(line: number, event: event), state)
             } else {
-                state.apply(event, idKey: idKey)
+                state.apply(event, keys: keys)
             }
         case .blank, .invalid:
             break
@@ -356,8 +356,8 @@ package struct Replayer {
 
     /// Starts loading what deciding a line with this event-id key will read first (its slot
     /// in the event-id table); a reader calls it a few lines ahead of the fold.
-    package func prefetch(_ key: EventIdKey) {
-        state.eventIds.prefetch(key)
+    package func prefetch(_ keys: LineKeys) {
+        state.eventIds.prefetch(keys.eventId)
     }
 
     /// Folds the state of an event this process is about to write as the log's next line
@@ -527,8 +527,8 @@ package struct PreparedLine: Equatable, Sendable {
     package var prevText: String?
     /// The `family` field when it is a valid id, even if the envelope is otherwise broken.
     package var readableFamily: String?
-    /// How the event-id set keys the line's `id` (worked out here, off the fold thread).
-    package var eventIdKey = EventIdKey("")
+    /// The keys the fold looks the line's event up by (worked out here, off the fold thread).
+    package var keys = LineKeys(id: "")
 
     /// Parses, hashes and decodes one line without its `\n`.
     ///
@@ -558,13 +558,13 @@ package struct PreparedLine: Equatable, Sendable {
             prevText = draft.prev
             readableAt = draft.at
             readableFamily = draft.family
-            eventIdKey = EventIdKey(draft.id)
             // The payload is read from the tape in place; the `data` tree is built only when
             // someone may still need it (an observer, or the step-by-step rules after a failure).
             let payload = TapeObject.reading(tape: tape, base: base, index: data) { fields in
                 Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, data: fields, sanitizing: false) }
             }
             if keepingPayload || !payload.succeeded, case .object(let object) = tape.value(at: data, in: base) { draft.data = object }
+            keys = LineKeys(id: draft.id, result: payload)
             content = .decoded(draft, payload, keepingPayload: keepingPayload)
             return
         }
@@ -578,8 +578,8 @@ package struct PreparedLine: Equatable, Sendable {
         do {
             let draft = try EnvelopeDecoder.decode(object)
             readableAt = draft.at
-            eventIdKey = EventIdKey(draft.id)
             let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
+            keys = LineKeys(id: draft.id, result: payload)
             content = .decoded(draft, payload, keepingPayload: keepingPayload)
         } catch {
             if case .string(let text)? = object["at"] { readableAt = Timestamp(rfc3339: text) }

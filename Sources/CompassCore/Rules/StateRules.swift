@@ -14,13 +14,16 @@ struct StateRules {
     let familyId: String
     /// Where the event's family is in the state, looked up once.
     let familyPosition: Int?
+    /// The `hashValue` of the interaction id the event names, when worked out ahead.
+    let interactionHash: Int?
 
-    @inline(__always) init(state: borrowing CompassState, actor: String, family: String) {
+    @inline(__always) init(state: borrowing CompassState, actor: String, family: String, interactionHash: Int? = nil) {
         self.members = state.members
         self.families = state.families.list
         self.actor = actor
         self.familyId = family
         self.familyPosition = state.families.position(of: family)
+        self.interactionHash = interactionHash
     }
 
     /// Whether the event's family exists and passes `test` (read in place).
@@ -86,7 +89,7 @@ struct StateRules {
     }
 
     func interactionIsNew(_ interactionId: String) throws(EventError) {
-        guard !familyHas({ $0.pointee.interactions.contains(interactionId) }) else { throw EventError("Interaction \(interactionId) already exists") }
+        guard !familyHas({ $0.pointee.interactions.contains(interactionId, hash: interactionHash ?? interactionId.hashValue) }) else { throw EventError("Interaction \(interactionId) already exists") }
     }
 
     static func playerDeletes(_ role: MemberRole) throws(EventError) {
@@ -95,7 +98,7 @@ struct StateRules {
 
     /// The interaction is live and the actor logged it.
     func actorLoggedLive(_ interactionId: String) throws(EventError) {
-        guard familyHas({ $0.pointee.interactions.isLive(interactionId, loggedBy: actor) }) else { throw EventError("Interaction not found", kind: .notFound) }
+        guard familyHas({ $0.pointee.interactions.isLive(interactionId, loggedBy: actor, hash: interactionHash ?? interactionId.hashValue) }) else { throw EventError("Interaction not found", kind: .notFound) }
     }
 
     func documentIsNew(_ documentId: String) throws(EventError) {
@@ -111,7 +114,13 @@ extension Rules {
     /// its duplicate-id check, and accepts exactly what it accepts (a property test holds both
     /// to it on adversarial logs).
     package static func check(_ event: Event, in state: CompassState) throws(EventError) {
-        let rules = StateRules(state: state, actor: event.actor, family: event.family)
+        try check(event, in: state, interactionHash: nil)
+    }
+
+    /// ``check(_:in:)`` with the hash of the interaction id the event names worked out ahead
+    /// (it must be that id's `hashValue`).
+    static func check(_ event: Event, in state: CompassState, interactionHash: Int?) throws(EventError) {
+        let rules = StateRules(state: state, actor: event.actor, family: event.family, interactionHash: interactionHash)
         switch event.payload {
         case .memberJoined(let e):
             try rules.userIsNew(e.userId)

@@ -1,0 +1,57 @@
+/// Positions of records found by their id's hash: open addressing with linear probing, the
+/// hash and the position of a slot side by side, at most half the slots used.
+///
+/// The hash is the id's `hashValue` (Swift's seeded SipHash, so crafted ids cannot make
+/// every probe collide); replay works it out while the line is prepared, so the fold does not
+/// hash the id again. A hash match is confirmed by the caller against the record's own id, so
+/// collisions never merge records.
+struct PositionIndex: Sendable {
+    /// Two words per slot: the hash, then the position (-1 when the slot is empty).
+    private var slots: [Int] = []
+    private var used = 0
+
+    /// The position of the record whose id hashes to `hash` and passes `isMatch`.
+    @inline(__always) func position(hash: Int, where isMatch: (Int) -> Bool) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count / 2 - 1
+        var slot = hash & mask
+        return slots.withUnsafeBufferPointer { words in
+            while true {
+                let position = words[slot * 2 + 1]
+                if position < 0 { return nil }
+                if words[slot * 2] == hash, isMatch(position) { return position }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    /// Records `position` under `hash` (the caller has checked that its id is not there yet).
+    mutating func insert(hash: Int, position: Int) {
+        if (used + 1) * 2 > slots.count / 2 { grow(to: max(16, slots.count)) }
+        Self.place(hash: hash, position: position, in: &slots)
+        used += 1
+    }
+
+    /// Makes room for `count` positions without growing again.
+    mutating func reserveCapacity(_ count: Int) {
+        var keySlots = 16
+        while keySlots < count * 2 { keySlots <<= 1 }
+        if keySlots > slots.count / 2 { grow(to: keySlots) }
+    }
+
+    private mutating func grow(to keySlots: Int) {
+        var grown = [Int](repeating: -1, count: keySlots * 2)
+        for slot in stride(from: 0, to: slots.count, by: 2) where slots[slot + 1] >= 0 {
+            Self.place(hash: slots[slot], position: slots[slot + 1], in: &grown)
+        }
+        slots = grown
+    }
+
+    private static func place(hash: Int, position: Int, in slots: inout [Int]) {
+        let mask = slots.count / 2 - 1
+        var slot = hash & mask
+        while slots[slot * 2 + 1] >= 0 { slot = (slot + 1) & mask }
+        slots[slot * 2] = hash
+        slots[slot * 2 + 1] = position
+    }
+}
