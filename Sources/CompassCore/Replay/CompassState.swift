@@ -70,7 +70,7 @@ public struct CompassState: Equatable, Sendable {
     ///
     /// - Complexity: O(1) amortized: the family is mutated in place, never copied.
     public mutating func apply(_ event: consuming Event) {
-        let keys = LineKeys(id: event.id, payload: event.payload)
+        let keys = LineKeys(id: event.id, family: event.family, payload: event.payload)
         apply(event, keys: keys)
     }
 
@@ -91,7 +91,7 @@ public struct CompassState: Equatable, Sendable {
         case .interactionDeleted: liveInteractionCount -= 1
         default: break
         }
-        families.apply(event, interactionHash: keys.interaction)
+        families.apply(event, keys: keys)
     }
 }
 

@@ -263,22 +263,27 @@ package struct EventIdKey: Equatable, Sendable {
 }
 
 /// What the fold's lookups of a line need, worked out while the line is prepared (off the
-/// fold thread): the event id's key, and the hash of the interaction id the event names.
+/// fold thread): the event id's key, the family id's hash, and the hash of the interaction id
+/// the event names.
 package struct LineKeys: Equatable, Sendable {
     package var eventId: EventIdKey
+    /// The `hashValue` of the family id.
+    package var family: Int
     /// The `hashValue` of the interaction id an `InteractionLogged` or `InteractionDeleted`
     /// names (nil for other events).
     package var interaction: Int?
 
-    /// The keys of an event with this id and payload.
-    package init(id: String, payload: borrowing Payload) {
+    /// The keys of an event with this id, family and payload.
+    package init(id: String, family: String, payload: borrowing Payload) {
         eventId = EventIdKey(id)
+        self.family = family.hashValue
         interaction = payload.interactionIdHash
     }
 
-    /// The keys of a line whose payload did not build (only its id is looked up).
-    package init(id: String) {
+    /// The keys of a line whose payload did not build (only its id and family are looked up).
+    package init(id: String, family: String) {
         eventId = EventIdKey(id)
+        self.family = family.hashValue
         interaction = nil
     }
 }
@@ -296,10 +301,10 @@ extension Payload {
 
 extension LineKeys {
     /// The keys of a line whose payload built (or did not: then only its id is looked up).
-    init(id: String, result: borrowing Result<Payload, EventError>) {
+    init(id: String, family: String, result: borrowing Result<Payload, EventError>) {
         switch result {
-        case .success(let payload): self.init(id: id, payload: payload)
-        case .failure: self.init(id: id)
+        case .success(let payload): self.init(id: id, family: family, payload: payload)
+        case .failure: self.init(id: id, family: family)
         }
     }
 }

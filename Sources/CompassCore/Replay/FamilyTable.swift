@@ -1,7 +1,9 @@
 /// The families of a state, by id: a dictionary from id to position and the families in an
-/// array, so the fold reads and mutates a family in place, never copying it out.
+/// array, so the fold reads and mutates a family in place, never copying it out. Replay finds
+/// a family through an index keyed by the id's hash (worked out while the line is prepared).
 public struct FamilyTable: Equatable, Sendable, Sequence {
     private var positions: [String: Int] = [:]
+    private var byHash = PositionIndex()
     private(set) var list: [Family] = []
 
     public init() {}
@@ -21,10 +23,24 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
     /// Where the family with this id is in ``list``.
     @inline(__always) func position(of id: String) -> Int? { positions[id] }
 
+    /// Where the family with this id is, its `hashValue` worked out ahead.
+    @inline(__always) func position(of id: String, hash: Int) -> Int? {
+        list.withUnsafeBufferPointer { families in byHash.position(hash: hash) { (families.baseAddress! + $0).pointee.id == id } }
+    }
+
+    /// Where some family whose id has this hash is (unconfirmed: a hint for prefetching).
+    func anyPosition(hash: Int) -> Int? { byHash.anyPosition(hash: hash) }
+
     /// The position of the family with this id, adding an empty one when there is none.
     mutating func position(adding id: String) -> Int {
-        if let position = positions[id] { return position }
+        position(adding: id, hash: id.hashValue)
+    }
+
+    /// ``position(adding:)`` with the id's `hashValue` worked out ahead.
+    mutating func position(adding id: String, hash: Int) -> Int {
+        if let position = position(of: id, hash: hash) { return position }
         positions[id] = list.count
+        byHash.insert(hash: hash, position: list.count)
         list.append(Family(id: id))
         return list.count - 1
     }
@@ -35,9 +51,9 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
     }
 
     /// Folds an accepted event into its family (added when it has none yet), in place.
-    mutating func apply(_ event: consuming Event, interactionHash: Int? = nil) {
-        let position = position(adding: event.family)
-        list[position].apply(event, interactionHash: interactionHash)
+    mutating func apply(_ event: consuming Event, keys: LineKeys) {
+        let position = position(adding: event.family, hash: keys.family)
+        list[position].apply(event, interactionHash: keys.interaction)
     }
 
     /// Adds or replaces a family.

@@ -58,6 +58,9 @@ public struct InteractionTable: Equatable, Sendable {
         records[position].deletion = deletion
     }
 
+    /// Starts loading the index slot of an id's hash (the fold calls it a few lines ahead).
+    func prefetch(hash: Int) { index.prefetch(hash: hash) }
+
     /// Where the record with this id is; a hash match is confirmed against the record's id
     /// (read in place).
     private func position(of id: String, hash: Int) -> Int? {

@@ -1,9 +1,11 @@
+import CompassSHA
+
 /// Positions of records found by their id's hash: open addressing with linear probing, the
 /// hash and the position of a slot side by side, at most half the slots used.
 ///
 /// The hash is the id's `hashValue` (Swift's seeded SipHash, so crafted ids cannot make
 /// every probe collide); replay works it out while the line is prepared, so the fold does not
-/// hash the id again. A hash match is confirmed by the caller against the record's own id, so
+/// hash the id again, and it prefetches the slot a few lines ahead. A hash match is confirmed by the caller against the record's own id, so
 /// collisions never merge records.
 struct PositionIndex: Sendable {
     /// Two words per slot: the hash, then the position (-1 when the slot is empty).
@@ -23,6 +25,18 @@ struct PositionIndex: Sendable {
                 slot = (slot + 1) & mask
             }
         }
+    }
+
+    /// The first position stored under `hash`, unconfirmed: a hint for prefetching only.
+    func anyPosition(hash: Int) -> Int? {
+        position(hash: hash) { _ in true }
+    }
+
+    /// Starts loading the slot where `hash` would be (a hint; never faults).
+    func prefetch(hash: Int) {
+        guard !slots.isEmpty else { return }
+        let slot = hash & (slots.count / 2 - 1)
+        slots.withUnsafeBufferPointer { compass_prefetch($0.baseAddress! + slot * 2) }
     }
 
     /// Records `position` under `hash` (the caller has checked that its id is not there yet).

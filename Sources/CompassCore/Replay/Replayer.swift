@@ -335,6 +335,7 @@ package struct Replayer {
                 reject(number, draft, error.message, kind: error.kind, family: draft.family)
             }
         case .event(let event):
+            let keys = keys ?? LineKeys(id: event.id, family: event.family, payload: event.payload)  // always set with an event
             if deferred != nil { loadDeferred(for: event.family) }
             do {
                 try Rules.accept(event, keys: keys, in: state)
@@ -356,8 +357,12 @@ package struct Replayer {
 
     /// Starts loading what deciding a line with this event-id key will read first (its slot
     /// in the event-id table); a reader calls it a few lines ahead of the fold.
-    package func prefetch(_ keys: LineKeys) {
+    package func prefetch(_ keys: LineKeys?) {
+        guard let keys else { return }
         state.eventIds.prefetch(keys.eventId)
+        if let interaction = keys.interaction, let position = state.families.anyPosition(hash: keys.family) {
+            state.families.list.withUnsafeBufferPointer { ($0.baseAddress! + position).pointee.interactions.prefetch(hash: interaction) }
+        }
     }
 
     /// Folds the state of an event this process is about to write as the log's next line
@@ -527,8 +532,9 @@ package struct PreparedLine: Equatable, Sendable {
     package var prevText: String?
     /// The `family` field when it is a valid id, even if the envelope is otherwise broken.
     package var readableFamily: String?
-    /// The keys the fold looks the line's event up by (worked out here, off the fold thread).
-    package var keys = LineKeys(id: "")
+    /// The keys the fold looks the line's event up by (worked out here, off the fold thread);
+    /// nil when the line has no readable envelope.
+    package var keys: LineKeys?
 
     /// Parses, hashes and decodes one line without its `\n`.
     ///
@@ -545,45 +551,61 @@ package struct PreparedLine: Equatable, Sendable {
     ///   turn it off to compare with the general decoder).
     package init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true,
                 tape: inout JSONTape, fastEnvelope: Bool = true) {
-        byteCount = line.count
-        hash = hashing ? LineHash(of: line) : nil
+        // Each path builds its values and then the line in one go (assigning the stored
+        // properties one by one made the compiler copy the whole line once more).
+        let hash = hashing ? LineHash(of: line) : nil
         guard tape.scan(line), let base = line.baseAddress else {
-            content = line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .invalid
+            self.init(byteCount: line.count, hash: hash,
+                      content: line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .invalid)
             return
         }
-        if fastEnvelope, let decoded = EnvelopeFastPath.decode(tape, base) {
-            var draft = decoded.draft
-            let data = decoded.data
-            readableSeq = draft.seq
-            prevText = draft.prev
-            readableAt = draft.at
-            readableFamily = draft.family
+        if fastEnvelope, case (var draft, let data)? = EnvelopeFastPath.decode(tape, base) {
             // The payload is read from the tape in place; the `data` tree is built only when
             // someone may still need it (an observer, or the step-by-step rules after a failure).
             let payload = TapeObject.reading(tape: tape, base: base, index: data) { fields in
                 Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, data: fields, sanitizing: false) }
             }
             if keepingPayload || !payload.succeeded, case .object(let object) = tape.value(at: data, in: base) { draft.data = object }
-            keys = LineKeys(id: draft.id, result: payload)
-            content = .decoded(draft, payload, keepingPayload: keepingPayload)
+            let keys = LineKeys(id: draft.id, family: draft.family, result: payload)
+            let (seq, at, prev, family) = (draft.seq, draft.at, draft.prev, draft.family)
+            self.init(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload), keys: keys,
+                      readableSeq: seq, readableAt: at, prevText: prev, readableFamily: family)
             return
         }
         guard case .object(let object) = tape.value(at: 0, in: base) else {
-            content = .invalid  // valid JSON, but not an object
+            self.init(byteCount: line.count, hash: hash, content: .invalid)  // valid JSON, but not an object
             return
         }
-        if case .int(let value)? = object["seq"], value >= 1, value <= EnvelopeDecoder.maxSeq { readableSeq = value }
-        if case .string(let prev)? = object["prev"] { prevText = prev }
-        if case .string(let family)? = object["family"], Identifier.isValid(family) { readableFamily = family }
+        var seq: Int64?
+        if case .int(let value)? = object["seq"], value >= 1, value <= EnvelopeDecoder.maxSeq { seq = value }
+        var prev: String?
+        if case .string(let text)? = object["prev"] { prev = text }
+        var family: String?
+        if case .string(let text)? = object["family"], Identifier.isValid(text) { family = text }
         do {
             let draft = try EnvelopeDecoder.decode(object)
-            readableAt = draft.at
             let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
-            keys = LineKeys(id: draft.id, result: payload)
-            content = .decoded(draft, payload, keepingPayload: keepingPayload)
+            let keys = LineKeys(id: draft.id, family: draft.family, result: payload)
+            let at = draft.at
+            self.init(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload), keys: keys,
+                      readableSeq: seq, readableAt: at, prevText: prev, readableFamily: family)
         } catch {
-            if case .string(let text)? = object["at"] { readableAt = Timestamp(rfc3339: text) }
-            content = .badEnvelope(error)
+            var at: Timestamp?
+            if case .string(let text)? = object["at"] { at = Timestamp(rfc3339: text) }
+            self.init(byteCount: line.count, hash: hash, content: .badEnvelope(error),
+                      readableSeq: seq, readableAt: at, prevText: prev, readableFamily: family)
         }
+    }
+
+    private init(byteCount: Int, hash: LineHash?, content: consuming Content, keys: LineKeys? = nil, readableSeq: Int64? = nil,
+                 readableAt: Timestamp? = nil, prevText: String? = nil, readableFamily: String? = nil) {
+        self.byteCount = byteCount
+        self.hash = hash
+        self.content = content
+        self.keys = keys
+        self.readableSeq = readableSeq
+        self.readableAt = readableAt
+        self.prevText = prevText
+        self.readableFamily = readableFamily
     }
 }

@@ -30,13 +30,13 @@ package enum Rules {
     /// Decides an event whose shape already passed (its payload built without the state):
     /// the duplicate-id check, then ``check(_:in:)``.
     package static func accept(_ event: Event, in state: CompassState) throws(EventError) {
-        try accept(event, keys: LineKeys(id: event.id, payload: event.payload), in: state)
+        try accept(event, keys: LineKeys(id: event.id, family: event.family, payload: event.payload), in: state)
     }
 
     /// ``accept(_:in:)`` with the keys of its lookups worked out ahead.
     package static func accept(_ event: Event, keys: LineKeys, in state: CompassState) throws(EventError) {
         guard !state.eventIds.contains(event.id, key: keys.eventId) else { throw EventError("duplicate event id \(event.id)", kind: .duplicate) }
-        try check(event, in: state, interactionHash: keys.interaction)
+        try check(event, in: state, keys: keys)
     }
 
     /// The payload a draft would produce if the state allowed it: its shape and field

@@ -17,13 +17,13 @@ struct StateRules {
     /// The `hashValue` of the interaction id the event names, when worked out ahead.
     let interactionHash: Int?
 
-    @inline(__always) init(state: borrowing CompassState, actor: String, family: String, interactionHash: Int? = nil) {
+    @inline(__always) init(state: borrowing CompassState, actor: String, family: String, keys: LineKeys? = nil) {
         self.members = state.members
         self.families = state.families.list
         self.actor = actor
         self.familyId = family
-        self.familyPosition = state.families.position(of: family)
-        self.interactionHash = interactionHash
+        self.familyPosition = keys.map { state.families.position(of: family, hash: $0.family) } ?? state.families.position(of: family)
+        self.interactionHash = keys?.interaction
     }
 
     /// Whether the event's family exists and passes `test` (read in place).
@@ -114,13 +114,13 @@ extension Rules {
     /// its duplicate-id check, and accepts exactly what it accepts (a property test holds both
     /// to it on adversarial logs).
     package static func check(_ event: Event, in state: CompassState) throws(EventError) {
-        try check(event, in: state, interactionHash: nil)
+        try check(event, in: state, keys: nil)
     }
 
-    /// ``check(_:in:)`` with the hash of the interaction id the event names worked out ahead
-    /// (it must be that id's `hashValue`).
-    static func check(_ event: Event, in state: CompassState, interactionHash: Int?) throws(EventError) {
-        let rules = StateRules(state: state, actor: event.actor, family: event.family, interactionHash: interactionHash)
+    /// ``check(_:in:)`` with the keys of the event's lookups worked out ahead (they must be
+    /// the event's: ``LineKeys/init(id:family:payload:)``).
+    static func check(_ event: Event, in state: CompassState, keys: LineKeys?) throws(EventError) {
+        let rules = StateRules(state: state, actor: event.actor, family: event.family, keys: keys)
         switch event.payload {
         case .memberJoined(let e):
             try rules.userIsNew(e.userId)
