@@ -175,6 +175,11 @@ import CompassTestSupport
             #"{"seq":1,"id":"e\u002d1","type":"SchoolAdded","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{}}"#,
             #"{"seq":1,"id":"e-1","type":"SchoolAdded","at":"2026-13-01T00:00:00Z","actor":"u","family":"f","data":{}}"#,
             #"{"extra":[1,2],"seq":1,"id":"e-1","type":"SchoolAdded","at":"2026-01-01T00:00:00+02:00","actor":"u","family":"f","data":{"x":{"y":1}}}"#,
+            // Payload keys written with escapes: read by what they decode to (an object with a
+            // key that is not plain gives no key filter, so every lookup searches it).
+            #"{"seq":1,"id":"e-1","type":"SchoolAdded","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{"schoolId":"s","n\u0061me":"UCLA"}}"#,
+            #"{"seq":1,"id":"e-1","type":"InteractionLogged","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{"\u0069nteractionId":"i-1","schoolId":"s","type":"email","direction":"inbound","conten\u0074":"hi","subject":"x"}}"#,
+            #"{"seq":1,"id":"e-1","type":"InteractionLogged","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{"interactionId":"i-1","schoolId":"s","type":"email","direction":"inbound","sentiment":"positive","\u0069nterestAnswers":[true,true,false,false,true,true]}}"#,
             #"[1,2]"#, #"42"#, #"{}"#,
         ].map { Array($0.utf8) }
         var fastTaken = 0

@@ -23,6 +23,9 @@ package struct JSONTape: Sendable {
         var next: Int
         /// Members of an object, elements of an array; for a plain key, its fingerprint.
         var count = 0
+        /// For an object: one bit per key's fingerprint (``JSONTape/keyBit(_:)``), every bit
+        /// when a key is not plain. A key whose bit is clear is not in the object.
+        var keyBits: UInt64 = 0
     }
 
     var tokens: [Token] = []
@@ -58,6 +61,24 @@ package struct JSONTape: Sendable {
             name = value.next
         }
         return nil
+    }
+
+    /// The fingerprint of a plain key's bytes: its length and up to sixteen of its bytes.
+    @inline(__always) static func fingerprint(_ p: UnsafePointer<UInt8>, count length: Int) -> Int {
+        var bits: UInt64 = 0
+        if length >= 8 {
+            let head = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+            let tail = UnsafeRawPointer(p + length - 8).loadUnaligned(as: UInt64.self)
+            bits = head ^ (tail &* 0x9E37_79B9_7F4A_7C15)
+        } else {
+            for k in 0..<length { bits = bits << 8 | UInt64(p[k]) }
+        }
+        return Int(truncatingIfNeeded: bits ^ (UInt64(truncatingIfNeeded: length) &<< 56))
+    }
+
+    /// The bit a key's fingerprint sets in its object's ``Token/keyBits``.
+    @inline(__always) static func keyBit(_ fingerprint: Int) -> UInt64 {
+        1 &<< ((UInt64(bitPattern: Int64(fingerprint)) &* 0x9E37_79B9_7F4A_7C15) >> 58)
     }
 
     /// The value of token `index` of a document scanned from the bytes at `base`.
@@ -230,6 +251,10 @@ struct TapeObject: JSONFields {
         var ordinal = cursor?[1] ?? 0
         var key = key
         return key.withUTF8 { wanted -> Int? in
+            // A key whose bit is clear in the object's key bits is not there: no search.
+            if let start = wanted.baseAddress, tokens[index].keyBits & JSONTape.keyBit(JSONTape.fingerprint(start, count: wanted.count)) == 0 {
+                return nil
+            }
             for _ in 0..<count {
                 let token = tokens[name]
                 let length = token.end - token.start
@@ -318,9 +343,9 @@ private struct Scanner {
             guard string() else { return false }
             var mayRepeat = true
             if tokens[key].plain {
-                let print = fingerprint(tokens[key].start, tokens[key].end)
+                let print = JSONTape.fingerprint(p + tokens[key].start, count: tokens[key].end - tokens[key].start)
                 tokens[key].count = print
-                let bit: UInt64 = 1 &<< ((UInt64(bitPattern: Int64(print)) &* 0x9E37_79B9_7F4A_7C15) >> 58)
+                let bit = JSONTape.keyBit(print)
                 mayRepeat = !onlyPlain || seen != nil || bloom & bit != 0
                 bloom |= bit
             } else {
@@ -335,7 +360,9 @@ private struct Scanner {
             count += 1
             switch afterItem(index, count: count, closing: UInt8(ascii: "}")) {
             case .next: continue
-            case .closed: return true
+            case .closed:
+                tokens[index].keyBits = onlyPlain ? bloom : ~0
+                return true
             case .invalid: return false
             }
         }
@@ -428,18 +455,6 @@ private struct Scanner {
 
     /// A key's length and outer bytes folded into one integer (kept in a plain key token's
     /// `count`, which only containers use otherwise).
-    @inline(__always) func fingerprint(_ start: Int, _ end: Int) -> Int {
-        let length = end - start
-        var bits: UInt64 = 0
-        if length >= 8 {
-            let head = UnsafeRawPointer(p + start).loadUnaligned(as: UInt64.self)
-            let tail = UnsafeRawPointer(p + end - 8).loadUnaligned(as: UInt64.self)
-            bits = head ^ (tail &* 0x9E37_79B9_7F4A_7C15)
-        } else {
-            for k in start..<end { bits = bits << 8 | UInt64(p[k]) }
-        }
-        return Int(truncatingIfNeeded: bits ^ (UInt64(truncatingIfNeeded: length) &<< 56))
-    }
 
     func text(_ token: Token) -> String {
         JSONTape.string(token, p)
