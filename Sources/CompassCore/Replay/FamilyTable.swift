@@ -1,8 +1,7 @@
-/// The families of a state, by id: a dictionary from id to position and the families in an
-/// array, so the fold reads and mutates a family in place, never copying it out. Replay finds
-/// a family through an index keyed by the id's hash (worked out while the line is prepared).
+/// The families of a state, by id: the families in an array behind an index of positions keyed
+/// by the id's hash (``PositionIndex``; replay works the hash out while the line is prepared),
+/// so the fold reads and mutates a family in place, never copying it out.
 public struct FamilyTable: Equatable, Sendable, Sequence {
-    private var positions: [String: Int] = [:]
     private var byHash = PositionIndex()
     private(set) var list: [Family] = []
 
@@ -10,18 +9,18 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
 
     /// The family with this id.
     public subscript(id: String) -> Family? {
-        positions[id].map { list[$0] }
+        position(of: id).map { list[$0] }
     }
 
     /// How many.
     public var count: Int { list.count }
     /// The family ids, in no particular order.
-    public var keys: Dictionary<String, Int>.Keys { positions.keys }
+    public var keys: [String] { list.map(\.id) }
     /// The families, in no particular order.
     public var values: [Family] { list }
 
     /// Where the family with this id is in ``list``.
-    @inline(__always) func position(of id: String) -> Int? { positions[id] }
+    @inline(__always) func position(of id: String) -> Int? { position(of: id, hash: id.hashValue) }
 
     /// Where the family with this id is, its `hashValue` worked out ahead.
     @inline(__always) func position(of id: String, hash: Int) -> Int? {
@@ -39,7 +38,6 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
     /// ``position(adding:)`` with the id's `hashValue` worked out ahead.
     mutating func position(adding id: String, hash: Int) -> Int {
         if let position = position(of: id, hash: hash) { return position }
-        positions[id] = list.count
         byHash.insert(hash: hash, position: list.count)
         list.append(Family(id: id))
         return list.count - 1

@@ -355,8 +355,10 @@ package struct Replayer {
         return true
     }
 
-    /// Starts loading what deciding a line with this event-id key will read first (its slot
-    /// in the event-id table); a reader calls it a few lines ahead of the fold.
+    /// Starts loading what deciding a line with these keys reads first: its slot in the
+    /// event-id table and, for an interaction event, in its family's interaction index (the
+    /// family found by hash alone: a wrong guess only wastes the hint). A reader calls it a
+    /// few lines ahead of the fold.
     package func prefetch(_ keys: LineKeys?) {
         guard let keys else { return }
         state.eventIds.prefetch(keys.eventId)
