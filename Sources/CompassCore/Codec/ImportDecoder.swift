@@ -27,8 +27,9 @@ package enum ImportDecoder {
         // A line with every envelope field (a log's own line, say) is read from the tape.
         if let decoded = EnvelopeFastPath.decode(tape, base) {
             var draft = decoded.draft
+            let (type, version) = (draft.type, draft.version)
             let payload = TapeObject.reading(tape: tape, base: base, index: decoded.data) { fields in
-                Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, data: fields, sanitizing: sanitizing) }
+                Result { () throws(EventError) in try Rules.payloadIgnoringState(type: type, version: version, data: fields, sanitizing: sanitizing) }
             }
             if !payload.succeeded, case .object(let object) = tape.value(at: decoded.data, in: base) { draft.data = object }
             return .draft(draft, payload: payload)

@@ -564,8 +564,9 @@ package struct PreparedLine: Equatable, Sendable {
         if fastEnvelope, case (var draft, let data)? = EnvelopeFastPath.decode(tape, base) {
             // The payload is read from the tape in place; the `data` tree is built only when
             // someone may still need it (an observer, or the step-by-step rules after a failure).
+            let (type, version) = (draft.type, draft.version)
             let payload = TapeObject.reading(tape: tape, base: base, index: data) { fields in
-                Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, data: fields, sanitizing: false) }
+                Result { () throws(EventError) in try Rules.payloadIgnoringState(type: type, version: version, data: fields, sanitizing: false) }
             }
             if keepingPayload || !payload.succeeded, case .object(let object) = tape.value(at: data, in: base) { draft.data = object }
             let keys = LineKeys(id: draft.id, family: draft.family, result: payload)

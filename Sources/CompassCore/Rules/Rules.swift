@@ -46,9 +46,10 @@ package enum Rules {
     }
 
     /// ``payloadIgnoringState(_:sanitizing:)`` with the payload read from `data` instead of the
-    /// draft's (replay reads it in place from the line's tape).
-    static func payloadIgnoringState(_ draft: EventDraft, data: some JSONFields, sanitizing: Bool) throws(EventError) -> Payload {
-        try payload(draft, data: data, state: nil, sanitizing: sanitizing)
+    /// draft's (replay reads it in place from the line's tape). Without a state only the
+    /// draft's `type` and `version` matter, so only they are taken (not a copy of the draft).
+    static func payloadIgnoringState(type: String, version: Int64, data: some JSONFields, sanitizing: Bool) throws(EventError) -> Payload {
+        try payload(type: type, version: version, data: data, rules: nil, sanitizing: sanitizing)
     }
 
     /// The `type` of the records that replace erased lines (SPEC §5).
@@ -72,10 +73,15 @@ package enum Rules {
     /// state, in the SPEC's order. (Returned alone: taking it out of an `Event` would copy it.)
     private static func payload<Fields: JSONFields>(_ draft: EventDraft, data: Fields, state: CompassState?,
                                                     sanitizing: Bool) throws(EventError) -> Payload {
-        if draft.type == Rules.erasedType { throw try erasedRecord(PayloadReader(data: data)) }
-        guard let type = EventType.known(draft.type) else { throw EventError("unknown event type \(draft.type)", kind: .unknownType) }
-        guard draft.version == 1 else { throw EventError("unsupported version \(draft.version)", kind: .unsupportedVersion) }
         let rules = state.map { StateRules(state: $0, actor: draft.actor, family: draft.family) }
+        return try payload(type: draft.type, version: draft.version, data: data, rules: rules, sanitizing: sanitizing)
+    }
+
+    private static func payload<Fields: JSONFields>(type name: String, version: Int64, data: Fields, rules: StateRules?,
+                                                    sanitizing: Bool) throws(EventError) -> Payload {
+        if name == Rules.erasedType { throw try erasedRecord(PayloadReader(data: data)) }
+        guard let type = EventType.known(name) else { throw EventError("unknown event type \(name)", kind: .unknownType) }
+        guard version == 1 else { throw EventError("unsupported version \(version)", kind: .unsupportedVersion) }
         let context = RuleContext(rules: rules, reader: PayloadReader(data: data))
         let payload: Payload
         switch type {
