@@ -197,15 +197,8 @@ struct TapeObject: JSONFields {
     /// Where the next search starts: the key token and the ordinal of the field after the last
     /// one found. Readers ask for fields in about the order writers write them, so a search
     /// from there most often ends at its first key (keys are unique: where a search starts
-    /// never changes what it finds). Nil: every search starts at the first field.
-    private let cursor: UnsafeMutablePointer<Int>?
-
-    init(tape: JSONTape, base: UnsafePointer<UInt8>, index: Int) {
-        self.tape = tape
-        self.base = base
-        self.index = index
-        self.cursor = nil
-    }
+    /// never changes what it finds).
+    private let cursor: UnsafeMutablePointer<Int>
 
     private init(tape: JSONTape, base: UnsafePointer<UInt8>, index: Int, cursor: UnsafeMutablePointer<Int>) {
         self.tape = tape
@@ -247,8 +240,8 @@ struct TapeObject: JSONFields {
         let tokens = tape.tokens
         let count = tokens[index].count
         guard count > 0 else { return nil }
-        var name = cursor?[0] ?? index + 1
-        var ordinal = cursor?[1] ?? 0
+        var name = cursor[0]
+        var ordinal = cursor[1]
         var key = key
         return key.withUTF8 { wanted -> Int? in
             // A key whose bit is clear in the object's key bits is not there: no search.
@@ -267,7 +260,7 @@ struct TapeObject: JSONFields {
                 name = ordinal == count ? index + 1 : tokens[name + 1].next
                 if ordinal == count { ordinal = 0 }
                 if matches {
-                    if let cursor { (cursor[0], cursor[1]) = (name, ordinal) }
+                    (cursor[0], cursor[1]) = (name, ordinal)
                     return found
                 }
             }

@@ -5,8 +5,8 @@ import CompassSHA
 ///
 /// The hash is the id's `hashValue` (Swift's seeded SipHash, so crafted ids cannot make
 /// every probe collide); replay works it out while the line is prepared, so the fold does not
-/// hash the id again, and it prefetches the slot a few lines ahead. A hash match is confirmed by the caller against the record's own id, so
-/// collisions never merge records.
+/// hash the id again, and it prefetches the slot a few lines ahead. A hash match is confirmed
+/// by the caller against the record's own id, so collisions never merge records.
 struct PositionIndex: Sendable {
     /// Two words per slot: the hash, then the position (-1 when the slot is empty).
     private var slots: [Int] = []

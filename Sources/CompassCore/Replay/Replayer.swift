@@ -553,8 +553,8 @@ package struct PreparedLine: Equatable, Sendable {
     ///   turn it off to compare with the general decoder).
     package init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true,
                 tape: inout JSONTape, fastEnvelope: Bool = true) {
-        // Each path builds its values and then the line in one go (assigning the stored
-        // properties one by one made the compiler copy the whole line once more).
+        // Each path builds its values and then the line in one go (a line without a readable
+        // envelope gets no keys, rather than placeholder ones worked out and thrown away).
         let hash = hashing ? LineHash(of: line) : nil
         guard tape.scan(line), let base = line.baseAddress else {
             self.init(byteCount: line.count, hash: hash,
