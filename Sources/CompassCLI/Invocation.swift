@@ -35,10 +35,10 @@ struct Invocation {
     /// The log's path for a read, `verify` or `audit`: a log that does not exist is an error
     /// (a mistyped `--log` must not look like an empty log).
     func existingLog() throws -> String {
-        switch fileSystem.kind(of: logPath) {
+        switch try fileSystem.kind(of: logPath) {
         case .missing: throw CLIError.domain("no log at \(logPathForDisplay)")
         case .directory: throw CLIError.io("\(logPathForDisplay) is a directory, not a log")
-        case .regular, .other: return logPath  // anything else is refused, without blocking, when opened
+        case .regular, .link, .other: return logPath  // anything else is refused, without blocking, when opened
         }
     }
 

@@ -25,7 +25,7 @@ package struct AttachmentStore {
     /// Reads and checks a file for `--attach`: MIME type from the extension first, then size.
     /// Only a regular file is read (a FIFO or device is refused without blocking).
     package static func stage(_ full: String, fs: FileSystem) throws(StoreError) -> StagedAttachment {
-        if fs.kind(of: full) == .directory { throw .io(path: full, message: "\(full) is a directory, not a file") }
+        if try fs.kind(of: full) == .directory { throw .io(path: full, message: "\(full) is a directory, not a file") }
         let name = fileName(of: full)
         guard let mime = AttachmentRules.mimeType(forFileName: name) else { throw .rejected(EventError("Unsupported file type", kind: .rule)) }
         let size = try describe(full, fs: fs).size
@@ -65,10 +65,10 @@ package struct AttachmentStore {
         }
         do throws(StoreError) {
             createdFolders = try fs.makeDirectories(folder)
-            fs.removeStaleTemporaries(in: folder)  // left by a writer that died storing bytes
+            try fs.removeStaleTemporaries(in: folder)  // left by a writer that died storing bytes
             for attachment in attachments {
                 let target = path(for: attachment.sha256)
-                if fs.kind(of: target) == .regular { continue }
+                if try fs.kind(of: target) == .regular { continue }
                 createdFiles.append(target)  // before writing: a rename may land before a later step fails
                 try fs.writeFileAtomically(target, parts: [attachment.bytes])
             }

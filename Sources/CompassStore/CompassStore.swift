@@ -66,7 +66,7 @@ public final class CompassStore: @unchecked Sendable {
     /// A store over any file system (tests inject faults) with an explicit snapshot policy.
     package init(path: String, createIfMissing: Bool, configuration: Configuration, fileSystem: FileSystem,
                  snapshots: SnapshotPolicy?) throws(StoreError) {
-        if !createIfMissing, fileSystem.kind(of: path) == .missing { throw .noLog(path: path) }
+        if !createIfMissing, try fileSystem.kind(of: path) == .missing { throw .noLog(path: path) }
         self.path = path
         self.configuration = configuration
         self.fs = fileSystem
@@ -318,7 +318,14 @@ public final class CompassStore: @unchecked Sendable {
     /// - Parameter replacing: whether an existing file at `path` may be replaced.
     public func copyAttachment(_ attachment: Attachment, to path: String, replacing: Bool = false) throws(StoreError) {
         let bytes = try attachmentBytes(attachment)
-        if !replacing, fs.kind(of: path) != .missing { throw .io(path: path, message: "\(path) already exists") }
+        switch try fs.entry(at: path) {
+        case .missing: break
+        case .regular where replacing: break
+        case .regular: throw .io(path: path, message: "\(path) already exists")
+        case .link: throw .io(path: path, message: "\(path) is a symbolic link; name the file it points to, or another path")
+        case .directory: throw .io(path: path, message: "\(path) is a directory, not a file")
+        case .other: throw .io(path: path, message: "\(path) is not a regular file; an attachment is written only to a new or regular file")
+        }
         try fs.writeFileAtomically(path, parts: [bytes])
     }
 

@@ -21,8 +21,7 @@ package enum ErasureIntent {
     /// Finishes or drops an erasure a dead process left (under the writer's lock).
     package static func recover(log: String, fd: Int32, fs: FileSystem) throws(StoreError) {
         let intentPath = path(of: log)
-        guard fs.kind(of: intentPath) != .missing else { return }
-        guard let bytes = try fs.readFile(intentPath) else { return }
+        guard let bytes = try fs.readFile(intentPath, .readSide) else { return }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
         guard lines.first == magic, lines.count >= 3, let size = Int(lines[1].dropFirst(5)), lines[2].hasPrefix("head ") else {
             try fs.remove(intentPath)  // not ours to act on: nothing is removed on its word
@@ -42,10 +41,8 @@ package enum ErasureIntent {
     /// Removes the orphaned blobs, then the intent.
     static func finish(log: String, blobs: [String], fs: FileSystem) throws(StoreError) {
         let attachments = AttachmentStore(logPath: log)
-        for blob in blobs where fs.kind(of: attachments.path(for: blob)) == .regular {
-            try fs.remove(attachments.path(for: blob))
-        }
-        if !blobs.isEmpty, fs.kind(of: attachments.folder) == .directory { try fs.syncDirectory(attachments.folder) }
+        for blob in blobs { try fs.remove(attachments.path(for: blob)) }  // fine when already gone
+        if !blobs.isEmpty, try fs.kind(of: attachments.folder) == .directory { try fs.syncDirectory(attachments.folder) }
         try fs.remove(path(of: log))
         try fs.syncDirectory(POSIX.directory(of: log))
     }

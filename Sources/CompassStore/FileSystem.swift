@@ -11,8 +11,8 @@ import Darwin
 /// and then check every promise of ARCHITECTURE.md "What we guarantee". Each method is one
 /// system call (or as close as the platform allows), so "every step" means every call.
 package protocol FileSystem: Sendable {
-    /// Opens a regular file; nil when it does not exist and `mode` does not create it.
-    /// Never blocks: a FIFO, device or folder is refused with a clear error.
+    /// Opens a regular file; nil when it does not exist (ENOENT, nothing else) and `mode` does
+    /// not create it. Never blocks: a FIFO, device or folder is refused with a clear error.
     func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> Int32?
     func close(_ fd: Int32)
     /// One `pread` into `buffer` at `offset`; returns the bytes read (0 at the end).
@@ -25,9 +25,11 @@ package protocol FileSystem: Sendable {
     func sync(_ fd: Int32, path: String) throws(StoreError)
     func truncate(_ fd: Int32, to size: Int, path: String) throws(StoreError)
     func size(_ fd: Int32, path: String) throws(StoreError) -> Int
-    /// Device and inode of an open file, or of a path (nil when it does not exist).
-    func identity(_ fd: Int32) -> FileIdentity?
-    func identity(of path: String) -> FileIdentity?
+    /// Device and inode of an open file.
+    func identity(_ fd: Int32) throws(StoreError) -> FileIdentity
+    /// Device and inode of a path; nil only when it does not exist (ENOENT): any other
+    /// failure of `stat` is an error, never "absent".
+    func identity(of path: String) throws(StoreError) -> FileIdentity?
     /// `flock`: shared, exclusive or unlock; waits for the lock.
     func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError)
     func rename(_ from: String, to: String) throws(StoreError)
@@ -39,26 +41,38 @@ package protocol FileSystem: Sendable {
     func removeDirectory(_ path: String)
     /// Makes a folder's entries (files created, renamed or removed in it) durable.
     func syncDirectory(_ path: String) throws(StoreError)
-    /// The names in a folder (empty when it cannot be read).
-    func list(_ directory: String) -> [String]
-    /// What is at a path, without following it into a FIFO.
-    func kind(of path: String) -> FileKind
+    /// The names in a folder (empty only when the folder does not exist).
+    func list(_ directory: String) throws(StoreError) -> [String]
+    /// What is at a path, without following it into a FIFO; `.missing` only on ENOENT.
+    func kind(of path: String) throws(StoreError) -> FileKind
+    /// What the folder entry at a path is itself (`lstat`): a symbolic link is `.link`.
+    func entry(at path: String) throws(StoreError) -> FileKind
 }
 
 /// How ``FileSystem/open(_:_:)`` opens a file.
+///
+/// The log is opened as the user named it (a symbolic link to it is followed). Every file the
+/// store makes beside it (journal, torn fragments, temporaries, snapshot, blobs) is a side
+/// file: never opened through a symbolic link, and created only where nothing is.
 package enum OpenMode: Sendable {
+    /// The log, read only.
     case read
-    /// Read and append (`O_APPEND`), an existing file only.
+    /// A side file, read only; a symbolic link is an error.
+    case readSide
+    /// The log, read and append (`O_APPEND`), an existing file only.
     case append
-    /// Read and append, created when missing; fails when it exists and `exclusive`.
-    case create(exclusive: Bool)
-    /// Write, created or emptied (a temporary file).
-    case replace
+    /// The log on its first append: read and append, created where nothing is (`O_EXCL`).
+    case createLog
+    /// A side file appended to (`LOG.torn`), created when missing; never through a link.
+    case appendSide
+    /// A new side file for writing (a temporary): `O_EXCL`, so nothing that is there is
+    /// ever truncated or written through.
+    case createNew
 }
 
 package enum LockKind: Sendable { case shared, exclusive, unlock }
 
-package enum FileKind: Sendable, Equatable { case missing, regular, directory, other }
+package enum FileKind: Sendable, Equatable { case missing, regular, directory, link, other }
 
 package struct FileIdentity: Equatable, Hashable, Sendable {
     package var device: UInt64
@@ -73,24 +87,40 @@ package struct POSIXFileSystem: FileSystem {
         var flags = O_CLOEXEC | O_NONBLOCK  // non-blocking so a FIFO cannot hang the open
         switch mode {
         case .read: flags |= O_RDONLY
+        case .readSide: flags |= O_RDONLY | O_NOFOLLOW
         case .append: flags |= O_RDWR | O_APPEND
-        case .create(let exclusive): flags |= O_RDWR | O_APPEND | O_CREAT | (exclusive ? O_EXCL : 0)
-        case .replace: flags |= O_WRONLY | O_CREAT | O_TRUNC
+        case .createLog: flags |= O_RDWR | O_APPEND | O_CREAT | O_EXCL
+        case .appendSide: flags |= O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW
+        case .createNew: flags |= O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
         }
         var fd: Int32
         repeat { fd = sysOpen(path, flags, 0o644) } while fd < 0 && errno == EINTR
         if fd < 0 {
             let code = errno
-            if code == ENOENT, case .read = mode { return nil }
-            if code == ENOENT, case .append = mode { return nil }
-            if code == EISDIR { throw .io(path: path, message: "\(path) is a directory, not a file") }
-            if code == ENXIO { throw .io(path: path, message: "\(path) is not a regular file") }
-            throw .io(path: path, message: "cannot open \(path): \(POSIX.message(code))")
+            switch (code, mode) {
+            case (ENOENT, .read), (ENOENT, .readSide), (ENOENT, .append): return nil
+            case (ELOOP, .readSide), (ELOOP, .appendSide): throw .io(path: path, message: POSIX.linkRefusal(path))
+            case (EEXIST, .createLog):
+                if try isSymbolicLink(path) { throw .io(path: path, message: "\(path) is a symbolic link to nothing; name the log's real path") }
+                return nil  // another writer made it first: open it again
+            case (EEXIST, .createNew):
+                if try isSymbolicLink(path) { throw .io(path: path, message: POSIX.linkRefusal(path)) }
+                throw .io(path: path, message: "cannot create \(path): a file is already there")
+            case (ELOOP, _): throw .io(path: path, message: "cannot open \(path): a loop of symbolic links")
+            case (EISDIR, _): throw .io(path: path, message: "\(path) is a directory, not a file")
+            case (ENXIO, _): throw .io(path: path, message: "\(path) is not a regular file")
+            default: throw .io(path: path, message: "cannot open \(path): \(POSIX.message(code))")
+            }
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let code = errno
             sysClose(fd)
+            // A file this call created (O_EXCL) is taken back: a failed open leaves nothing.
+            switch mode {
+            case .createNew, .createLog: _ = unlink(path)
+            default: break
+            }
             throw .io(path: path, message: "cannot open \(path): \(POSIX.message(code))")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
@@ -145,17 +175,22 @@ package struct POSIXFileSystem: FileSystem {
         return Int(info.st_size)
     }
 
-    package func identity(_ fd: Int32) -> FileIdentity? {
+    package func identity(_ fd: Int32) throws(StoreError) -> FileIdentity {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
+        guard fstat(fd, &info) == 0 else { throw .io(path: "", message: "cannot stat an open file: \(POSIX.lastError)") }
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
-    package func identity(of path: String) -> FileIdentity? {
+    package func identity(of path: String) throws(StoreError) -> FileIdentity? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw POSIX.statError(path)
+        }
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
+
+    private func isSymbolicLink(_ path: String) throws(StoreError) -> Bool { try entry(at: path) == .link }
 
     package func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError) {
         let operation = switch kind {
@@ -178,8 +213,9 @@ package struct POSIXFileSystem: FileSystem {
 
     package func makeDirectory(_ path: String) throws(StoreError) -> Bool {
         if mkdir(path, 0o755) == 0 { return true }
-        if errno == EEXIST, kind(of: path) == .directory { return false }
-        throw .io(path: path, message: "cannot create folder \(path): \(POSIX.lastError)")
+        let code = errno
+        if code == EEXIST, try kind(of: path) == .directory { return false }
+        throw .io(path: path, message: "cannot create folder \(path): \(POSIX.message(code))")
     }
 
     package func removeDirectory(_ path: String) { _ = rmdir(path) }
@@ -194,8 +230,11 @@ package struct POSIXFileSystem: FileSystem {
         guard fsync(fd) == 0 else { throw .io(path: path, message: "cannot sync folder \(path): \(POSIX.lastError)") }
     }
 
-    package func list(_ directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
+    package func list(_ directory: String) throws(StoreError) -> [String] {
+        guard let dir = opendir(directory) else {
+            if errno == ENOENT { return [] }
+            throw .io(path: directory, message: "cannot list folder \(directory): \(POSIX.lastError)")
+        }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
@@ -207,13 +246,30 @@ package struct POSIXFileSystem: FileSystem {
         return names.sorted()
     }
 
-    package func kind(of path: String) -> FileKind {
+    package func kind(of path: String) throws(StoreError) -> FileKind {
         var info = stat()
-        guard stat(path, &info) == 0 else { return .missing }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return .regular
-        case S_IFDIR: return .directory
-        default: return .other
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return .missing }
+            throw POSIX.statError(path)
+        }
+        return Self.kind(info.st_mode)
+    }
+
+    package func entry(at path: String) throws(StoreError) -> FileKind {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return .missing }
+            throw POSIX.statError(path)
+        }
+        return Self.kind(info.st_mode)
+    }
+
+    private static func kind(_ mode: mode_t) -> FileKind {
+        switch mode & S_IFMT {
+        case S_IFREG: .regular
+        case S_IFDIR: .directory
+        case S_IFLNK: .link
+        default: .other
         }
     }
 }
@@ -285,9 +341,9 @@ extension FileSystem {
         try read(fd, from: 0, to: try size(fd, path: path), path: path)
     }
 
-    /// Reads a whole file by path, or nil when it does not exist.
-    package func readFile(_ path: String) throws(StoreError) -> [UInt8]? {
-        guard let fd = try open(path, .read) else { return nil }
+    /// Reads a whole file by path, or nil when it does not exist (ENOENT only).
+    package func readFile(_ path: String, _ mode: OpenMode = .read) throws(StoreError) -> [UInt8]? {
+        guard let fd = try open(path, mode) else { return nil }
         defer { close(fd) }
         return try readAll(fd, path: path)
     }
@@ -315,7 +371,7 @@ extension FileSystem {
     /// the temporary file is removed and the old file, if any, is left as it was.
     package func writeFileAtomically(_ path: String, parts: [[UInt8]]) throws(StoreError) {
         let temp = path + ".tmp-\(getpid())"
-        guard let fd = try open(temp, .replace) else { throw .io(path: temp, message: "cannot write \(temp)") }
+        let fd = try createTemporary(temp)
         // The descriptor is closed exactly once: in a process with other threads, a second
         // close could shut a descriptor another thread was just given the same number for.
         do throws(StoreError) {
@@ -336,10 +392,19 @@ extension FileSystem {
         try syncDirectory(POSIX.directory(of: path))
     }
 
+    /// Creates a temporary side file of this process: a stale one of the same name (left by a
+    /// dead process that had this process's id) is removed first (`unlink` removes a link,
+    /// never what it points at); nothing is ever opened through a link.
+    package func createTemporary(_ temp: String) throws(StoreError) -> Int32 {
+        try remove(temp)
+        guard let fd = try open(temp, .createNew) else { throw .io(path: temp, message: "cannot write \(temp)") }
+        return fd
+    }
+
     /// Creates a folder and any missing parents, each made durable in its parent; returns the
     /// folders it created, outermost first (so a failed first append can remove them).
     package func makeDirectories(_ path: String) throws(StoreError) -> [String] {
-        guard !path.isEmpty, kind(of: path) != .directory else { return [] }
+        guard !path.isEmpty, try kind(of: path) != .directory else { return [] }
         let parent = POSIX.directory(of: path)
         var created = parent == path ? [] : try makeDirectories(parent)
         do throws(StoreError) {
@@ -353,10 +418,10 @@ extension FileSystem {
     }
 
     /// Removes `PATH.tmp-PID` files left in `directory` by processes that no longer run.
-    package func removeStaleTemporaries(in directory: String) {
-        for name in list(directory) {
+    package func removeStaleTemporaries(in directory: String) throws(StoreError) {
+        for name in try list(directory) {
             guard let pid = POSIX.temporaryOwner(name), pid != getpid() else { continue }
-            if kill(pid, 0) != 0, errno == ESRCH { try? remove(directory + "/" + name) }
+            if kill(pid, 0) != 0, errno == ESRCH { try remove(directory + "/" + name) }
         }
     }
 }

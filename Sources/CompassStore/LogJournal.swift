@@ -12,8 +12,12 @@ package enum LogJournal {
     package static func path(of log: String) -> String { log + ".journal" }
 
     /// The committed size a journal records, or nil when there is no complete journal.
-    package static func committedSize(log: String, fs: FileSystem) -> Int? {
-        guard let bytes = try? fs.readFile(path(of: log)) else { return nil }
+    ///
+    /// Only a journal that does not exist (ENOENT) is "no journal": one that cannot be opened,
+    /// stat'ed or read is an error, since taking it for absent would count, or keep, the
+    /// uncommitted half of a batch.
+    package static func committedSize(log: String, fs: FileSystem) throws(StoreError) -> Int? {
+        guard let bytes = try fs.readFile(path(of: log), .readSide) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.hasPrefix(magic), text.hasSuffix("\n") else { return nil }
         return Int(text.dropFirst(magic.count).dropLast())
@@ -34,8 +38,8 @@ package enum LogJournal {
     /// it, then removes the journal. Run by a writer under its exclusive lock.
     package static func recover(log fd: Int32, path: String, fs: FileSystem) throws(StoreError) {
         let journal = Self.path(of: path)
-        guard fs.kind(of: journal) != .missing else { return }
-        if let committed = committedSize(log: path, fs: fs), committed < (try fs.size(fd, path: path)) {
+        guard try fs.kind(of: journal) != .missing else { return }
+        if let committed = try committedSize(log: path, fs: fs), committed < (try fs.size(fd, path: path)) {
             try fs.truncate(fd, to: committed, path: path)
             try fs.sync(fd, path: path)
         }
@@ -61,7 +65,7 @@ package struct LogExtent: Equatable {
         if locking { try fs.lock(fd, .shared, path: path) }
         defer { if locking { try? fs.lock(fd, .unlock, path: path) } }
         var size = try fs.size(fd, path: path)
-        if let committed = LogJournal.committedSize(log: path, fs: fs), committed < size { size = committed }
+        if let committed = try LogJournal.committedSize(log: path, fs: fs), committed < size { size = committed }
         let complete = try lastLineEnd(fd, before: size, path: path, fs: fs)
         return LogExtent(complete: complete, torn: complete < size)
     }

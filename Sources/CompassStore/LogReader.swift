@@ -425,7 +425,15 @@ package final class SnapshotFile: @unchecked Sendable {
     /// Opens the snapshot at `path`, or nil when there is none, it is not a regular file, or
     /// its header does not check.
     package init?(path: String, fs: FileSystem) {
-        guard let opened = try? fs.open(path, .read) else { return nil }
+        // A snapshot is a cache: one that is missing, a link, or cannot be opened or read is not
+        // used, and the log itself is read instead (nothing is lost, only time).
+        let opened: Int32
+        do throws(StoreError) {
+            guard let fd = try fs.open(path, .readSide) else { return nil }
+            opened = fd
+        } catch {
+            return nil
+        }
         self.fd = opened
         self.fs = fs
         let fd = opened

@@ -29,13 +29,16 @@ package struct LogTail {
 
     /// Folds the committed complete lines appended since the last poll.
     package mutating func poll(into replayer: inout Replayer) throws(StoreError) -> Poll {
-        if fd >= 0, fs.identity(of: path) != identity {
+        if fd >= 0, try fs.identity(of: path) != identity {
             close()  // removed or renamed over: the path's new file, if any, is read from its start
         }
         if fd < 0 {
             guard let opened = try fs.open(path, .read) else { return .read }
             fd = opened
-            identity = fs.identity(opened)
+            do throws(StoreError) { identity = try fs.identity(opened) } catch {
+                close()
+                throw error
+            }
             offset = 0
             if everOpened { return .replaced }
             everOpened = true

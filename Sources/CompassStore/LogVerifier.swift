@@ -157,9 +157,9 @@ package enum LogVerifier {
     static func checkSnapshot(log fd: Int32, path: String, extent: LogExtent, fs: FileSystem,
                               replayer: inout Replayer) throws(StoreError) -> VerifyReport.SnapshotCheck {
         let snapshotPath = path + ".snapshot"
-        guard fs.kind(of: snapshotPath) != .missing else { return .none }
+        guard try fs.kind(of: snapshotPath) != .missing else { return .none }
         guard let file = SnapshotFile(path: snapshotPath, fs: fs), file.matches(log: fd, path: path, extent: extent, fs: fs),
-              let stored = try? fs.readFile(snapshotPath) else {
+              let stored = try fs.readFile(snapshotPath, .readSide) else {
             try? fs.remove(snapshotPath)
             return .stale
         }

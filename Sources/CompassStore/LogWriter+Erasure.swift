@@ -41,7 +41,7 @@ extension LogWriter {
             bytes = try fs.read(fd, from: 0, to: try LogExtent.lastLineEnd(fd, before: try fs.size(fd, path: path), path: path, fs: fs),
                                 path: path)
         } else {
-            fs.removeStaleTemporaries(in: folder)
+            try fs.removeStaleTemporaries(in: folder)
             try cutTornTail(fd: fd, size: try fs.size(fd, path: path))
             bytes = try fs.read(fd, from: 0, to: try fs.size(fd, path: path), path: path)
         }
@@ -51,13 +51,14 @@ extension LogWriter {
         bytes = []
 
         let tornPath = path + ".torn"
-        let torn = (try fs.readFile(tornPath)) ?? []
+        let torn = (try fs.readFile(tornPath, .readSide)) ?? []
         let fragments = torn.split(separator: 0x0A).map { Array($0) }
         let keptFragments = fragments.filter { !plan.covers(tornFragment: String(decoding: $0, as: UTF8.self), scope: target.scope) }
         let attachments = AttachmentStore(logPath: path)
-        let blobs = plan.orphanedBlobs.filter { fs.kind(of: attachments.path(for: $0)) == .regular }
+        var blobs: [String] = []
+        for blob in plan.orphanedBlobs where try fs.kind(of: attachments.path(for: blob)) == .regular { blobs.append(blob) }
         let snapshotPath = path + ".snapshot"
-        let hasSnapshot = fs.kind(of: snapshotPath) == .regular
+        let hasSnapshot = try fs.kind(of: snapshotPath) != .missing
         var outcome = ErasureOutcome(plan: plan, tornFragments: fragments.count - keptFragments.count, blobs: blobs.count,
                                      snapshot: hasSnapshot, committed: false)
         if dryRun { return outcome }
@@ -65,13 +66,13 @@ extension LogWriter {
         try ErasureIntent.write(log: path, newSize: plan.newLog.count, newHead: plan.newHead, blobs: blobs, fs: fs)
         let temp = path + ".tmp-\(getpid())"
         do throws(StoreError) {
-            if hasSnapshot { try fs.remove(snapshotPath) }
+            try fs.remove(snapshotPath)  // whatever a stat said: any error but ENOENT fails the erasure here
             if keptFragments.count < fragments.count {
                 if keptFragments.isEmpty { try fs.remove(tornPath) } else {
                     try fs.writeFileAtomically(tornPath, parts: keptFragments.map { $0 + [0x0A] })
                 }
             }
-            guard let out = try fs.open(temp, .replace) else { throw .io(path: temp, message: "cannot write \(temp)") }
+            let out = try fs.createTemporary(temp)
             do throws(StoreError) {
                 try fs.writeAll(out, plan.newLog, path: temp)
                 try fs.sync(out, path: temp)
@@ -104,13 +105,14 @@ extension LogWriter {
         while true {
             closeLog()
             guard let fd = try fs.open(path, .append) else { throw .noLog(path: path) }
-            guard let identity = fs.identity(fd) else {
+            let identity: FileIdentity
+            do throws(StoreError) { identity = try fs.identity(fd) } catch {
                 fs.close(fd)
-                throw .io(path: path, message: "cannot open \(path)")
+                throw .io(path: path, message: "cannot open \(path): \(error.message)")
             }
             log = (fd, identity)
             try fs.lock(fd, .exclusive, path: path)
-            if fs.identity(of: path) == identity { return fd }
+            if try fs.identity(of: path) == identity { return fd }
             try? fs.lock(fd, .unlock, path: path)
         }
     }

@@ -80,11 +80,12 @@ package final class LogWriter {
                         keepUntilExit: (Any) -> Void = { _ in }, progress: ReadProgress? = nil,
                         build: Builder) throws(StoreError) -> AppendOutcome {
         var created: [String] = []  // folders, then the log, made by this append
+        var createdLog: Int32?  // the log's descriptor when this append created it
         var locked: Int32?
         do throws(StoreError) {
             var fd: Int32
             while true {
-                if let kept = log, fs.identity(of: path) == kept.identity {
+                if let kept = log, try fs.identity(of: path) == kept.identity {
                     fd = kept.fd
                 } else {
                     closeLog()
@@ -97,17 +98,27 @@ package final class LogWriter {
                         let drafts = try build(empty.state, nil)
                         _ = try decide(drafts, against: &empty, sanitizing: sanitizing, lineNumbers: lineNumbers, prebuilt: prebuilt)
                         created = try fs.makeDirectories(folder)
-                        fd = try fs.openExisting(path, .create(exclusive: false))
+                        // Created only where nothing is; another first writer that won the race
+                        // made it, so it is opened again like any existing log.
+                        guard let made = try fs.open(path, .createLog) else {
+                            for made in created.reversed() { fs.removeDirectory(made) }
+                            created = []
+                            continue
+                        }
+                        fd = made
                         created.append(path)
+                        createdLog = fd
                     }
-                    guard let identity = fs.identity(fd) else { fs.close(fd); throw .io(path: path, message: "cannot open \(path)") }
-                    log = (fd, identity)
+                    do throws(StoreError) { log = (fd, try fs.identity(fd)) } catch {
+                        if createdLog != fd { fs.close(fd) }  // a created log is taken back (and closed) below
+                        throw .io(path: path, message: "cannot open \(path): \(error.message)")
+                    }
                 }
                 try fs.lock(fd, .exclusive, path: path)
                 locked = fd
                 // Renamed over or removed while this writer waited (an erasure, a failed first
                 // append): the path names another file now, so open it again.
-                if fs.identity(of: path) == log?.identity { break }
+                if try fs.identity(of: path) == log?.identity { break }
                 try? fs.lock(fd, .unlock, path: path)
                 locked = nil
                 closeLog()
@@ -121,7 +132,7 @@ package final class LogWriter {
         } catch {
             // Still holding the lock (when it was taken): a failed first append takes back what
             // it made before any waiting writer can get in.
-            if !created.isEmpty { takeBack(created, locked: locked) }
+            if !created.isEmpty { takeBack(created, log: createdLog, locked: locked) }
             if let locked, log?.fd == locked { try? fs.lock(locked, .unlock, path: path) }
             throw error
         }
@@ -130,15 +141,16 @@ package final class LogWriter {
     /// Takes back the log and folders a failed first append made. The log is removed only
     /// while this writer holds its lock and it is still empty, so a writer waiting for the
     /// lock finds the path gone and starts over, and no other writer's line is ever removed.
-    private func takeBack(_ created: [String], locked: Int32?) {
-        if created.last == path, let fd = log?.fd {
+    private func takeBack(_ created: [String], log fd: Int32?, locked: Int32?) {
+        if created.last == path, let fd {
             let holds = locked == fd || (try? fs.lock(fd, .exclusive, path: path)) != nil
-            if holds, fs.identity(of: path) == log?.identity, (try? fs.size(fd, path: path)) == 0 {
+            let identity = (try? fs.identity(fd)) ?? nil
+            if holds, identity != nil, (try? fs.identity(of: path)) == identity, (try? fs.size(fd, path: path)) == 0 {
                 try? fs.remove(path)
                 try? fs.syncDirectory(folder)
             }
             try? fs.lock(fd, .unlock, path: path)
-            closeLog()
+            if log?.fd == fd { closeLog() } else { fs.close(fd) }
         }
         for made in created.reversed() where made != path { fs.removeDirectory(made) }
     }
@@ -149,7 +161,7 @@ package final class LogWriter {
         // A batch a writer left unfinished is rolled back before anything else is read.
         try LogJournal.recover(log: fd, path: path, fs: fs)
         try ErasureIntent.recover(log: path, fd: fd, fs: fs)  // before any attachment is stored
-        fs.removeStaleTemporaries(in: folder)  // the attachments folder is cleaned when attachments are stored
+        try fs.removeStaleTemporaries(in: folder)  // the attachments folder is cleaned when attachments are stored
         var original: Event?
         var replayer: Replayer
         let size = try fs.size(fd, path: path)
@@ -286,9 +298,10 @@ package final class LogWriter {
         do throws(StoreError) {
             try fs.truncate(fd, to: size, path: path)
             try fs.sync(fd, path: path)
-            if journaled || fs.kind(of: LogJournal.path(of: path)) != .missing { try LogJournal.end(log: path, fs: fs) }
+            let hot = journaled ? true : try fs.kind(of: LogJournal.path(of: path)) != .missing
+            if hot { try LogJournal.end(log: path, fs: fs) }
         } catch {
-            if !journaled, LogJournal.committedSize(log: path, fs: fs) == nil {
+            if !journaled, (try? LogJournal.committedSize(log: path, fs: fs)) ?? nil == nil {
                 try? LogJournal.begin(log: path, committedSize: size, fs: fs)
             }
         }
@@ -325,7 +338,7 @@ package final class LogWriter {
         guard let last = bytes.last, last != 0x0A else { return }
         let keep = (bytes.lastIndex(of: 0x0A) ?? -1) + 1
         let sidePath = path + ".torn"
-        let side = try fs.openExisting(sidePath, .create(exclusive: false))
+        let side = try fs.openExisting(sidePath, .appendSide)
         defer { fs.close(side) }
         try fs.writeAll(side, Array(bytes[keep...]) + [0x0A], path: sidePath)
         try fs.sync(side, path: sidePath)

@@ -12,6 +12,18 @@ package enum POSIX {
     /// The text of an `errno` value.
     package static func message(_ code: Int32) -> String { String(cString: strerror(code)) }
 
+    /// The error for a failed `stat` of a path (the current `errno`), which is never "absent".
+    package static func statError(_ path: String) -> StoreError {
+        let code = errno
+        if code == ELOOP { return .io(path: path, message: "cannot read \(path): a loop of symbolic links") }
+        return .io(path: path, message: "cannot read \(path): \(message(code))")
+    }
+
+    /// Why the store refuses a side file that is a symbolic link.
+    package static func linkRefusal(_ path: String) -> String {
+        "\(path) is a symbolic link; the store never follows links for the files it keeps beside the log"
+    }
+
     /// The folder part of a path.
     package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

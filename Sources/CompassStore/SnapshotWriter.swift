@@ -19,7 +19,7 @@ package enum SnapshotWriter {
     package static func write(_ snapshot: ReplaySnapshot, familyIds: [String], to path: String, fs: FileSystem,
                               section: (String) -> SnapshotCodec.Section?) throws(StoreError) {
         let temp = path + ".tmp-\(getpid())"
-        guard let fd = try fs.open(temp, .replace) else { throw .io(path: temp, message: "cannot write \(temp)") }
+        let fd = try fs.createTemporary(temp)
         do throws(StoreError) {
             var stream = SnapshotStream(snapshot)
             for part in stream.opening { try fs.writeAll(fd, part, path: temp) }

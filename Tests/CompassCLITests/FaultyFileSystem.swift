@@ -50,9 +50,9 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
 
     private func scan(_ folder: String) {
         folders.insert(folder)
-        for name in real.list(folder) {
+        for name in (try? real.list(folder)) ?? [] {
             let path = folder + "/" + name
-            switch real.kind(of: path) {
+            switch try? real.entry(at: path) {
             case .directory: scan(path)
             case .regular:
                 nextInode += 1
@@ -89,7 +89,7 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
 
     func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> Int32? {
         _ = try step("open", path)
-        let existed = real.kind(of: path) == .regular
+        let existed = (try? real.kind(of: path)) == .regular
         guard let fd = try real.open(path, mode) else { return nil }
         lock.lock()
         defer { lock.unlock() }
@@ -149,13 +149,21 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         try real.truncate(fd, to: size, path: path)
     }
 
+    // Every stat is a step too: a failed stat is an error, never "absent".
     func size(_ fd: Int32, path: String) throws(StoreError) -> Int {
-        if stopped { throw .io(path: "", message: "simulated crash") }
+        _ = try step("fstat", path)
         return try real.size(fd, path: path)
     }
 
-    func identity(_ fd: Int32) -> FileIdentity? { real.identity(fd) }
-    func identity(of path: String) -> FileIdentity? { real.identity(of: path) }
+    func identity(_ fd: Int32) throws(StoreError) -> FileIdentity {
+        _ = try step("fstat", "fd \(fd)")
+        return try real.identity(fd)
+    }
+
+    func identity(of path: String) throws(StoreError) -> FileIdentity? {
+        _ = try step("stat", path)
+        return try real.identity(of: path)
+    }
 
     func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError) {
         if kind != .unlock { _ = try step("lock", path) }
@@ -191,7 +199,7 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
     func removeDirectory(_ path: String) {
         guard !stopped else { return }
         real.removeDirectory(path)
-        if real.kind(of: path) == .missing {
+        if (try? real.kind(of: path)) == .missing {
             lock.lock()
             folders.remove(path)
             lock.unlock()
@@ -209,8 +217,20 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
-    func list(_ directory: String) -> [String] { stopped ? [] : real.list(directory) }
-    func kind(of path: String) -> FileKind { real.kind(of: path) }
+    func list(_ directory: String) throws(StoreError) -> [String] {
+        _ = try step("list", directory)
+        return try real.list(directory)
+    }
+
+    func kind(of path: String) throws(StoreError) -> FileKind {
+        _ = try step("stat", path)
+        return try real.kind(of: path)
+    }
+
+    func entry(at path: String) throws(StoreError) -> FileKind {
+        _ = try step("lstat", path)
+        return try real.entry(at: path)
+    }
 
     /// After a `.powerLoss`: every file and folder under the root put back to its durable state.
     func recoverFromPowerLoss() {

@@ -15,7 +15,7 @@ enum AppendCommands {
             Int(try inv.integer(text, option: "--expect-version", minimum: 0, maximum: EnvelopeDecoder.maxSeq))
         }
         let actor: String
-        if args.command == "add-member", let family = args.value("family"), !familyExists(family, inv: inv) {
+        if args.command == "add-member", let family = args.value("family"), try !familyExists(family, inv: inv) {
             // A new family: its first member joins on their own (SPEC §4).
             actor = args.value("user") ?? ""
         } else {
@@ -103,10 +103,10 @@ enum AppendCommands {
 
     /// Whether a family id already has members in the log (read without a full replay when a
     /// snapshot matches).
-    static func familyExists(_ family: String, inv: Invocation) -> Bool {
-        guard inv.fileSystem.kind(of: inv.logPath) == .regular,
-              let replayer = try? LogReader.replay(path: inv.logPath, fs: inv.fileSystem, snapshots: inv.snapshots,
-                                                   scope: .summary, problems: .summary) else { return false }
+    static func familyExists(_ family: String, inv: Invocation) throws -> Bool {
+        guard try inv.fileSystem.kind(of: inv.logPath) != .missing else { return false }
+        let replayer = try LogReader.replay(path: inv.logPath, fs: inv.fileSystem, snapshots: inv.snapshots,
+                                            scope: .summary, problems: .summary)
         return replayer.state.members.values.contains { $0.family == family }
     }
 
