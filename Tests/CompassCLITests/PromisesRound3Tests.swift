@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+@testable import CompassCLI
+@testable import CompassCore
+@testable import CompassStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One test per finding of the third independent attack (issue 23), each named for what it
+/// proves; each failed on the code before its fix.
+@Suite(.serialized) struct PromisesRound3Tests {
+    // MARK: 1–2. A journal that cannot be read or stat'ed is an error, never "no journal"
+
+    /// A seeded family, then a two-line batch past the committed size a hot journal records:
+    /// the state a writer that died between writing a batch and its commit leaves.
+    static func hotJournal(_ cli: CLIHarness) -> (committed: [UInt8], journal: String) {
+        cli.seedFamily()
+        let committed = cli.logBytes
+        cli.write("batch.jsonl", """
+            {"id":"half-1","type":"SchoolAdded","actor":"u-pat","data":{"schoolId":"s-half-1","name":"Uncommitted One"}}
+            {"id":"half-2","type":"SchoolAdded","actor":"u-pat","data":{"schoolId":"s-half-2","name":"Uncommitted Two"}}
+
+            """)
+        #expect(cli.run(["import", "batch.jsonl"]).status == 0)
+        let journal = cli.logPath + ".journal"
+        cli.write("events.jsonl.journal", LogJournal.magic + "\(committed.count)\n")
+        return (committed, journal)
+    }
+
+    @Test(arguments: ["open", "read", "stat"])
+    func aJournalThatCannotBeReadStopsReadersAndWriters(_ operation: String) {
+        let cli = CLIHarness()
+        let (committed, journal) = Self.hotJournal(cli)
+        let fs = PathFaultFileSystem { op, path in op == operation && path == journal }
+        // A reader never counts the uncommitted lines: it stops with the error (a reader reads
+        // the journal without a separate stat, so a failed stat does not reach it).
+        let read = cli.run(["schools", "--as", "u-pat", "--json"], fileSystem: fs)
+        if operation != "stat" {
+            #expect(read.status == 1 && read.stderr.hasPrefix("error: ") && read.stderr.contains("journal"), "\(read)")
+        }
+        #expect(!read.stdout.contains("Uncommitted") && read.stdout.contains("UCLA") == (read.status == 0))
+        // A writer neither deletes the journal nor appends after the uncommitted bytes.
+        let append = cli.run(["add-school", "--as", "u-pat", "--name", "Acked", "--event-id", "acked-1"], fileSystem: fs)
+        #expect(append.status == 1, "\(append)")
+        #expect(FileManager.default.fileExists(atPath: journal))
+        #expect(!cli.logText.contains("acked-1"))
+        // The next writer that can read the journal rolls the batch back and appends.
+        #expect(cli.run(["add-school", "--as", "u-pat", "--name", "Acked", "--event-id", "acked-1"]).status == 0)
+        #expect(cli.logBytes.starts(with: committed))
+        #expect(!cli.logText.contains("half-") && cli.logText.contains("acked-1"))
+        #expect(cli.run(["verify"]).status == 0)
+    }
+
+    // MARK: 10. A snapshot that cannot be stat'ed fails the erasure before its commit point
+
+    @Test(arguments: ["stat", "remove"])
+    func anErasureThatCannotRemoveTheSnapshotChangesNothing(_ operation: String) {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.runAll(["log-interaction --as u-leo --school s-ucla --type email --direction inbound --subject 'Leo secret'"])
+        _ = cli.run(["interactions", "--as", "u-pat"], environment: ["COMPASS_SNAPSHOT_MIN_BYTES": "0"])
+        let snapshot = cli.logPath + ".snapshot"
+        #expect(FileManager.default.fileExists(atPath: snapshot))
+        let before = cli.logBytes
+        let fs = PathFaultFileSystem { op, path in op == operation && path == snapshot }
+        let erased = cli.run(["erase", "--as", "u-pat", "--member", "u-leo"], fileSystem: fs)
+        #expect(erased.status == 1, "\(erased)")
+        #expect(cli.logBytes == before)
+        // Erasing again with a working file system leaves the member nowhere.
+        #expect(cli.run(["erase", "--as", "u-pat", "--member", "u-leo"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: snapshot))
+        #expect(ErasureFaultTests.holders(of: "Leo secret", under: cli.directory).isEmpty)
+    }
+
+    // MARK: 14. Side files are never written through a symbolic link
+
+    @Test func aSymlinkedTemporaryIsNeverWrittenThrough() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.write("victim", "precious\n")
+        let victim = cli.directory + "/victim"
+        for temporary in [".journal.tmp-\(getpid())", ".tmp-\(getpid())", ".snapshot.tmp-\(getpid())"] {
+            try FileManager.default.createSymbolicLink(atPath: cli.logPath + temporary, withDestinationPath: victim)
+        }
+        cli.write("batch.jsonl", FaultInjectionTests.importLines)
+        #expect(cli.run(["import", "batch.jsonl"]).status == 0)
+        _ = cli.run(["interactions", "--as", "u-pat"], environment: ["COMPASS_SNAPSHOT_MIN_BYTES": "0"])
+        #expect(cli.run(["erase", "--as", "u-pat", "--member", "u-leo"]).status == 0)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        #expect(cli.run(["verify"]).status == 0)
+    }
+
+    @Test func aSymlinkedSideFileIsAnErrorAndChangesNothing() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.write("victim", "precious\n")
+        let victim = cli.directory + "/victim"
+        // A torn tail to move aside, into a LOG.torn that is a link.
+        let handle = try #require(FileHandle(forWritingAtPath: cli.logPath))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"seq":6,"id":"torn","type":"Scho"#.utf8))
+        handle.closeFile()
+        try FileManager.default.createSymbolicLink(atPath: cli.logPath + ".torn", withDestinationPath: victim)
+        let before = cli.logBytes
+        let append = cli.run(["add-school", "--as", "u-pat", "--name", "Duke"])
+        #expect(append.status == 1 && append.stderr.contains("is a symbolic link"), "\(append)")
+        #expect(cli.logBytes == before)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        // A journal that is a link is refused by readers too.
+        try FileManager.default.removeItem(atPath: cli.logPath + ".torn")
+        try FileManager.default.createSymbolicLink(atPath: cli.logPath + ".journal", withDestinationPath: victim)
+        let read = cli.run(["schools", "--as", "u-pat"])
+        #expect(read.status == 1 && read.stderr.contains("is a symbolic link"), "\(read)")
+    }
+
+    // MARK: 15. attachment get never replaces a link, a device or a file unasked
+
+    @Test func attachmentGetWritesOnlyNewOrRegularFiles() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.write("notes.txt", "Coach's notes\n")
+        cli.runAll(["log-interaction --as u-maya --school s-ucla --type email --direction inbound --attach \(cli.directory)/notes.txt"])
+        let id = "i-1"
+        cli.write("victim", "precious\n")
+        let victim = cli.directory + "/victim"
+        let link = cli.directory + "/link.txt"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
+        let viaLink = cli.run(["attachment", "get", id, "notes.txt", "--as", "u-maya", "-o", link])
+        #expect(viaLink.status == 1 && viaLink.stderr.contains("symbolic link"), "\(viaLink)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == victim)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        // A dangling link under the attachment's own name is not replaced either.
+        try FileManager.default.removeItem(atPath: cli.directory + "/notes.txt")
+        try FileManager.default.createSymbolicLink(atPath: cli.directory + "/notes.txt", withDestinationPath: cli.directory + "/nowhere")
+        let dangling = cli.run(["attachment", "get", id, "notes.txt", "--as", "u-maya"])
+        #expect(dangling.status == 1, "\(dangling)")
+        #expect(!FileManager.default.fileExists(atPath: cli.directory + "/nowhere"))
+        // Something that is not a regular file (a FIFO here) is never replaced.
+        let fifo = cli.directory + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let toFifo = cli.run(["attachment", "get", id, "notes.txt", "--as", "u-maya", "-o", fifo])
+        #expect(toFifo.status == 1 && toFifo.stderr.contains("not a regular file"), "\(toFifo)")
+        #expect(try POSIXFileSystem().entry(at: fifo) == .other)
+        // A regular file named with -o is replaced, as asked.
+        cli.write("out.txt", "old")
+        #expect(cli.run(["attachment", "get", id, "notes.txt", "--as", "u-maya", "-o", cli.directory + "/out.txt"]).status == 0)
+        #expect(try String(contentsOfFile: cli.directory + "/out.txt", encoding: .utf8) == "Coach's notes\n")
+    }
+
+    // MARK: 19. A symbolic link loop is named as such
+
+    @Test func aSymlinkLoopIsReportedAsALoopNotAsNoLog() throws {
+        let cli = CLIHarness()
+        let loop = cli.directory + "/loop.jsonl"
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+        for words in [["schools", "--as", "u-pat"], ["verify"], ["add-school", "--as", "u-pat", "--name", "X"]] {
+            let result = cli.run(words + ["--log", loop])
+            #expect(result.status == 1 && result.stderr.contains("loop of symbolic links"), "\(words): \(result.stderr)")
+        }
+    }
+}
