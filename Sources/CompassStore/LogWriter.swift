@@ -275,13 +275,13 @@ package final class LogWriter {
                 }
                 // Deciding reads neither `seq` nor `prev`: they are assigned here, `prev` when sealed.
                 event = try Rules.decide(drafts[index], prebuilt: prebuilt[index], in: replayer.state, sanitizing: sanitizing)
+                event.seq = try EnvelopeDecoder.seq(after: seq)
             } catch {
                 guard let lineNumbers else { throw .rejected(error) }
                 rejected.append(Problem(line: lineNumbers[index], message: error.message))
                 continue
             }
-            seq += 1
-            event.seq = seq
+            seq = event.seq
             event.prev = nil
             replayer.applyWritten(event)
             events.append(event)

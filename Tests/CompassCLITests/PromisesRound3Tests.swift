@@ -53,6 +53,26 @@ import Glibc
         #expect(cli.run(["verify"]).status == 0)
     }
 
+    // MARK: 3. No writer acknowledges a seq above 2^53 − 1
+
+    @Test func anAppendOrErasurePastTheLargestSeqIsRefusedAndWritesNothing() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let last = cli.logText.split(separator: "\n").last.map(String.init) ?? ""
+        let big = #"{"seq":9007199254740991,"id":"big","type":"SchoolAdded","at":"2026-03-01T12:00:00.000Z","actor":"u-pat","family":"f-u-pat","data":{"schoolId":"s-big","name":"Big"},"prev":"\#(SHA256.hex(Array(last.utf8)))"}"#
+        FileManager.default.createFile(atPath: cli.logPath, contents: Data((cli.logText + big + "\n").utf8))
+        let before = cli.logBytes
+        cli.write("batch.jsonl", FaultInjectionTests.importLines)
+        for words in [["add-school", "--as", "u-pat", "--name", "Duke"], ["import", "batch.jsonl"],
+                      ["erase", "--as", "u-pat", "--member", "u-leo"], ["notifications", "--as", "u-pat", "--mark-read"]] {
+            let result = cli.run(words)
+            #expect(result.status == 1 && result.stderr.contains("The log is full: its last seq is 9007199254740991"), "\(words): \(result)")
+            #expect(cli.logBytes == before, "\(words)")
+        }
+        // Everything the log holds still replays.
+        #expect(cli.run(["schools", "--as", "u-pat"]).stdout.contains("Big"))
+    }
+
     // MARK: 10. A snapshot that cannot be stat'ed fails the erasure before its commit point
 
     @Test(arguments: ["stat", "remove"])

@@ -126,6 +126,16 @@ package enum EnvelopeDecoder {
     /// of JSON numbers reads it exactly.
     package static let maxSeq: Int64 = (1 << 53) - 1
 
+    /// The `seq` of the line after one with `seq` `last`; refused past ``maxSeq``, so no
+    /// writer ever acknowledges a line that replay would refuse.
+    package static func seq(after last: Int64) throws(EventError) -> Int64 {
+        guard last < maxSeq else {
+            throw EventError("The log is full: its last seq is \(last), the largest a line can have (\(maxSeq)); nothing more can be appended",
+                             kind: .rule)
+        }
+        return last + 1
+    }
+
     static func integer(_ object: JSONObject, _ key: String, minimum: Int64, maximum: Int64, kind: String) throws(EventError) -> Int64 {
         guard let value = object[key], value != .null else { throw .missing(key) }
         guard case .int(let integer) = value, integer >= minimum else { throw .mustBe(key, kind) }

@@ -132,7 +132,7 @@ package enum ErasurePlanner {
 
         let recorded = ErasureRecorded(oldHead: replayer.headHash, oldLines: Int64(lines.count),
                                        erased: Int64(erasedLines.count), scope: target.scope)
-        let record = Event(seq: replayer.lastSeq + 1, id: eventId, at: at, actor: "-", family: family,
+        let record = Event(seq: try EnvelopeDecoder.seq(after: replayer.lastSeq), id: eventId, at: at, actor: "-", family: family,
                            payload: .erasureRecorded(recorded), prev: previousNew)
         let recordLine = EventEncoder.line(for: record)
         output += recordLine
