@@ -21,16 +21,16 @@ public enum Compass {
                     standardInput: (() -> [UInt8])? = nil) -> Int32 {
         guard let name = words.first, name != "--help", name != "-h", !(name == "help" && words.count == 1) else {
             console.out(CommandCatalog.overview)
-            return words.isEmpty ? 2 : 0
+            return outputStatus(console, otherwise: words.isEmpty ? 2 : 0)
         }
         if name == "--version" || name == "-V" {
             console.out("compass \(CompassVersion.current)\n")
-            return 0
+            return outputStatus(console, otherwise: 0)
         }
         if name == "help", let topic = words.dropFirst().first, !topic.hasPrefix("-") {
             guard let spec = CommandCatalog.find(topic) else { return unknownCommand(topic, console: console) }
             console.out(ArgumentParser.help(for: spec))
-            return 0
+            return outputStatus(console, otherwise: 0)
         }
         guard let spec = CommandCatalog.find(name) else { return unknownCommand(name, console: console) }
         do {
@@ -38,7 +38,7 @@ public enum Compass {
             do { arguments = try ArgumentParser.parse(Array(words.dropFirst()), spec: spec) } catch { throw error.cliError }
             if arguments.has("help") {
                 console.out(ArgumentParser.help(for: spec))
-                return 0
+                return outputStatus(console, otherwise: 0)
             }
             var invocation = Invocation(arguments: arguments, environment: environment, console: console,
                                         clock: clock, makeId: makeId, currentDirectory: currentDirectory,
@@ -47,7 +47,7 @@ public enum Compass {
             _ = try invocation.timeZone()
             try dispatch(invocation)
             console.finish()
-            return 0
+            return outputStatus(console, otherwise: 0)
         } catch let error as CLIError {
             if let message = error.message { console.err("error: \(TerminalText.escape(message))\n") }
             if error.exitStatus == 2 { console.err("Run 'compass \(name) --help' for usage.\n") }
@@ -60,6 +60,16 @@ public enum Compass {
             console.err("error: \(error)\n")
             return 1
         }
+    }
+
+    /// The status of a command whose work is done: 1 with `error: cannot write output: …` when
+    /// standard output could not take all of it (a full disk, `/dev/full`); a closed pipe
+    /// (`compass … | head`) stays quiet, as `head` users expect.
+    static func outputStatus(_ console: Console, otherwise status: Int32) -> Int32 {
+        console.closeOutput()
+        guard let code = console.outputFailure, code != EPIPE else { return status }
+        console.err("error: cannot write output: \(POSIX.message(code))\n")
+        return 1
     }
 
     /// `error: unknown command 'X'`, with the closest commands.

@@ -44,11 +44,33 @@ final class Console {
     /// a reader at the other end of a pipe sees the end of the output at once and does not wait
     /// for the snapshot being written.
     func finish() {
-        if !captures, !deferred.isEmpty { try? FileHandle.standardOutput.close() }
+        if !captures, !deferred.isEmpty { closeOutput() }
         let work = deferred
         deferred.removeAll()
         for item in work { item() }
     }
+
+    /// The `errno` of the first write to standard output that failed (nil: all written).
+    /// Once one fails nothing more is written there; a command's status says so.
+    private(set) var outputFailure: Int32?
+    private var outputClosed = false
+
+    /// Closes standard output and checks the close (the last place a write can fail);
+    /// `Compass.run` turns a failure into `error: cannot write output: …`, exit 1.
+    func closeOutput() {
+        guard !captures, !outputClosed else { return }
+        outputClosed = true
+        var code: Int32 = 0
+        #if canImport(Glibc)
+        if Glibc.close(1) != 0 { code = errno }
+        #else
+        if Darwin.close(1) != 0 { code = errno }
+        #endif
+        if code != 0, code != EINTR, outputFailure == nil { outputFailure = code }
+    }
+
+    /// Makes a write to standard output fail as the next one would with `errno` `code` (tests).
+    func failOutput(_ code: Int32) { outputFailure = code }
 
     func out(_ text: String) { emit(Array(text.utf8), fd: 1) }
     func out(bytes: [UInt8]) { emit(bytes, fd: 1) }
@@ -59,7 +81,23 @@ final class Console {
             if fd == 1 { capturedOut += bytes } else { capturedErr += bytes }
             return
         }
-        // A closed pipe (`compass … | head`) ends the output quietly.
-        try? (fd == 1 ? FileHandle.standardOutput : FileHandle.standardError).write(contentsOf: bytes)
+        if fd == 1, outputFailure != nil || outputClosed { return }
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                #if canImport(Glibc)
+                let n = Glibc.write(fd, base + offset, raw.count - offset)
+                #else
+                let n = Darwin.write(fd, base + offset, raw.count - offset)
+                #endif
+                if n > 0 { offset += n; continue }
+                if n < 0, errno == EINTR { continue }
+                // Standard output's failure is the command's (a closed pipe ends it quietly);
+                // a failed write of an error message has nowhere left to be reported.
+                if fd == 1 { outputFailure = n < 0 ? errno : ENOSPC }
+                return
+            }
+        }
     }
 }

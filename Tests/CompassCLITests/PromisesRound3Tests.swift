@@ -73,6 +73,43 @@ import Glibc
         #expect(cli.run(["schools", "--as", "u-pat"]).stdout.contains("Big"))
     }
 
+    // MARK: 4. A failed write of standard output is an error (a closed pipe stays quiet)
+
+    /// Runs the built binary with standard output on `output`; returns status and stderr.
+    static func runBinary(_ words: [String], output: FileHandle, directory: String) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = words
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = output
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test func everyCommandThatCannotWriteItsOutputSaysSoAndExitsOne() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.runAll(["log-interaction --as u-maya --school s-ucla --type email --direction inbound --subject Hello"])
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let now = ["--now", "2026-03-02T00:00:00Z"]
+        for words in [["export", "--as", "u-pat"] + now, ["interactions", "--as", "u-pat"] + now, ["report", "--as", "u-pat"] + now,
+                      ["schools", "--as", "u-pat", "--json"] + now, ["replay"], ["verify"], ["audit", "--as", "u-pat"],
+                      ["generate", "--families", "1", "--events", "20", "--seed", "1"], ["--help"], ["show", "i-1", "--as", "u-maya", "--csv"] + now] {
+            let (status, stderr) = try Self.runBinary(words, output: full, directory: cli.directory)
+            #expect(status == 1 && stderr.hasSuffix("error: cannot write output: No space left on device\n"), "\(words): \(status) \(stderr)")
+        }
+        // A reader that stops early (`| head`) ends the output quietly.
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        let (status, stderr) = try Self.runBinary(["generate", "--families", "2", "--events", "20000", "--seed", "1"],
+                                                 output: pipe.fileHandleForWriting, directory: cli.directory)
+        #expect((status == 0 || status == 141 || status == SIGPIPE) && stderr.isEmpty, "\(status) \(stderr)")
+    }
+
     // MARK: 10. A snapshot that cannot be stat'ed fails the erasure before its commit point
 
     @Test(arguments: ["stat", "remove"])
