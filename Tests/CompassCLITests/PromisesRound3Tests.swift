@@ -110,6 +110,28 @@ import Glibc
         #expect((status == 0 || status == 141 || status == SIGPIPE) && stderr.isEmpty, "\(status) \(stderr)")
     }
 
+    // MARK: 18. CSV cells a spreadsheet would run as formulas are neutralised
+
+    @Test func csvCellsThatStartAFormulaArePrefixedWithAQuote() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let planted = ["=HYPERLINK(\"http://x\",\"y\")", "=cmd|'/C calc'!A0", "+1+1", "-2+3", "@SUM(A1)", "\tTab", "\rCR"]
+        for (n, text) in planted.enumerated() {
+            let result = cli.run(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "email", "--direction", "outbound",
+                                  "--subject", text, "--content", text.hasPrefix("@") ? "-" + text : text, "--occurred-at", "2026-02-0\(n + 1)T10:00:00Z"])
+            #expect(result.status == 0, "\(result)")
+        }
+        let export = cli.run(["export", "--as", "u-maya"]).stdout
+        for text in planted {
+            let quoted = text.replacingOccurrences(of: "\"", with: "\"\"")
+            #expect(export.contains("\"'\(quoted)\"") && !export.contains(",\"\(quoted)\""), "\(text)")
+        }
+        let show = cli.run(["show", "i-1", "--as", "u-maya", "--csv"]).stdout
+        #expect(show.contains("\"Subject\",\"'=HYPERLINK(") && show.contains("\"Content\",\"'=HYPERLINK("), "\(show)")
+        // JSON and the human output show the text as it was written.
+        #expect(cli.run(["show", "i-1", "--as", "u-maya", "--json"]).stdout.contains(#""subject":"=HYPERLINK("#))
+    }
+
     // MARK: 10. A snapshot that cannot be stat'ed fails the erasure before its commit point
 
     @Test(arguments: ["stat", "remove"])
