@@ -134,8 +134,12 @@ package enum ReferenceModel {
     /// The viewer's notifications, naively: `id read`, newest first (SPEC §3.5).
     package static func notifications(_ events: [Event], viewer: String) -> [String] {
         guard let me = member(events, viewer) else { return [] }
+        let joined = events.first { event in
+            if case .memberJoined(let j) = event.payload { return j.userId == viewer }
+            return false
+        }?.seq ?? 0
         var items: [(id: String, at: Timestamp, read: Bool)] = []
-        for (i, e) in visible(events, viewer: viewer) where i.direction == .inbound {
+        for (i, e) in visible(events, viewer: viewer) where i.direction == .inbound && e.seq > joined {
             // The viewer's last switch on a line before this one, else on.
             var on = true
             var read = false

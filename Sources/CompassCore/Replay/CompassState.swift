@@ -85,7 +85,7 @@ public struct CompassState: Equatable, Sendable {
         case .memberJoined:
             if case .memberJoined(let joined) = event.payload {
                 members[joined.userId] = Member(userId: joined.userId, family: event.family, fullName: joined.fullName, role: joined.role,
-                                                joinedAt: event.at)
+                                                joinedAt: event.at, joinedSeq: event.seq)
             }
         case .interactionLogged: liveInteractionCount += 1
         case .interactionDeleted: liveInteractionCount -= 1
@@ -149,6 +149,8 @@ public struct Member: Hashable, Sendable {
     public var role: MemberRole
     /// When they joined (the `at` of their `MemberJoined`).
     public var joinedAt: Timestamp
+    /// The `seq` of their `MemberJoined` line: alerts are for interactions after it (SPEC §3.5).
+    public var joinedSeq: Int64
 }
 
 /// One family: the access boundary. Ids of schools, coaches, interactions and documents

@@ -16,7 +16,7 @@
 /// used: it is rebuilt, never trusted.
 package enum SnapshotCodec {
     static let magic = Array("compass-snapshot\n".utf8)
-    package static let formatVersion: UInt64 = 5
+    package static let formatVersion: UInt64 = 6
     static let preambleLength = magic.count + 8 + 8 + 3 * (8 + 8 + 32)
 
     /// One family's encoded section, with its SHA-256 (sections are independent: a writer may
@@ -88,7 +88,7 @@ package enum SnapshotCodec {
         w.uint(UInt64(s.state.members.count))
         for id in s.state.members.keys.sorted() {
             let m = s.state.members[id]!
-            w.string(id); w.string(m.family); w.string(m.fullName); w.uint(m.role == .player ? 0 : 1); w.int(m.joinedAt.millisecondsSinceEpoch)
+            w.string(id); w.string(m.family); w.string(m.fullName); w.uint(m.role == .player ? 0 : 1); w.int(m.joinedAt.millisecondsSinceEpoch); w.int(m.joinedSeq)
         }
         return w.bytes
     }
@@ -467,10 +467,10 @@ package struct SnapshotIndex: Sendable {
             state.liveInteractionCount = Int(live)
             state.erasedLineCount = Int(erased)
             for _ in 0..<memberCount {
-                guard let user = r.string(), let family = r.string(), let name = r.string(), let role = r.uint(), let joined = r.int()
-                else { return nil }
+                guard let user = r.string(), let family = r.string(), let name = r.string(), let role = r.uint(), let joined = r.int(),
+                      let joinedSeq = r.int() else { return nil }
                 state.members[user] = Member(userId: user, family: family, fullName: name, role: role == 0 ? .player : .parent,
-                                             joinedAt: Timestamp(millisecondsSinceEpoch: joined))
+                                             joinedAt: Timestamp(millisecondsSinceEpoch: joined), joinedSeq: joinedSeq)
             }
             guard r.isAtEnd else { return nil }
             return ReplaySnapshot(state: state, problems: problems, linesRead: Int(lines), lastSeq: lastSeq, headHash: head,

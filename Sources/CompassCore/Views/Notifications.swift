@@ -28,16 +28,20 @@ public struct NotificationList: Hashable, Sendable {
 
 /// The notifications projection: pure functions of the state and the viewer.
 public enum NotificationViews {
-    /// Every live inbound interaction the viewer can see, unless the viewer's inbound alerts
-    /// were off at its line (a setting is in effect from its own line on; on by default).
+    /// Every live inbound interaction the viewer can see and that was logged after the viewer
+    /// joined (a parent who joins later is not alerted for the past), unless the viewer's
+    /// inbound alerts were off at its line (a setting is in effect from its own line on; on by
+    /// default).
     public static func list(_ state: CompassState, viewer: Viewer, unreadOnly: Bool = false) -> NotificationList {
-        guard let family = state.families[viewer.family] else { return NotificationList(unread: 0, items: []) }
+        guard let family = state.families[viewer.family], let member = state.members[viewer.userId]
+        else { return NotificationList(unread: 0, items: []) }
+        let joined = member.joinedSeq
         let settings = family.alertSettings[viewer.userId] ?? []
         let readUpTo = family.readUpTo[viewer.userId]
         var items: [NotificationItem] = []
         family.forEachVisibleInteraction(to: viewer) { record in
             let logged = record.logged
-            guard logged.direction == .inbound, alertsOn(settings, at: record.seq) else { return }
+            guard logged.direction == .inbound, record.seq > joined, alertsOn(settings, at: record.seq) else { return }
             let coach = logged.coachId.flatMap { family.coaches[$0]?.fullName } ?? logged.otherCoachName ?? "A coach"
             items.append(NotificationItem(
                 id: "notification-\(logged.interactionId)", interactionId: logged.interactionId,
