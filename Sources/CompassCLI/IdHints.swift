@@ -4,10 +4,10 @@ import CompassStore
 /// The `hint:` line after a refused append that named an id the viewer's family does not
 /// have: the id given and the closest ids of the viewer's own family (never another's).
 enum IdHints {
+    /// The command that lists each kind of id a hint names.
+    static let listCommand = ["school": "schools", "coach": "coaches", "interaction": "interactions"]
+
     static func hint(for args: ParsedArguments, actor: String, store: CompassStore) -> String? {
-        if let given = args.value("occurred-at"), Timestamp(rfc3339: given) == nil, given.utf8.count != 10 {
-            return "'\(TerminalText.escape(given))' for '--occurred-at' is not a time between years 0000 and 9999 (e.g. 2026-02-03T14:15:00Z, 2026-02-03T09:15:00-05:00 or 2026-02-03)"
-        }
         guard let state = try? store.state(), let family = state.family(of: actor) else { return nil }
         var given: [(kind: String, id: String, known: [String])] = []
         if let school = args.value("school") { given.append(("school", school, Array(family.schools.keys))) }
@@ -25,7 +25,7 @@ enum IdHints {
             let near = Suggestions.closest(to: id, in: known)
             let named = "no \(kind) '\(TerminalText.escape(id))' in your family"
             if near.isEmpty {
-                return known.isEmpty ? named + " (it has none yet)" : named + "; run 'compass \(kind == "interaction" ? "interactions" : kind + "s")' to list them"
+                return known.isEmpty ? named + " (it has none yet)" : named + "; run 'compass \(listCommand[kind] ?? "")' to list them"
             }
             return named + "; did you mean " + near.joined(separator: ", ") + "?"
         }

@@ -19,7 +19,7 @@ import Glibc
         for time in ["9999-12-31T23:59:59.999-23:59", "0000-01-01T00:00:00+23:59"] {
             let logged = cli.run(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "email",
                                   "--direction", "outbound", "--occurred-at", time])
-            #expect(logged.status == 1 && logged.stderr.hasPrefix("error: Please select a date and time\nhint: '\(time)' for '--occurred-at'"),
+            #expect(logged.status == 2 && logged.stderr.hasPrefix("error: invalid time '\(time)' for '--occurred-at'"),
                     "\(time): \(logged.stderr)")
             let now = cli.run(["add-school", "--as", "u-pat", "--name", "Late", "--now", time])
             #expect(now.status == 2 && now.stderr.hasPrefix("error: invalid time"))
@@ -361,7 +361,11 @@ import Glibc
     @Test func aFailedFirstAppendCreatesNoFolderAndNoFile() {
         let cli = CLIHarness()
         let result = cli.run(["add-school", "--as", "u-x", "--name", "X", "--log", "typo-dir/sub/events.jsonl"])
-        #expect(result.status == 1 && result.stderr == "error: Unknown user u-x\n")
+        #expect(result.status == 1 && result.stderr.hasPrefix("error: no log at typo-dir/sub/events.jsonl\n"))
+        // A first append the rules refuse is decided before any folder or file is made.
+        let refused = cli.run(["add-member", "--user", "u-x", "--name", " ", "--role", "parent", "--family", "f-x",
+                               "--log", "typo-dir/sub/events.jsonl"])
+        #expect(refused.status == 1 && refused.stderr == "error: Name is required\n", "\(refused)")
         #expect(!FileManager.default.fileExists(atPath: cli.directory + "/typo-dir"))
     }
 

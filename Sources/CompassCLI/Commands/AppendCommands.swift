@@ -15,13 +15,21 @@ enum AppendCommands {
             Int(try inv.integer(text, option: "--expect-version", minimum: 0, maximum: EnvelopeDecoder.maxSeq))
         }
         let actor: String
-        if args.command == "add-member", let family = args.value("family"), try !familyExists(family, inv: inv) {
+        var startsFamily = false
+        if args.command == "add-member", let family = args.value("family") { startsFamily = try !familyExists(family, inv: inv) }
+        if startsFamily {
             // A new family: its first member joins on their own (SPEC §4).
             actor = args.value("user") ?? ""
         } else {
             actor = try inv.viewer()
         }
         let command = try command(args, inv: inv)
+        // Only a new family's first member starts a log: any other append to a path with no
+        // log is a mistyped --log, not an unknown user.
+        if !startsFamily, try inv.fileSystem.kind(of: inv.logPath) == .missing {
+            throw CLIError.hinted("no log at \(inv.logPathForDisplay)",
+                                  hint: "a log starts with its family's first member: compass add-member --family FAMILY --user USER --name NAME --role ROLE")
+        }
         let files = args.command == "log-interaction" ? args.all("attach").map { AttachmentFile.path(inv.resolve($0)) } : []
         let ids = IdSource(inv.makeId)
         let store = try CompassStore(path: inv.logPath, createIfMissing: true,
@@ -80,11 +88,13 @@ enum AppendCommands {
         }
     }
 
-    /// `--occurred-at` as given, a date (`2026-11-01`) made midnight in the time zone; any
-    /// other text goes to the rules (`Please select a date and time`).
+    /// `--occurred-at` as given (kept as written when it is a valid time), or a date
+    /// (`2026-11-01`) made midnight in the time zone; anything else is a bad time: a usage
+    /// error (exit 2, SPEC §4), like `--now`.
     static func occurredAt(_ inv: Invocation) throws -> String? {
         guard let text = inv.arguments.value("occurred-at") else { return nil }
-        return try inv.localMidnight(text)?.rfc3339 ?? text
+        if Timestamp(rfc3339: text) != nil { return text }
+        return try inv.time(text, option: "--occurred-at").rfc3339
     }
 
     /// `--new-coach "First Last" --coach-role R`: a coach added in the same batch (seed 001).

@@ -113,15 +113,19 @@ enum ShellCommands {
         inv.console.out(page)
     }
 
-    /// `compass __ids school|coach|interaction`: the ids of the viewer's own family, one a
-    /// line (nothing when there is no viewer or log: completion must never fail loudly).
+    /// `compass __ids school|coach|interaction|member|document`: the ids of the viewer's own
+    /// family, one a line (nothing when there is no viewer or log, or for a kind it does not
+    /// know: completion must never fail loudly).
     static func ids(_ inv: Invocation) {
         guard let context = try? ReadContext(inv), let family = context.state.family(of: context.viewer.userId) else { return }
         var ids: [String] = []
         switch inv.arguments.positionals[0] {
         case "school": ids = Array(family.schools.keys)
         case "coach": ids = Array(family.coaches.keys)
-        default: family.forEachVisibleInteraction(to: context.viewer) { ids.append($0.logged.interactionId) }
+        case "interaction": family.forEachVisibleInteraction(to: context.viewer) { ids.append($0.logged.interactionId) }
+        case "member", "user": ids = family.memberIds
+        case "document": ids = LookupViews.documents(context.state, viewer: context.viewer).map(\.documentId)
+        default: return
         }
         inv.console.out(ids.sorted().map { $0 + "\n" }.joined())
     }
