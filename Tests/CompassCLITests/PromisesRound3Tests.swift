@@ -153,6 +153,41 @@ import Glibc
         #expect(ErasureFaultTests.holders(of: "Leo secret", under: cli.directory).isEmpty)
     }
 
+    // MARK: 12, 20, 22. Erasure takes the member's malformed lines, keeps `at` as written, keeps broken links broken
+
+    /// Appends a line to the log: `fields` then `prev` (the previous line's hash unless given).
+    static func appendRaw(_ cli: CLIHarness, _ fields: String, prev: String? = nil) {
+        let last = cli.logText.split(separator: "\n").last.map(String.init) ?? ""
+        let line = "{" + fields + #","prev":""# + (prev ?? SHA256.hex(Array(last.utf8))) + #""}"#
+        FileManager.default.createFile(atPath: cli.logPath, contents: Data((cli.logText + line + "\n").utf8))
+    }
+
+    @Test func erasureTakesMalformedLinesKeepsAtTextAndKeepsBrokenLinksBroken() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let env = #""actor":"u-leo","family":"f-u-pat""#
+        Self.appendRaw(cli, #""seq":6,"id":"x1","type":"SchoolAdded","at":"2026-01-01T00:00:00Z",\#(env),"data":"Leo secret note""#)
+        Self.appendRaw(cli, #""seq":7,"id":"x2","type":"FutureThing","at":"2026-01-01T01:00:00+01:00",\#(env),"data":{"t":"Leo future secret"}"#)
+        Self.appendRaw(cli, #""seq":8,"id":"x3","type":"SchoolAdded","at":"2026-01-01T00:00:00.123456Z",\#(env),"data":{"schoolId":"s-leo","name":"Leo school"}"#,
+                       prev: String(repeating: "0", count: 64))
+        Self.appendRaw(cli, #""seq":9,"id":"x4","type":"SchoolAdded","at":"2026-01-02T00:00:00Z","actor":"u-pat","family":"f-u-pat","data":{"schoolId":"s-pat","name":"Pat school"}"#)
+        let before = cli.run(["verify", "--json"]).stdout
+        #expect(before.contains(#"{"line":8,"message":"prev does not match line 7"}"#), "\(before)")
+        let oldHead = SHA256.hex(Array((cli.logText.split(separator: "\n").last ?? "").utf8))
+        let erased = cli.run(["erase", "--as", "u-pat", "--member", "u-leo"])
+        #expect(erased.status == 0, "\(erased)")
+        // Nothing of Leo's is left, malformed lines included.
+        #expect(!cli.logText.contains("Leo"), "\(cli.logText)")
+        // Each record keeps its line's `at` text exactly.
+        for (id, at) in [("x1", "2026-01-01T00:00:00Z"), ("x2", "2026-01-01T01:00:00+01:00"), ("x3", "2026-01-01T00:00:00.123456Z")] {
+            #expect(cli.logText.contains(#""id":"\#(id)","type":"Erased","at":"\#(at)","actor":"-""#), "\(id)")
+        }
+        // The broken link is still broken, the old head is still proven.
+        let after = cli.run(["verify", "--json", "--expect-head", oldHead]).stdout
+        #expect(after.contains(#"{"line":8,"message":"prev does not match line 7"}"#), "\(after)")
+        #expect(after.contains(#""proven":true"#), "\(after)")
+    }
+
     // MARK: 13. A parent who joins later is not alerted for the past
 
     @Test func aParentWhoJoinsLaterGetsAlertsOnlyForWhatCameAfter() {

@@ -87,19 +87,32 @@ package enum ErasurePlanner {
         guard Identifier.isValid(eventId) else { throw EventError.mustBe("id", "an id") }
         guard !state.eventIds.contains(eventId) else { throw EventError("duplicate event id \(eventId)", kind: .duplicate) }
         if case .member(let user) = target { try refuseOrphaning(user, outcomes, in: state) }
-        let erase = closure(outcomes, family: family, users: users, scope: target.scope)
+        // Whose each line is: its decoded envelope, or, for a line whose envelope did not
+        // decode, its `actor` and `family` read from its JSON alone — a line whose actor and
+        // family can be read is someone's even when its type or data is malformed (SPEC §5).
+        var tape = JSONTape()
+        let owners: [Owner?] = log.withUnsafeBufferPointer { buffer in
+            lines.indices.map { index in
+                if let outcome = outcomes[index], let envelope = envelope(of: outcome) {
+                    return Owner(actor: envelope.actor, family: envelope.family, type: envelope.type)
+                }
+                return WrittenEnvelope(UnsafeBufferPointer(rebasing: buffer[lines[index]]), tape: &tape)?.owner
+            }
+        }
+        let erase = closure(outcomes, owners: owners, family: family, users: users, scope: target.scope)
 
         var erasedLines: [Int] = [], unreadableLines: [Int] = []
         var erasedByType: [String: Int] = [:]
         var keptBlobs: Set<String> = [], erasedBlobs: Set<String> = []
         for (index, outcome) in outcomes.enumerated() {
-            guard let outcome, let envelope = envelope(of: outcome) else { unreadableLines.append(index + 1); continue }
+            guard let owner = owners[index] else { unreadableLines.append(index + 1); continue }
+            let blobs = outcome.map(attachmentHashes) ?? []
             if erase[index] {
                 erasedLines.append(index + 1)
-                erasedByType[envelope.type, default: 0] += 1
-                erasedBlobs.formUnion(attachmentHashes(outcome))
+                erasedByType[owner.type ?? "(unreadable type)", default: 0] += 1
+                erasedBlobs.formUnion(blobs)
             } else {
-                keptBlobs.formUnion(attachmentHashes(outcome))
+                keptBlobs.formUnion(blobs)
             }
         }
 
@@ -107,7 +120,6 @@ package enum ErasurePlanner {
         // correct link after the first change is rewritten; a broken link stays broken.
         var output: [UInt8] = []
         output.reserveCapacity(log.count + 512)
-        var tape = JSONTape()
         var previous = SHA256.emptyHex, previousOriginal = SHA256.emptyHex, previousNew = SHA256.emptyHex
         log.withUnsafeBufferPointer { buffer in
             for (index, range) in lines.enumerated() {
@@ -115,8 +127,9 @@ package enum ErasurePlanner {
                 let chain = ChainLine(line, tape: &tape)
                 let original = chain.originalHash(line, previous: previous, previousOriginal: previousOriginal)
                 let start = output.count
-                if erase[index], case .some(let outcome) = outcomes[index], let envelope = Self.envelope(of: outcome) {
-                    output += erasedRecord(envelope, was: original, prev: chain.prev == nil ? nil : previousNew)
+                if erase[index], let envelope = WrittenEnvelope(line, tape: &tape) {
+                    // A link that was broken stays broken: the record keeps the line's own `prev`.
+                    output += erasedRecord(envelope, was: original, prev: chain.prev.map { chain.links(to: previous) ? previousNew : $0 })
                 } else if let prevRange = chain.prevRange, chain.links(to: previous), previousNew != previous {
                     output += ChainLine.replacingPrev(line, prevRange, with: previousNew)
                 } else {
@@ -179,24 +192,31 @@ package enum ErasurePlanner {
     }
 
     /// The lines to erase (SPEC §5): of the family for a family erasure; otherwise every line
-    /// an erased user did and their `MemberJoined`, then, repeatedly, every line naming an
-    /// entity (school, coach, interaction, document) an erased line created.
-    ///
-    static func closure(_ outcomes: [LineOutcome?], family: String, users: Set<String>, scope: ErasureScope) -> [Bool] {
+    /// an erased user did — readable or not: a line whose `actor` and `family` can be read is
+    /// theirs even when its type or data is malformed — and their `MemberJoined`, then,
+    /// repeatedly, every line (applied or refused) naming an entity (school, coach,
+    /// interaction, document) an erased line created.
+    static func closure(_ outcomes: [LineOutcome?], owners: [Owner?], family: String, users: Set<String>,
+                        scope: ErasureScope) -> [Bool] {
         var erase = [Bool](repeating: false, count: outcomes.count)
         var created: Set<EntityKey> = []
         // Applied lines only name entities created before them: one pass in line order finds
         // every entity the erasure removes; a second catches refused lines naming one.
         for pass in 0..<2 {
             for (index, outcome) in outcomes.enumerated() where !erase[index] {
-                guard let outcome, let envelope = envelope(of: outcome) else { continue }
-                if case .erased = outcome { continue }
-                if envelope.type == EventType.erasureRecorded.rawValue, envelope.actor == "-" { continue }
+                guard let owner = owners[index] else { continue }
+                if let outcome, case .erased = outcome { continue }
+                if owner.type == Rules.erasedType { continue }
+                if owner.type == EventType.erasureRecorded.rawValue, owner.actor == "-" { continue }
                 var hit = false
-                if scope == .family, envelope.family == family { hit = true }
-                if users.contains(envelope.actor) { hit = true }
+                if scope == .family, owner.family == family { hit = true }
+                if users.contains(owner.actor) { hit = true }
+                guard let outcome else {
+                    if hit { erase[index] = true }
+                    continue
+                }
                 if let joining = joinedUser(outcome), users.contains(joining) { hit = true }
-                let references = referencedEntities(outcome, family: envelope.family)
+                let references = referencedEntities(outcome, family: owner.family)
                 if !hit, references.contains(where: created.contains) { hit = true }
                 guard hit else { continue }
                 erase[index] = true
@@ -282,6 +302,46 @@ package enum ErasurePlanner {
         }
     }
 
+    /// Whose a line is: its actor and family (and its type, when it is a string).
+    struct Owner {
+        var actor: String
+        var family: String
+        var type: String?
+    }
+
+    /// The envelope of a line as written, read from its JSON alone (no rule, no type check):
+    /// what an `Erased` record keeps of it, and whose line it is.
+    struct WrittenEnvelope {
+        var seq: Int64?
+        var id: String?
+        var type: String?
+        /// The `at` text exactly as written (an `Erased` record keeps it unchanged).
+        var at: String?
+        var actor: String?
+        var family: String?
+
+        /// The line's actor and family, when both are strings: then the line is someone's.
+        var owner: Owner? {
+            guard let actor, let family else { return nil }
+            return Owner(actor: actor, family: family, type: type)
+        }
+
+        /// Nil when the line is not a JSON object.
+        init?(_ line: UnsafeBufferPointer<UInt8>, tape: inout JSONTape) {
+            guard let base = line.baseAddress, tape.scan(line), case .object(let object) = tape.value(at: 0, in: base) else { return nil }
+            func text(_ key: String) -> String? {
+                if case .string(let value)? = object[key] { return value }
+                return nil
+            }
+            if case .int(let value)? = object["seq"] { seq = value }
+            id = text("id")
+            type = text("type")
+            at = text("at")
+            actor = text("actor")
+            family = text("family")
+        }
+    }
+
     /// The envelope fields an `Erased` record keeps.
     struct Envelope {
         var seq: Int64
@@ -300,17 +360,18 @@ package enum ErasurePlanner {
         }
     }
 
-    /// `{"seq":S,"id":ID,"type":"Erased","at":AT,"actor":"-","family":F,"data":{"was":H},"prev":P}`;
-    /// without `prev` when the line it replaces had none.
-    static func erasedRecord(_ envelope: Envelope, was: String, prev: String?) -> [UInt8] {
+    /// `{"seq":S,"id":ID,"type":"Erased","at":AT,"actor":"-","family":F,"data":{"was":H},"prev":P}`
+    /// with the line's own `seq`, `id`, `at` text and `family` (a field the line did not have
+    /// readably is left out); without `prev` when the line it replaces had none.
+    static func erasedRecord(_ envelope: WrittenEnvelope, was: String, prev: String?) -> [UInt8] {
         var w = JSONWriter(reservingCapacity: 300)
         w.beginObject()
-        w.field("seq", envelope.seq)
-        w.field("id", envelope.id)
+        if let seq = envelope.seq { w.field("seq", seq) }
+        if let id = envelope.id { w.field("id", id) }
         w.field("type", Rules.erasedType)
-        w.field("at", envelope.at.rfc3339)
+        if let at = envelope.at { w.field("at", at) }
         w.field("actor", "-")
-        w.field("family", envelope.family)
+        if let family = envelope.family { w.field("family", family) }
         w.key("data")
         w.beginObject()
         w.field("was", was)
