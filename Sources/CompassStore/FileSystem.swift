@@ -30,8 +30,10 @@ package protocol FileSystem: Sendable {
     /// Device and inode of a path; nil only when it does not exist (ENOENT): any other
     /// failure of `stat` is an error, never "absent".
     func identity(of path: String) throws(StoreError) -> FileIdentity?
-    /// `flock`: shared, exclusive or unlock; waits for the lock.
-    func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError)
+    /// `flock`: shared, exclusive or unlock; waits for the lock, except `.sharedIfFree`, which
+    /// returns false at once when another holds it exclusively.
+    @discardableResult
+    func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError) -> Bool
     func rename(_ from: String, to: String) throws(StoreError)
     /// Removes a file; fine when it is already gone.
     func remove(_ path: String) throws(StoreError)
@@ -70,7 +72,7 @@ package enum OpenMode: Sendable {
     case createNew
 }
 
-package enum LockKind: Sendable { case shared, exclusive, unlock }
+package enum LockKind: Sendable { case shared, exclusive, unlock, sharedIfFree }
 
 package enum FileKind: Sendable, Equatable { case missing, regular, directory, link, other }
 
@@ -192,15 +194,19 @@ package struct POSIXFileSystem: FileSystem {
 
     private func isSymbolicLink(_ path: String) throws(StoreError) -> Bool { try entry(at: path) == .link }
 
-    package func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError) {
+    @discardableResult
+    package func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError) -> Bool {
         let operation = switch kind {
         case .shared: LOCK_SH
         case .exclusive: LOCK_EX
         case .unlock: LOCK_UN
+        case .sharedIfFree: LOCK_SH | LOCK_NB
         }
         while flock(fd, operation) != 0 {
+            if errno == EWOULDBLOCK, kind == .sharedIfFree { return false }
             guard errno == EINTR else { throw .io(path: path, message: "cannot lock \(path): \(POSIX.lastError)") }
         }
+        return true
     }
 
     package func rename(_ from: String, to: String) throws(StoreError) {

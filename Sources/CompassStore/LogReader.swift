@@ -85,6 +85,7 @@ package enum LogReader {
         if usesSnapshot, let snapshots, replayer.consumedBytes - start >= snapshots.minimumNewBytes {
             var snapshot = replayer.snapshot
             let idsDeferred = replayer.eventIdsDeferred
+            let readFrom = try fs.identity(fd)
             snapshots.afterOutput {
                 // Best effort: a snapshot that cannot be written is simply not there next time
                 // (and its temporary file is removed). The ids are all read (and checked) to be
@@ -99,9 +100,13 @@ package enum LogReader {
                 let families = snapshot.state.families
                 var ids = Set(families.values.map(\.id))
                 if let resumed { ids.formUnion(resumed.index.familyIds) }
-                try? SnapshotWriter.write(snapshot, familyIds: ids.sorted(), to: path + ".snapshot", fs: fs) { id in
-                    if let family = families[id] { return SnapshotCodec.Section(family) }
-                    return resumed.flatMap { $0.index.storedSection(id, read: $0.read) }
+                // Only for the log it was read from, under a lock `erase` also takes: a reader that
+                // finishes after an erasure never writes the erased data back.
+                try? SnapshotWriter.whileCurrent(log: path, readFrom: readFrom, covering: snapshot, fs: fs) { () throws(StoreError) in
+                    try SnapshotWriter.write(snapshot, familyIds: ids.sorted(), to: path + ".snapshot", fs: fs) { id in
+                        if let family = families[id] { return SnapshotCodec.Section(family) }
+                        return resumed.flatMap { $0.index.storedSection(id, read: $0.read) }
+                    }
                 }
             }
         }
@@ -456,7 +461,12 @@ package final class SnapshotFile: @unchecked Sendable {
     /// Whether the open log still ends the snapshot's prefix with the line it recorded, within
     /// the committed extent.
     package func matches(log: Int32, path: String, extent: LogExtent, fs: FileSystem) -> Bool {
-        let base = index.base
+        Self.log(log, path: path, extent: extent, endsPrefixOf: index.base, fs: fs)
+    }
+
+    /// Whether an open log, within its committed extent, still ends the prefix a snapshot
+    /// covers with the line the snapshot recorded.
+    package static func log(_ log: Int32, path: String, extent: LogExtent, endsPrefixOf base: ReplaySnapshot, fs: FileSystem) -> Bool {
         guard extent.complete >= base.consumedBytes else { return false }
         if base.consumedBytes == 0 { return true }
         let lineStart = base.consumedBytes - base.lastLineLength - 1

@@ -54,9 +54,16 @@ extension LogWriter {
         let torn = (try fs.readFile(tornPath, .readSide)) ?? []
         let fragments = torn.split(separator: 0x0A).map { Array($0) }
         let keptFragments = fragments.filter { !plan.covers(tornFragment: String(decoding: $0, as: UTF8.self), scope: target.scope) }
+        // Every blob no remaining line refers to goes (not only those erased lines named: a
+        // blob stored by an append that was killed before its line was written is no one's),
+        // and every temporary file of the store's folders (no writer is between its steps
+        // while this one holds the lock, and a snapshot is written only under it too).
         let attachments = AttachmentStore(logPath: path)
-        var blobs: [String] = []
-        for blob in plan.orphanedBlobs where try fs.kind(of: attachments.path(for: blob)) == .regular { blobs.append(blob) }
+        let stored = try fs.list(attachments.folder)
+        let blobs = stored.filter { SHA256.isHex($0) && !plan.keptBlobs.contains($0) }
+        let base = String(path.split(separator: "/").last ?? Substring(path)) + "."
+        let temporaries = try fs.list(folder).filter { $0.hasPrefix(base) && POSIX.temporaryOwner($0) != nil }.map { folder + "/" + $0 }
+            + stored.filter { POSIX.temporaryOwner($0) != nil }.map { attachments.folder + "/" + $0 }
         let snapshotPath = path + ".snapshot"
         let hasSnapshot = try fs.kind(of: snapshotPath) != .missing
         var outcome = ErasureOutcome(plan: plan, tornFragments: fragments.count - keptFragments.count, blobs: blobs.count,
@@ -67,6 +74,7 @@ extension LogWriter {
         let temp = path + ".tmp-\(getpid())"
         do throws(StoreError) {
             try fs.remove(snapshotPath)  // whatever a stat said: any error but ENOENT fails the erasure here
+            for temporary in temporaries { try fs.remove(temporary) }
             if keptFragments.count < fragments.count {
                 if keptFragments.isEmpty { try fs.remove(tornPath) } else {
                     try fs.writeFileAtomically(tornPath, parts: keptFragments.map { $0 + [0x0A] })

@@ -12,6 +12,28 @@ package enum SnapshotWriter {
     /// Families encoded at once (enough to keep both cores busy, few enough to stay small).
     static let batch = 32
 
+    /// Runs `write` (a snapshot's) holding a shared lock on the log at `log`, and only while
+    /// that path still names the file the snapshot was read from and the file still ends the
+    /// snapshot's prefix with the line it recorded. `erase` renames a new log over the old one
+    /// and removes the snapshot under its exclusive lock on the old file, so a reader that
+    /// finishes after an erasure finds the path renamed and writes nothing. Returns whether
+    /// it wrote.
+    @discardableResult
+    package static func whileCurrent(log: String, readFrom identity: FileIdentity, covering snapshot: ReplaySnapshot, fs: FileSystem,
+                                     write: () throws(StoreError) -> Void) throws(StoreError) -> Bool {
+        guard let fd = try fs.open(log, .read) else { return false }
+        defer { fs.close(fd) }
+        // Not waited for: a writer holding the log (in this process too, whose lock this one
+        // would wait on for ever) means the snapshot is simply not written this time.
+        guard try fs.lock(fd, .sharedIfFree, path: log) else { return false }
+        defer { try? fs.lock(fd, .unlock, path: log) }
+        guard try fs.identity(fd) == identity, try fs.identity(of: log) == identity else { return false }
+        let extent = try LogExtent.measure(fd, path: log, fs: fs, locking: false)
+        guard SnapshotFile.log(fd, path: log, extent: extent, endsPrefixOf: snapshot, fs: fs) else { return false }
+        try write()
+        return true
+    }
+
     /// - Parameters:
     ///   - familyIds: every family of the snapshot, in id order.
     ///   - section: a family's section (encoded, or copied from an older snapshot), or nil when

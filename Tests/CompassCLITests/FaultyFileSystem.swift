@@ -165,9 +165,9 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         return try real.identity(of: path)
     }
 
-    func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError) {
+    func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError) -> Bool {
         if kind != .unlock { _ = try step("lock", path) }
-        try real.lock(fd, kind, path: path)
+        return try real.lock(fd, kind, path: path)
     }
 
     func rename(_ from: String, to: String) throws(StoreError) {

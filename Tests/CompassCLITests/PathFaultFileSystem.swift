@@ -56,7 +56,7 @@ final class PathFaultFileSystem: FileSystem, @unchecked Sendable {
         return try real.identity(fd)
     }
     func identity(of path: String) throws(StoreError) -> FileIdentity? { try check("stat", path); return try real.identity(of: path) }
-    func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError) { try real.lock(fd, kind, path: path) }
+    func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError) -> Bool { try real.lock(fd, kind, path: path) }
     func rename(_ from: String, to: String) throws(StoreError) { try check("rename", from); try real.rename(from, to: to) }
     func remove(_ path: String) throws(StoreError) { try check("remove", path); try real.remove(path) }
     func makeDirectory(_ path: String) throws(StoreError) -> Bool { try check("mkdir", path); return try real.makeDirectory(path) }

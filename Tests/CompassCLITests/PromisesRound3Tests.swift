@@ -132,6 +132,69 @@ import Glibc
         #expect(cli.run(["show", "i-1", "--as", "u-maya", "--json"]).stdout.contains(#""subject":"=HYPERLINK("#))
     }
 
+    // MARK: 8. A reader racing erase never writes the erased member back into the snapshot
+
+    @Test func aReaderThatFinishesAfterAnErasureWritesNoSnapshotOfTheOldLog() throws {
+        for erases in [false, true] {
+            let cli = CLIHarness()
+            cli.seedFamily()
+            cli.runAll(["log-interaction --as u-leo --school s-ucla --type email --direction inbound --subject 'Leo Lopez secret'"])
+            // The reader has replayed; its snapshot waits for its output to be written.
+            nonisolated(unsafe) var pending: (() -> Void)?
+            let policy = SnapshotPolicy(minimumNewBytes: 0, afterOutput: { pending = $0 })
+            _ = try LogReader.replay(path: cli.logPath, fs: POSIXFileSystem(), snapshots: policy, scope: .familyOf("u-pat"))
+            let write = try #require(pending)
+            if erases { #expect(cli.run(["erase", "--as", "u-pat", "--member", "u-leo"]).status == 0) }
+            write()
+            let snapshot = FileManager.default.contents(atPath: cli.logPath + ".snapshot")
+            if erases {
+                #expect(snapshot == nil, "a snapshot of the log before the erasure was written")
+                #expect(ErasureFaultTests.holders(of: "Leo Lopez", under: cli.directory).isEmpty)
+            } else {
+                #expect(snapshot?.range(of: Data("Leo Lopez".utf8)) != nil, "the reader writes its snapshot when nothing raced it")
+            }
+        }
+    }
+
+    @Test func aSnapshotAskedForUnderTheWritersLockIsSkippedNotWaitedFor() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        // An app's store writes snapshots at once; its writer holds the lock while it replays.
+        let writer = LogWriter(path: cli.logPath, snapshots: SnapshotPolicy(minimumNewBytes: 0, afterOutput: { $0() }))
+        let outcome = try writer.append(eventId: nil, expectSeq: nil, actor: "u-pat") { state, _ throws(StoreError) in
+            do throws(EventError) {
+                return [try Command.addSchool(AddSchool(name: "Duke")).draft(by: "u-pat", at: Timestamp(rfc3339: "2026-03-01T12:00:00Z")!,
+                                                                               eventId: "e-duke", in: state)]
+            } catch { throw .rejected(error) }
+        }
+        guard case .written = outcome else { Issue.record("not written"); return }
+        #expect(cli.logText.contains("e-duke"))
+    }
+
+    // MARK: 9. Erasure removes every blob no remaining line refers to, and every temporary
+
+    @Test func erasureRemovesOrphanedBlobsAndTemporariesButKeepsReferencedBlobs() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.write("maya.txt", "Maya keeps this\n")
+        cli.runAll(["log-interaction --as u-maya --school s-ucla --type email --direction inbound --attach \(cli.directory)/maya.txt"])
+        let folder = cli.logPath + ".attachments"
+        let kept = SHA256.hex(Array("Maya keeps this\n".utf8))
+        // What an append with --attach killed after storing its blob leaves, and temporaries
+        // of writers that died (one under a live process id).
+        let orphan = Array("Leo Lopez orphaned bytes".utf8)
+        FileManager.default.createFile(atPath: folder + "/" + SHA256.hex(orphan), contents: Data(orphan))
+        FileManager.default.createFile(atPath: folder + "/\(SHA256.hex(orphan)).tmp-1", contents: Data(orphan))
+        FileManager.default.createFile(atPath: cli.logPath + ".snapshot.tmp-1", contents: Data("Leo Lopez".utf8))
+        cli.write("other.jsonl.tmp-1", "another log's temporary")
+        let erased = cli.run(["erase", "--as", "u-pat", "--member", "u-leo"])
+        #expect(erased.status == 0, "\(erased)")
+        #expect(try POSIXFileSystem().list(folder) == [kept])
+        #expect(ErasureFaultTests.holders(of: "Leo Lopez", under: cli.directory).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: cli.directory + "/other.jsonl.tmp-1"))
+        #expect(cli.run(["verify"]).status == 0)
+    }
+
     // MARK: 10. A snapshot that cannot be stat'ed fails the erasure before its commit point
 
     @Test(arguments: ["stat", "remove"])

@@ -28,6 +28,8 @@ package struct ErasurePlan {
     package var erasedByType: [String: Int]
     /// Attachment hashes only erased lines referred to: their bytes go too.
     package var orphanedBlobs: [String]
+    /// Attachment and document hashes the remaining lines refer to: every other blob goes.
+    package var keptBlobs: Set<String>
     /// Lines that could not be read as events and were kept as they are: nothing tells whose
     /// they are.
     package var unreadableLines: [Int]
@@ -151,7 +153,7 @@ package enum ErasurePlanner {
         output += recordLine
         output.append(0x0A)
         return ErasurePlan(newLog: output, record: record, newHead: SHA256.hex(recordLine), erasedLines: erasedLines,
-                           erasedByType: erasedByType, orphanedBlobs: erasedBlobs.subtracting(keptBlobs).sorted(),
+                           erasedByType: erasedByType, orphanedBlobs: erasedBlobs.subtracting(keptBlobs).sorted(), keptBlobs: keptBlobs,
                            unreadableLines: unreadableLines, erasedUsers: users, family: family)
     }
 
