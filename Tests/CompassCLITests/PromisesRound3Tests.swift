@@ -132,6 +132,32 @@ import Glibc
         #expect(cli.run(["show", "i-1", "--as", "u-maya", "--json"]).stdout.contains(#""subject":"=HYPERLINK("#))
     }
 
+    // MARK: 6. Default ids are never issued again after an erasure
+
+    @Test func defaultIdsAfterAnErasureAreAboveEveryOneIssuedBefore() {
+        for snapshot in ["off", "0"] {
+            let cli = CLIHarness()
+            cli.seedFamily()
+            let env = ["COMPASS_SNAPSHOT_MIN_BYTES": snapshot]
+            var issued: [String] = []
+            for (actor, subject) in [("u-maya", "A"), ("u-leo", "B"), ("u-leo", "C"), ("u-maya", "D")] {
+                issued.append(cli.run(["log-interaction", "--as", actor, "--school", "s-ucla", "--type", "email", "--direction", "inbound",
+                                       "--subject", subject], environment: env).stdout)
+            }
+            issued.append(cli.run(["upload-document", "--as", "u-leo", "--title", "Leo transcript", "--doc-type", "transcript"], environment: env).stdout)
+            #expect(issued == ["i-1\n", "i-2\n", "i-3\n", "i-4\n", "d-1\n"])
+            #expect(cli.run(["erase", "--as", "u-pat", "--member", "u-leo"], environment: env).status == 0)
+            _ = cli.run(["schools", "--as", "u-pat"], environment: env)
+            let next = cli.run(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "email", "--direction", "inbound"],
+                               environment: env).stdout
+            let document = cli.run(["upload-document", "--as", "u-maya", "--title", "Maya transcript", "--doc-type", "transcript"],
+                                   environment: env).stdout
+            func number(_ id: String) -> Int { Int(id.dropFirst(2).dropLast()) ?? 0 }
+            #expect(!issued.contains(next) && number(next) > 4, "\(next)")
+            #expect(!issued.contains(document) && number(document) > 1, "\(document)")
+        }
+    }
+
     // MARK: 8. A reader racing erase never writes the erased member back into the snapshot
 
     @Test func aReaderThatFinishesAfterAnErasureWritesNoSnapshotOfTheOldLog() throws {

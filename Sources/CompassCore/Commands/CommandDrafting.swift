@@ -2,7 +2,9 @@ extension Command {
     /// The event draft of this command by `actor` at `at`, its payload built from the
     /// command's fields and default ids filled from the actor's family: slugs of names for
     /// schools and coaches (`s-arizona-state`, `c-sofia-ramirez`, then `-2`…), the family's
-    /// next number for interactions and documents (`i-12`, `d-3`).
+    /// next number for interactions and documents (`i-12`, `d-3`), counted above every number
+    /// issued before, erased lines included (SPEC §4): the count of the family's `Erased`
+    /// records is added, since each erased line could have held one.
     ///
     /// - Parameter reusing: the entity id of an event already logged under the same event id
     ///   (an idempotent retry reuses it, so the two compare equal).
@@ -41,7 +43,7 @@ extension Command {
             put("role", coach.role)
         case .logInteraction(let logged):
             put("interactionId", logged.interactionId ?? entityId
-                ?? DefaultIds.numbered("i-", after: family.interactions.count) { family.interactions[$0] != nil })
+                ?? DefaultIds.numbered("i-", after: family.interactions.count + family.erasedLines) { family.interactions[$0] != nil })
             put("schoolId", logged.schoolId)
             put("coachId", logged.coachId)
             put("eventId", logged.eventId)
@@ -62,7 +64,7 @@ extension Command {
             put("notes", change.notes)
         case .uploadDocument(let document):
             put("documentId", document.documentId ?? entityId
-                ?? DefaultIds.numbered("d-", after: family.documents.count) { family.documents[$0] != nil })
+                ?? DefaultIds.numbered("d-", after: family.documents.count + family.erasedLines) { family.documents[$0] != nil })
             put("title", document.title)
             put("docType", document.docType)
             put("fileName", document.fileName)

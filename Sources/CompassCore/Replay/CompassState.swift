@@ -63,7 +63,12 @@ public struct CompassState: Equatable, Sendable {
     /// family's history, so the family's version never goes back after an erasure.
     mutating func noteErased(family: String) {
         erasedLineCount += 1
-        if let position = families.position(of: family) { families.update(at: position) { $0.version += 1 } }
+        if let position = families.position(of: family) {
+            families.update(at: position) {
+                $0.version += 1
+                $0.erasedLines += 1
+            }
+        }
     }
 
     /// Folds one accepted event into the state.
@@ -178,6 +183,9 @@ public struct Family: Equatable, Sendable {
     /// The family's version: how many of its events were applied (SPEC §4 `--expect-version`).
     /// Writers of different families never move each other's version.
     public internal(set) var version = 0
+    /// How many of its lines are `Erased` records: default ids that count (`i-N`, `d-N`) start
+    /// above the live ones by this much, so an id an erased line had is never issued again.
+    public internal(set) var erasedLines = 0
 
     /// An empty family.
     public init(id: String) { self.id = id }

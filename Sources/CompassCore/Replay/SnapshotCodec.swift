@@ -134,6 +134,7 @@ package enum SnapshotCodec {
         var w = ByteWriter()
         w.string(f.id)
         w.uint(UInt64(f.version))
+        w.uint(UInt64(f.erasedLines))
         w.strings(f.memberIds)
         w.uint(UInt64(f.schools.count))
         for id in f.schools.keys.sorted() {
@@ -193,9 +194,11 @@ package enum SnapshotCodec {
     static func decodeFamily(_ section: [UInt8]) -> Family? {
         section.withUnsafeBufferPointer { buffer -> Family? in
             var r = ByteReader(buffer)
-            guard let id = r.string(), let version = r.uint(), version <= UInt64(Int.max), let memberIds = r.strings() else { return nil }
+            guard let id = r.string(), let version = r.uint(), version <= UInt64(Int.max), let erased = r.uint(), erased <= version,
+                  let memberIds = r.strings() else { return nil }
             var f = Family(id: id)
             f.version = Int(version)
+            f.erasedLines = Int(erased)
             f.memberIds = memberIds
             let coachRoles = CoachRole.allCases, types = InteractionType.allCases
             let directions = Direction.allCases, sentiments = Sentiment.allCases
