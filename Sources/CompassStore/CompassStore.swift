@@ -254,16 +254,33 @@ public final class CompassStore: @unchecked Sendable {
 
     /// The events appended from now on, by this process or any other, in log order.
     ///
-    /// Polls the log every `interval`; reads only committed complete lines (a torn line or an
-    /// unfinished batch is delivered once whole); after the log is replaced (an erasure's
-    /// rename, or removed and made again) it reads the new file and delivers only events not
-    /// in the old one. The stream ends when the consumer stops iterating.
+    /// Every event committed after this returns is delivered: the log is measured here, at
+    /// once, and what it held then is read (not delivered) by the feed's first poll. Polls the
+    /// log every `interval`; reads only committed complete lines (a torn line or an unfinished
+    /// batch is delivered once whole); after the log is replaced (an erasure's rename, or
+    /// removed and made again) it reads the new file and delivers only events not in the old
+    /// one. The stream ends when the consumer stops iterating, or at once when the log cannot
+    /// be read to measure it.
     public func changes(every interval: Duration = .milliseconds(100)) -> AsyncStream<Event> {
-        let path = path, fs = fs
+        feed(every: interval) { () throws(StoreError) in try LogFeed(path: path, fs: fs) }
+    }
+
+    /// Every event after `seq`, already in the log or appended later, in log order: an app
+    /// that kept the `seq` of the last event it handled resumes with no gap and no duplicate.
+    public func changes(after seq: Int64, every interval: Duration = .milliseconds(100)) -> AsyncStream<Event> {
+        feed(every: interval) { () throws(StoreError) in LogFeed(path: path, fs: fs, after: seq) }
+    }
+
+    private func feed(every interval: Duration, _ make: () throws(StoreError) -> LogFeed) -> AsyncStream<Event> {
+        let made = Result { () throws(StoreError) in try make() }
         return AsyncStream { continuation in
+            guard case .success(let start) = made else {
+                continuation.finish()
+                return
+            }
+            let handed = HandedOver(start)
             let task = Task.detached {
-                var feed = LogFeed(path: path, fs: fs)
-                _ = try? feed.next()  // what is there now is not a change
+                var feed = handed.take()
                 while !Task.isCancelled {
                     if let events = try? feed.next() { for event in events { continuation.yield(event) } }
                     try? await Task.sleep(for: interval)
@@ -280,10 +297,15 @@ public final class CompassStore: @unchecked Sendable {
     public func activityChanges(as viewer: String, every interval: Duration = .milliseconds(100),
                                 zone: TimeZone = TimeZone(secondsFromGMT: 0)!) -> AsyncStream<ActivityItem> {
         let path = path, fs = fs, clock = configuration.clock
+        let made = Result { () throws(StoreError) in try LogFeed(path: path, fs: fs) }
         return AsyncStream { continuation in
+            guard case .success(let start) = made else {
+                continuation.finish()
+                return
+            }
+            let handed = HandedOver(start)
             let task = Task.detached {
-                var feed = LogFeed(path: path, fs: fs)
-                _ = try? feed.next()
+                var feed = handed.take()
                 while !Task.isCancelled {
                     if let events = try? feed.next(), let who = try? Viewer(viewer, in: feed.state) {
                         for event in events {

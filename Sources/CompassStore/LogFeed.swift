@@ -9,9 +9,27 @@ package struct LogFeed {
     private var replayer: Replayer
     private let sink = AppliedEvents()
 
-    package init(path: String, fs: FileSystem) {
+    /// Where the feed starts: what the log held when it was made is read but not delivered.
+    private var anchored: Int?
+    /// Deliver only events whose `seq` is above this (a position an app kept).
+    private let after: Int64?
+
+    /// A feed of what the log gains from now on: the log's committed lines are measured here,
+    /// at once, so every event committed after this returns is delivered, even one appended
+    /// before the feed's first (slower) read of what was already there.
+    package init(path: String, fs: FileSystem) throws(StoreError) {
         tail = LogTail(path: path, fs: fs)
         replayer = Replayer(observer: sink.observe, problems: .summary)
+        after = nil
+        anchored = try tail.anchor()
+    }
+
+    /// A feed of every event after `seq`, already in the log or appended later: an app that
+    /// kept the last `seq` it saw resumes without a gap or a duplicate.
+    package init(path: String, fs: FileSystem, after seq: Int64) {
+        tail = LogTail(path: path, fs: fs)
+        replayer = Replayer(observer: sink.observe, problems: .summary)
+        after = seq
     }
 
     /// The state after the last poll.
@@ -22,17 +40,36 @@ package struct LogFeed {
 
     /// The events applied since the last call, in log order.
     package mutating func next() throws(StoreError) -> [Event] {
+        if let end = anchored {
+            try tail.readAnchored(upTo: end, into: &replayer)
+            sink.events.removeAll()  // what was there when the feed was made is not a change
+            anchored = nil
+        }
+        defer { sink.events.removeAll() }
         if try tail.poll(into: &replayer) == .replaced {
             let old = replayer.state.eventIds
             sink.events.removeAll()
             replayer = Replayer(observer: sink.observe, problems: .summary)
             _ = try tail.poll(into: &replayer)
-            let fresh = sink.events.filter { !old.contains($0.id) }
-            sink.events.removeAll()
-            return fresh
+            return sink.events.filter { !old.contains($0.id) && isAfter($0) }
         }
-        defer { sink.events.removeAll() }
-        return sink.events
+        return after == nil ? sink.events : sink.events.filter(isAfter)
+    }
+
+    private func isAfter(_ event: Event) -> Bool { after.map { event.seq > $0 } ?? true }
+}
+
+/// A value made on one task and handed whole to another, which alone uses it from then on
+/// (a feed measured when a stream is asked for, read by the stream's task).
+final class HandedOver<Value>: @unchecked Sendable {
+    private var value: Value?
+
+    init(_ value: Value) { self.value = value }
+
+    /// The value, once.
+    func take() -> Value {
+        defer { value = nil }
+        return value!
     }
 }
 

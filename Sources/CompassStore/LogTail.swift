@@ -27,6 +27,29 @@ package struct LogTail {
         case replaced
     }
 
+    /// Opens the log (when it exists) and returns how many bytes of complete committed lines
+    /// it holds now. ``readAnchored(upTo:into:)`` reads them later from this same file, even
+    /// if the path is renamed over in between; every later poll goes on from there.
+    package mutating func anchor() throws(StoreError) -> Int {
+        guard fd < 0, let opened = try fs.open(path, .read) else { return offset }
+        fd = opened
+        do throws(StoreError) {
+            identity = try fs.identity(opened)
+            everOpened = true
+            return try LogExtent.measure(opened, path: path, fs: fs).complete
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// Folds the lines of the file ``anchor()`` opened, up to the offset it returned.
+    package mutating func readAnchored(upTo end: Int, into replayer: inout Replayer) throws(StoreError) {
+        guard fd >= 0, end > offset else { return }
+        try LogReader.stream(fd: fd, path: path, from: offset, extent: LogExtent(complete: end, torn: false), fs: fs, into: &replayer)
+        offset = end
+    }
+
     /// Folds the committed complete lines appended since the last poll.
     package mutating func poll(into replayer: inout Replayer) throws(StoreError) -> Poll {
         if fd >= 0, try fs.identity(of: path) != identity {
