@@ -132,6 +132,42 @@ import Glibc
         #expect(cli.run(["show", "i-1", "--as", "u-maya", "--json"]).stdout.contains(#""subject":"=HYPERLINK("#))
     }
 
+    // MARK: 5. Import never trusts an attachment hash: the bytes must be this family's
+
+    @Test func importRefusesAttachmentsThatAreNotThisFamilysBytes() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.write("maya.txt", "Maya's private file\n")
+        cli.runAll(["log-interaction --as u-maya --school s-ucla --type email --direction inbound --attach \(cli.directory)/maya.txt",
+                    "add-member --user u-x --name 'Xavi Other' --role parent --family f-x",
+                    "add-member --as u-x --user u-xp --name 'Xia Other' --role player",
+                    "add-school --as u-x --name Duke --school s-duke"])
+        let maya = SHA256.hex(Array("Maya's private file\n".utf8))
+        func line(_ actor: String, _ school: String, _ sha: String) -> String {
+            #"{"type":"InteractionLogged","actor":"\#(actor)","data":{"interactionId":"i-imp","schoolId":"\#(school)","type":"email","direction":"inbound","attachments":[{"name":"f.txt","sizeBytes":20,"mimeType":"text/plain","sha256":"\#(sha)"}]}}"#
+        }
+        let before = cli.logBytes
+        for (actor, school, sha) in [("u-xp", "s-duke", maya), ("u-maya", "s-ucla", String(repeating: "a", count: 64))] {
+            cli.write("import.jsonl", line(actor, school, sha) + "\n")
+            let result = cli.run(["import", "import.jsonl"])
+            #expect(result.status == 1 && result.stderr.contains("line 1: attachment \(sha) is not in this family's store, nor beside the imported file"),
+                    "\(result)")
+            #expect(cli.logBytes == before)
+        }
+        // Bytes beside the file that do not hash to the name are refused too.
+        cli.write("import.jsonl", line("u-xp", "s-duke", maya) + "\n")
+        try? FileManager.default.createDirectory(atPath: cli.directory + "/import.jsonl.attachments", withIntermediateDirectories: true)
+        cli.write("import.jsonl.attachments/\(maya)", "not Maya's bytes")
+        #expect(cli.run(["import", "import.jsonl"]).status == 1)
+        #expect(cli.logBytes == before)
+        // The family's own bytes may be named again.
+        cli.write("import.jsonl", line("u-maya", "s-ucla", maya) + "\n")
+        #expect(cli.run(["import", "import.jsonl"]).status == 0)
+        #expect(cli.run(["verify"]).status == 0)
+        // The other family cannot reach Maya's file.
+        #expect(cli.run(["attachment", "get", "i-imp", "f.txt", "--as", "u-xp"]).status == 1)
+    }
+
     // MARK: 6. Default ids are never issued again after an erasure
 
     @Test func defaultIdsAfterAnErasureAreAboveEveryOneIssuedBefore() {

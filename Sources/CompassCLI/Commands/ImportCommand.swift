@@ -72,18 +72,35 @@ enum ImportCommand {
         let (progress, meter) = inv.readProgress("reading the log before importing")
         defer { meter?.finish() }
         do throws(StoreError) {
+            let attachments = AttachmentStore(logPath: inv.logPath)
+            let supplied = given == "-" ? nil : AttachmentStore(logPath: inv.resolve(given))
+            var staged: [StagedAttachment] = []
+            let fs = inv.fileSystem
             outcome = try writer.append(eventId: nil, expectSeq: expectSeq, lineNumbers: numbers, prebuilt: payloads,
+                                        beforeWrite: { _ throws(StoreError) in try attachments.save(staged, fs: fs) },
                                         keepUntilExit: inv.console.keepUntilExit, progress: progress) { state, _ throws(StoreError) in
                 shapeProblems = unreadable
-                // Lines that name their family (a log's own lines) are taken as they are.
-                guard withoutFamily else { return drafts }
                 var filled = drafts
                 var families: [String: String] = [:]  // users who join in this file
+                var ownBlobs: [String: Set<String>] = [:]  // each family's attachment hashes, worked out once
                 for index in filled.indices where readable[index] {
                     do throws(EventError) {
-                        try fillFamily(&filled[index], joining: payloads[index], state: state, families: &families)
+                        // Lines that name their family (a log's own lines) are taken as they are.
+                        if withoutFamily { try fillFamily(&filled[index], joining: payloads[index], state: state, families: &families) }
                     } catch {
                         shapeProblems.append(Problem(line: numbers[index], message: error.message, kind: error.kind))
+                        filled[index] = placeholder
+                        continue
+                    }
+                    guard case .success(.interactionLogged(let logged)) = payloads[index], let named = logged.attachments,
+                          named.contains(where: { $0.sha256 != nil }) else { continue }
+                    let family = filled[index].family
+                    let own = ownBlobs[family] ?? state.families[family]?.attachmentHashes ?? []
+                    ownBlobs[family] = own
+                    switch try attachments.importable(named, own: own, supplied: supplied, fs: fs) {
+                    case .success(let bytes): staged += bytes
+                    case .failure(let refusal):
+                        shapeProblems.append(Problem(line: numbers[index], message: refusal.message, kind: refusal.kind))
                         filled[index] = placeholder
                     }
                 }

@@ -190,6 +190,16 @@ public struct Family: Equatable, Sendable {
     /// An empty family.
     public init(id: String) { self.id = id }
 
+    /// The hashes of every attachment the family's interactions name (deleted ones too):
+    /// the bytes that are this family's in the store.
+    public var attachmentHashes: Set<String> {
+        var hashes: Set<String> = []
+        for record in interactions.records {
+            for attachment in record.logged.attachments ?? [] { if let sha = attachment.sha256 { hashes.insert(sha) } }
+        }
+        return hashes
+    }
+
     /// The interaction if it is logged and not deleted.
     public func liveInteraction(_ id: String) -> InteractionRecord? {
         guard let record = interactions[id], record.deletion == nil else { return nil }
