@@ -18,7 +18,7 @@ public enum Compass {
     static func run(_ words: [String], environment: [String: String], console: Console,
                     clock: @escaping () -> Timestamp, makeId: @escaping () -> String,
                     currentDirectory: String, fileSystem: FileSystem = POSIXFileSystem(),
-                    standardInput: (() -> [UInt8])? = nil) -> Int32 {
+                    standardInput: ((_ limit: Int) -> [UInt8])? = nil) -> Int32 {
         guard let name = words.first, name != "--help", name != "-h", !(name == "help" && words.count == 1) else {
             console.out(CommandCatalog.overview)
             return outputStatus(console, otherwise: words.isEmpty ? 2 : 0)

@@ -16,7 +16,16 @@ struct Invocation {
     /// Every file operation of the log, its side files and attachments (tests inject faults).
     var fileSystem: FileSystem = POSIXFileSystem()
     /// Standard input, read whole (`--content -`, `import -`); tests pass fixed bytes.
-    var standardInput: () -> [UInt8] = { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+    /// Reads standard input to its end, or until more than `limit` bytes came (then it stops:
+    /// the caller refuses the input without holding all of it).
+    var standardInput: (_ limit: Int) -> [UInt8] = { limit in
+        var bytes: [UInt8] = []
+        while bytes.count <= limit, let chunk = try? FileHandle.standardInput.read(upToCount: min(1 << 16, limit + 1 - bytes.count)),
+              !chunk.isEmpty {
+            bytes += chunk
+        }
+        return bytes
+    }
 
     /// A path the user typed, made absolute against the current directory.
     func resolve(_ path: String) -> String {
@@ -116,12 +125,24 @@ struct Invocation {
     }
 
     /// A long text option: `-` reads standard input, `@FILE` a file, `@@…` is a literal `@…`.
+    ///
+    /// Text read from standard input or a file is read in bounded memory: more than a log line
+    /// can hold (``Replayer/maxLineBytes``) is refused before it is all read.
     func longText(_ option: String) throws -> String? {
         guard let value = arguments.value(option) else { return nil }
-        if value == "-" { return String(decoding: standardInput(), as: UTF8.self) }
+        let limit = Replayer.maxLineBytes
+        let tooLarge = "'--\(option)' is larger than \(limit) bytes, more than one log line can hold"
+        if value == "-" {
+            let bytes = standardInput(limit)
+            guard bytes.count <= limit else { throw CLIError.domain(tooLarge + " (read from standard input)") }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         if value.hasPrefix("@@") { return String(value.dropFirst()) }
         if value.hasPrefix("@"), value.count > 1 {
             let path = String(value.dropFirst())
+            guard try AttachmentStore.describe(resolve(path), fs: fileSystem).size <= Int64(limit) else {
+                throw CLIError.domain(tooLarge + " (\(TerminalText.escape(path)))")
+            }
             guard let bytes = try fileSystem.readFile(resolve(path)) else {
                 throw CLIError.io("cannot open \(TerminalText.escape(path)) for '--\(option)': no such file")
             }

@@ -83,7 +83,7 @@ import Testing
         let status = Compass.run(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "email", "--direction", "outbound",
                                   "--content", "-", "--log", cli.logPath, "--now", cli.now], environment: [:], console: console,
                                  clock: { Timestamp(millisecondsSinceEpoch: 0) }, makeId: { "e-stdin" }, currentDirectory: cli.directory,
-                                 standardInput: { Array("From the pipe".utf8) })
+                                 standardInput: { _ in Array("From the pipe".utf8) })
         #expect(status == 0)
         #expect(cli.logText.contains(#""content":"From the pipe""#))
         #expect(cli.run(["change-status", "--as", "u-pat", "--school", "s-ucla", "--status", "visited", "--notes", "@notes.txt"]).status == 0)
@@ -95,7 +95,7 @@ import Testing
         let line = #"{"type":"SchoolAdded","actor":"u-pat","data":{"schoolId":"s-piped","name":"Piped"}}"# + "\n"
         let imported = Compass.run(["import", "-", "--log", cli.logPath, "--now", cli.now], environment: [:], console: importConsole,
                                    clock: { Timestamp(millisecondsSinceEpoch: 0) }, makeId: { "e-import" }, currentDirectory: cli.directory,
-                                   standardInput: { Array(line.utf8) })
+                                   standardInput: { _ in Array(line.utf8) })
         #expect(imported == 0 && cli.logText.contains("s-piped"))
     }
 

@@ -110,6 +110,45 @@ import Glibc
         #expect((status == 0 || status == 141 || status == SIGPIPE) && stderr.isEmpty, "\(status) \(stderr)")
     }
 
+    // MARK: 16. Input is read in bounded memory; sizes that cannot be met are refused
+
+    @Test func contentFromStandardInputIsRefusedPastALineWithoutReadingItAll() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let before = cli.logBytes
+        signal(SIGPIPE, SIG_IGN)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = ["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "email", "--direction", "outbound",
+                             "--content", "-", "--log", cli.logPath]
+        let input = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // 64 MiB offered; the tool stops reading after one line's worth and the pipe closes.
+        let chunk = Data(repeating: UInt8(ascii: "a"), count: 1 << 20)
+        var offered = 0
+        do {
+            for _ in 0..<64 {
+                try input.fileHandleForWriting.write(contentsOf: chunk)
+                offered += 1
+            }
+            try input.fileHandleForWriting.close()
+        } catch {}
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1 && stderr.contains("'--content' is larger than 1048576 bytes"), "\(stderr)")
+        #expect(offered < 64, "all 64 MiB were read")
+        #expect(cli.logBytes == before)
+    }
+
+    @Test func generatingMoreFamiliesThanEventsIsAUsageError() {
+        let cli = CLIHarness()
+        let result = cli.run(["generate", "--families", "2147483647", "--events", "1"])
+        #expect(result.status == 2 && result.stderr.hasPrefix("error: --families 2147483647 is more than --events 1"), "\(result)")
+    }
+
     // MARK: 18. CSV cells a spreadsheet would run as formulas are neutralised
 
     @Test func csvCellsThatStartAFormulaArePrefixedWithAQuote() {

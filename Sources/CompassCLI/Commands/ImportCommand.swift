@@ -14,7 +14,7 @@ enum ImportCommand {
     static func run(_ inv: Invocation) throws {
         let given = inv.arguments.positionals[0]
         // `-` reads standard input.
-        guard let bytes = given == "-" ? inv.standardInput() : try inv.fileSystem.readFile(inv.resolve(given)) else {
+        guard let bytes = given == "-" ? inv.standardInput(Int.max - 1) : try inv.fileSystem.readFile(inv.resolve(given)) else {
             throw CLIError.io("cannot open \(TerminalText.escape(given)): no such file")
         }
         let now = try inv.now()
