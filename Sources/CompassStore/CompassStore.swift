@@ -337,8 +337,14 @@ public final class CompassStore: @unchecked Sendable {
 
     /// Copies an attachment's bytes (checked against their hash) to a file, durably.
     ///
+    /// Never writes through or replaces a symbolic link, a folder or anything but a regular
+    /// file, and replaces a regular file only when asked.
+    ///
     /// - Parameter replacing: whether an existing file at `path` may be replaced.
-    public func copyAttachment(_ attachment: Attachment, to path: String, replacing: Bool = false) throws(StoreError) {
+    /// - Returns: a warning when the file is written but its folder entry could not be made
+    ///   durable (the file is there; a power loss might still take it).
+    @discardableResult
+    public func copyAttachment(_ attachment: Attachment, to path: String, replacing: Bool = false) throws(StoreError) -> String? {
         let bytes = try attachmentBytes(attachment)
         switch try fs.entry(at: path) {
         case .missing: break
@@ -348,7 +354,7 @@ public final class CompassStore: @unchecked Sendable {
         case .directory: throw .io(path: path, message: "\(path) is a directory, not a file")
         case .other: throw .io(path: path, message: "\(path) is not a regular file; an attachment is written only to a new or regular file")
         }
-        try fs.writeFileAtomically(path, parts: [bytes])
+        return try fs.writeFileAtomically(path, parts: [bytes], warnAfterRename: true)
     }
 
     // MARK: Erasure

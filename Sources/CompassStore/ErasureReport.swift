@@ -31,6 +31,9 @@ public struct ErasureReport: Sendable, Hashable {
     public var unreadableLinesKept: [Int]
     /// True for a dry run: nothing was changed.
     public var dryRun: Bool
+    /// What could not be finished after the erasure was in place (its folder made durable,
+    /// its blobs removed); the next write to the log finishes it. Nil when all went well.
+    public var warning: String?
 
     init(_ outcome: ErasureOutcome, target: ErasureTarget) {
         let plan = outcome.plan
@@ -53,5 +56,6 @@ public struct ErasureReport: Sendable, Hashable {
         seq = plan.record.seq
         unreadableLinesKept = plan.unreadableLines
         dryRun = !outcome.committed
+        warning = outcome.warning
     }
 }

@@ -372,10 +372,31 @@ extension FileSystem {
         }
     }
 
+    /// Makes a folder's entries durable after a commit point has passed: tried three times;
+    /// when it still fails, the change is in place all the same, so the failure comes back as
+    /// a warning to report (never as an error that would say the change did not happen).
+    package func syncDirectoryAfterCommit(_ path: String) -> String? {
+        var failure: StoreError?
+        for _ in 0..<3 {
+            do throws(StoreError) {
+                try syncDirectory(path)
+                return nil
+            } catch {
+                failure = error
+            }
+        }
+        return failure.map { "the change is in place, but \($0.message) (it is durable once the system writes the folder)" }
+    }
+
     /// Writes a file whose bytes are `parts`, one after another, atomically: a temporary file
     /// beside it (`PATH.tmp-PID`), fsynced, renamed over it, the folder fsynced. On any failure
     /// the temporary file is removed and the old file, if any, is left as it was.
-    package func writeFileAtomically(_ path: String, parts: [[UInt8]]) throws(StoreError) {
+    ///
+    /// - Parameter warnAfterRename: once renamed the file is in place: a folder fsync that
+    ///   still fails after ``syncDirectoryAfterCommit(_:)``'s tries is returned as a warning
+    ///   instead of thrown (for a file the user asked for; a journal needs the error).
+    @discardableResult
+    package func writeFileAtomically(_ path: String, parts: [[UInt8]], warnAfterRename: Bool = false) throws(StoreError) -> String? {
         let temp = path + ".tmp-\(getpid())"
         let fd = try createTemporary(temp)
         // The descriptor is closed exactly once: in a process with other threads, a second
@@ -395,7 +416,9 @@ extension FileSystem {
             try? remove(temp)
             throw error
         }
+        if warnAfterRename { return syncDirectoryAfterCommit(POSIX.directory(of: path)) }
         try syncDirectory(POSIX.directory(of: path))
+        return nil
     }
 
     /// Creates a temporary side file of this process: a stale one of the same name (left by a

@@ -16,6 +16,8 @@ package struct ErasureOutcome {
     package var snapshot: Bool
     /// False for a dry run: nothing was changed.
     package var committed: Bool
+    /// What could not be finished after the commit point (the erasure is in place).
+    package var warning: String?
 }
 
 extension LogWriter {
@@ -97,12 +99,17 @@ extension LogWriter {
             throw error
         }
         outcome.committed = true
-        // Past the commit point a failure leaves the intent: the next writer finishes the job.
+        // Past the commit point nothing is reported as a failure (the erasure happened): the
+        // folder fsync is tried again, and what still fails leaves the intent, so the next
+        // writer finishes the job, and comes back as a warning.
+        if let warning = fs.syncDirectoryAfterCommit(folder) {
+            outcome.warning = "the erasure is in place, but \(warning); the next write to the log finishes removing its files"
+            return outcome
+        }
         do throws(StoreError) {
-            try fs.syncDirectory(folder)
             try ErasureIntent.finish(log: path, blobs: blobs, fs: fs)
         } catch {
-            throw .io(path: folder, message: "the erasure is in place, but \(error.message); the next write to the log finishes it")
+            outcome.warning = "the erasure is in place, but \(error.message); the next write to the log finishes removing its files"
         }
         return outcome
     }

@@ -149,6 +149,45 @@ import Glibc
         #expect(result.status == 2 && result.stderr.hasPrefix("error: --families 2147483647 is more than --events 1"), "\(result)")
     }
 
+    // MARK: 17. After the commit point a failed folder fsync is a warning, not a false failure
+
+    /// Fails every folder fsync once the file at `committing` has been renamed into place.
+    final class AfterRename: @unchecked Sendable {
+        private let lock = NSLock()
+        private var renamed = false
+        let committing: String
+        init(_ committing: String) { self.committing = committing }
+        func fails(_ operation: String, _ path: String) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            if operation == "rename", path == committing { renamed = true }
+            return renamed && operation == "syncdir"
+        }
+    }
+
+    @Test func aCommittedEraseOrCopyWhoseFolderCannotBeSyncedSucceedsWithAWarning() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.write("leo.txt", "Leo Lopez bytes\n")
+        cli.runAll(["log-interaction --as u-leo --school s-ucla --type email --direction inbound --attach \(cli.directory)/leo.txt"])
+        try FileManager.default.removeItem(atPath: cli.directory + "/leo.txt")
+        let copy = AfterRename(cli.directory + "/copy.txt.tmp-\(getpid())")
+        let got = cli.run(["attachment", "get", "i-1", "leo.txt", "--as", "u-leo", "-o", cli.directory + "/copy.txt"],
+                          fileSystem: PathFaultFileSystem(failing: copy.fails))
+        #expect(got.status == 0 && got.stderr.hasPrefix("warning: the change is in place, but cannot sync"), "\(got)")
+        #expect(FileManager.default.contents(atPath: cli.directory + "/copy.txt") == Data("Leo Lopez bytes\n".utf8))
+        try FileManager.default.removeItem(atPath: cli.directory + "/copy.txt")
+
+        let erase = AfterRename(cli.logPath + ".tmp-\(getpid())")
+        let erased = cli.run(["erase", "--as", "u-pat", "--member", "u-leo"], fileSystem: PathFaultFileSystem(failing: erase.fails))
+        #expect(erased.status == 0 && erased.stderr.hasPrefix("warning: the erasure is in place"), "\(erased)")
+        #expect(!cli.logText.contains("Leo Lopez"))
+        // The next writer finishes what the erasure left: its blob goes.
+        #expect(cli.run(["add-school", "--as", "u-pat", "--name", "Duke"]).status == 0)
+        #expect(ErasureFaultTests.holders(of: "Leo Lopez", under: cli.directory).isEmpty)
+        #expect(cli.run(["verify"]).status == 0)
+    }
+
     // MARK: 18. CSV cells a spreadsheet would run as formulas are neutralised
 
     @Test func csvCellsThatStartAFormulaArePrefixedWithAQuote() {

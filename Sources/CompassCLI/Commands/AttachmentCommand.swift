@@ -24,8 +24,9 @@ enum AttachmentCommand {
         let target = inv.resolve(inv.arguments.value("output") ?? safeFileName(attachment.name))
         let store = try CompassStore(path: inv.logPath, createIfMissing: false, configuration: .init(),
                                      fileSystem: inv.fileSystem, snapshots: nil)
-        try store.copyAttachment(attachment, to: target, replacing: inv.arguments.value("output") != nil)
+        let warning = try store.copyAttachment(attachment, to: target, replacing: inv.arguments.value("output") != nil)
         inv.console.out("wrote \(TerminalText.escape(target)) (\(attachment.sizeBytes) bytes)\n")
+        if let warning { inv.console.err("warning: \(TerminalText.escape(warning))\n") }
     }
 
     /// A file name safe to write in the current folder.

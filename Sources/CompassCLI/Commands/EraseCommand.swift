@@ -24,6 +24,7 @@ enum EraseCommand {
             try store.erase(familyOf: actor, dryRun: dryRun)
         }
         inv.console.out(bytes: inv.json ? json(report) : Array(text(report).utf8))
+        if let warning = report.warning { inv.console.err("warning: \(TerminalText.escape(warning))\n") }
     }
 
     static func json(_ report: ErasureReport) -> [UInt8] {
