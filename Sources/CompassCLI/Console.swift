@@ -69,7 +69,8 @@ final class Console {
         if code != 0, code != EINTR, outputFailure == nil { outputFailure = code }
     }
 
-    /// Makes a write to standard output fail as the next one would with `errno` `code` (tests).
+    /// Makes every write to standard output fail with `errno` `code` (a capturing console in
+    /// tests: a full disk without one).
     func failOutput(_ code: Int32) { outputFailure = code }
 
     func out(_ text: String) { emit(Array(text.utf8), fd: 1) }
@@ -77,6 +78,7 @@ final class Console {
     func err(_ text: String) { emit(Array(text.utf8), fd: 2) }
 
     private func emit(_ bytes: [UInt8], fd: Int32) {
+        if captures, fd == 1, outputFailure != nil { return }
         if captures {
             if fd == 1 { capturedOut += bytes } else { capturedErr += bytes }
             return

@@ -21,6 +21,13 @@ import Testing
         var eventIds: [String]
         /// Who appends next, once the fault has passed.
         var nextActor = "u-pat"
+        /// Event ids of an uncommitted batch (behind a hot journal) that must never be committed.
+        var neverCommitted: [String] = []
+        /// Text the command's output must never show (what only uncommitted lines hold).
+        var forbiddenOutput: String?
+        /// Whether the folder has a file `victim` that links in the folder point at, which no
+        /// step may write through.
+        var victim = false
         var description: String { name }
     }
 
@@ -54,6 +61,21 @@ import Testing
         Scenario(name: "a query writing its snapshot", setUp: { $0.seedFamily() },
                  words: ["interactions", "--as", "u-pat", "--json"], environment: ["COMPASS_SNAPSHOT_MIN_BYTES": "0"],
                  eventIds: []),
+        Scenario(name: "append over a hot journal", setUp: { cli in _ = PromisesRound3Tests.hotJournal(cli) },
+                 words: ["add-school", "--as", "u-pat", "--name", "Hot", "--event-id", "ev-hot"],
+                 eventIds: ["ev-hot"], neverCommitted: ["half-1", "half-2"]),
+        Scenario(name: "a read over a hot journal", setUp: { cli in _ = PromisesRound3Tests.hotJournal(cli) },
+                 words: ["schools", "--as", "u-pat", "--json"], environment: ["COMPASS_SNAPSHOT_MIN_BYTES": "0"],
+                 eventIds: [], neverCommitted: ["half-1", "half-2"], forbiddenOutput: "Uncommitted"),
+        Scenario(name: "import with symlinked temporaries", setUp: { cli in
+                     cli.seedFamily()
+                     cli.write("batch.jsonl", importLines)
+                     cli.write("victim", "precious\n")
+                     for temporary in [".journal.tmp-\(getpid())", ".tmp-\(getpid())", ".snapshot.tmp-\(getpid())"] {
+                         try? FileManager.default.createSymbolicLink(atPath: cli.logPath + temporary, withDestinationPath: cli.directory + "/victim")
+                     }
+                 },
+                 words: ["import", "batch.jsonl"], eventIds: (1...6).map { "imp-\($0)" }, victim: true),
     ]
 
     @Test(arguments: scenarios)
@@ -91,7 +113,8 @@ import Testing
                     // aside excepted), no new file or folder but `LOG.torn`.
                     #expect(found.isEmpty, "failed but applied: \(context)")
                     let now = (try? POSIXFileSystem().readFile(logPath)) ?? nil
-                    if scenario.name.hasPrefix("heal") {
+                    // A writer may first move a torn tail aside or roll back an uncommitted batch.
+                    if scenario.name.hasPrefix("heal") || !scenario.neverCommitted.isEmpty {
                         #expect(now == before || now.map { before?.starts(with: $0) ?? false } == true, "\(context)")
                     } else {
                         #expect(now == before, "log changed: \(context)")
@@ -109,6 +132,13 @@ import Testing
                     let kept = log.suffix(fragment.count).elementsEqual(fragment) || torn.starts(with: fragment)
                     #expect(kept, "torn fragment lost: \(context)")
                 }
+                if let forbidden = scenario.forbiddenOutput { #expect(!result.stdout.contains(forbidden), "showed \(forbidden): \(context)") }
+                // A batch behind a hot journal is never committed, whatever failed.
+                for id in scenario.neverCommitted { #expect(!after.ids.contains(id), "uncommitted \(id) committed: \(context)") }
+                if scenario.victim {
+                    #expect(FileManager.default.contents(atPath: cli.directory + "/victim") == Data("precious\n".utf8),
+                            "written through a link: \(context)")
+                }
                 // What was committed before is still there, and nothing else is half there.
                 #expect(after.applied >= expected.applied, "lost committed events: \(context)")
                 #expect(after.problems.allSatisfy { $0.kind == .torn }, "\(after.problems): \(context)")
@@ -120,6 +150,7 @@ import Testing
                     let verify = cli.run(["verify", "--log", logPath])
                     #expect(verify.status == 0, "verify after \(context): \(verify.stdout)")
                 }
+                for id in scenario.neverCommitted { #expect(!Self.committed(logPath).ids.contains(id), "after the next writer: \(context)") }
                 // A snapshot left in place never changes an answer.
                 if scenario.words.first == "interactions" {
                     let again = cli.run(scenario.words)
@@ -132,6 +163,19 @@ import Testing
         let summary = faults.sorted { "\($0.key)" < "\($1.key)" }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         print("fault injection, \(scenario): \(summary); \(acknowledged) acknowledged despite a later fault, all present")
         #expect(faults.values.allSatisfy { $0 > 0 })
+    }
+
+    /// Standard output that cannot be written (a full disk): every scenario's command exits 1
+    /// saying so; an append it made is all there (it was durable before the output).
+    @Test(arguments: scenarios)
+    func aFailedStandardOutputIsAnErrorAndLosesNothingAcknowledged(_ scenario: Scenario) {
+        let cli = CLIHarness()
+        scenario.setUp(cli)
+        let result = cli.run(scenario.words, environment: scenario.environment, outputFails: true)
+        #expect(result.status == 1 && result.stderr.hasSuffix("error: cannot write output: No space left on device\n"), "\(scenario): \(result)")
+        let after = Self.committed(scenario.words.contains("--log") ? cli.directory + "/new/sub/events.jsonl" : cli.logPath)
+        #expect(scenario.eventIds.allSatisfy(after.ids.contains), "\(scenario)")
+        for id in scenario.neverCommitted { #expect(!after.ids.contains(id)) }
     }
 
     /// The committed view of a log (as every reader sees it): event ids, members, problems.

@@ -27,8 +27,10 @@ final class CLIHarness {
 
     /// Runs one command; `--log` and `--now` default to the harness's.
     @discardableResult
-    func run(_ words: [String], environment: [String: String] = [:], fileSystem: FileSystem = POSIXFileSystem()) -> Result {
+    func run(_ words: [String], environment: [String: String] = [:], fileSystem: FileSystem = POSIXFileSystem(),
+             outputFails: Bool = false) -> Result {
         let console = Console(capturing: true)
+        if outputFails { console.failOutput(ENOSPC) }
         var words = words
         let options = words.first.flatMap(CommandCatalog.find)?.options.map(\.name) ?? []
         if options.contains("log"), !words.contains("--log") { words += ["--log", logPath] }
