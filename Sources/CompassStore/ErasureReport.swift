@@ -23,6 +23,9 @@ public struct ErasureReport: Sendable, Hashable {
     public var oldHead: String
     /// How many lines the log had before the erasure.
     public var oldLines: Int
+    /// Whether `verify --expect-head` proves `oldHead` after the erasure: false when it
+    /// changed lines from before an earlier erasure (their bytes of then are gone).
+    public var oldHeadProvable: Bool
     /// The head after it (the `ErasureRecorded` line's hash).
     public var newHead: String
     /// The `seq` of the `ErasureRecorded` line.
@@ -53,6 +56,7 @@ public struct ErasureReport: Sendable, Hashable {
             oldLines = 0
         }
         newHead = plan.newHead
+        oldHeadProvable = plan.oldHeadProvable
         seq = plan.record.seq
         unreadableLinesKept = plan.unreadableLines
         dryRun = !outcome.committed

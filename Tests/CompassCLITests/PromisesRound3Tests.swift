@@ -391,6 +391,45 @@ import Glibc
         #expect(after.contains(#""proven":true"#), "\(after)")
     }
 
+    // MARK: 11, 21. A second erasure's `was` is the hash of the bytes as they stand; verify lists erased seqs
+
+    @Test func aHeadKeptBetweenErasuresIsProvenWhenTheSecondChangesNothingBeforeTheFirst() throws {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.runAll(["log-interaction --as u-leo --school s-ucla --type email --direction inbound --subject 'Leo note'"])
+        func head() -> String { SHA256.hex(Array((cli.logText.split(separator: "\n").last ?? "").utf8)) }
+        let first = head()
+        #expect(cli.run(["erase", "--as", "u-pat", "--member", "u-leo"]).stdout.contains("still verifies"))
+        cli.runAll(["add-member --as u-pat --user u-ann --name 'Ann Lopez' --role player",
+                    "log-interaction --as u-ann --school s-ucla --type dm --direction outbound --subject 'Ann note'",
+                    "add-school --as u-pat --name Yale --school s-yale"])
+        // What the erasure must record for Ann's lines: their bytes as they stand now.
+        let annLines = cli.logText.split(separator: "\n").filter { $0.contains(#""actor":"u-ann""#) || $0.contains(#""userId":"u-ann""#) }
+        let expectedWas = Set(annLines.map { SHA256.hex(Array($0.utf8)) })
+        let second = head()
+        let erased = cli.run(["erase", "--as", "u-pat", "--member", "u-ann"])
+        #expect(erased.stdout.contains("still verifies: compass verify --expect-head \(second)"), "\(erased.stdout)")
+        let was = Set(cli.logText.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: #""was":""#) else { return nil }
+            return String(line[range.upperBound...].prefix(64))
+        })
+        #expect(expectedWas.isSubset(of: was), "the was of Ann's lines is not the hash of their bytes as they stood")
+        for kept in [first, second] {
+            let verified = cli.run(["verify", "--expect-head", kept])
+            #expect(verified.status == 0, "\(kept): \(verified.stdout)")
+        }
+        // verify says which seqs each erasure erased.
+        let json = cli.run(["verify", "--json"]).stdout
+        #expect(json.contains(#""erasedSeqs":[3,6]"#) && json.contains(#""erasedSeqs":[8,9]"#), "\(json)")
+        // A third erasure that takes lines from before the first: its own old head cannot be
+        // proven and it says so; the head from before the first erasure still is.
+        let third = head()
+        let maya = cli.run(["erase", "--as", "u-pat", "--member", "u-maya"])
+        #expect(maya.status == 0 && maya.stdout.contains("cannot be proven"), "\(maya.stdout)")
+        #expect(cli.run(["verify", "--expect-head", third]).status == 1)
+        #expect(cli.run(["verify", "--expect-head", first]).status == 0)
+    }
+
     // MARK: 13. A parent who joins later is not alerted for the past
 
     @Test func aParentWhoJoinsLaterGetsAlertsOnlyForWhatCameAfter() {

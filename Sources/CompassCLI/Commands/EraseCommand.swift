@@ -44,6 +44,7 @@ enum EraseCommand {
         w.field("snapshotRemoved", report.snapshotRemoved)
         w.field("oldHead", report.oldHead)
         w.field("oldLines", report.oldLines)
+        w.field("oldHeadProvable", report.oldHeadProvable)
         w.field("newHead", report.dryRun ? nil : report.newHead)
         w.field("seq", report.dryRun ? nil : report.seq)
         w.key("unreadableLinesKept")
@@ -75,7 +76,10 @@ enum EraseCommand {
         text += "old head: \(report.oldHead) (\(report.oldLines) lines)\n"
         if !report.dryRun {
             text += "new head: \(report.newHead)\n"
-            text += "A head kept from before this erasure still verifies: compass verify --expect-head \(report.oldHead)\n"
+            text += report.oldHeadProvable
+                ? "A head kept from before this erasure still verifies: compass verify --expect-head \(report.oldHead)\n"
+                : "The head from just before this erasure cannot be proven any more: it changed lines from before an earlier erasure"
+                    + " (heads kept before the first erasure still verify)\n"
         }
         return text
     }

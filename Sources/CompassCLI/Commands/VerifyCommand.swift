@@ -56,6 +56,10 @@ enum VerifyCommand {
                 w.field("erased", step.erased)
                 w.field("oldLines", step.oldLines)
                 w.field("oldHead", step.oldHead)
+                w.key("erasedSeqs")
+                w.beginArray()
+                for seq in step.erasedSeqs { w.int(seq) }
+                w.endArray()
                 w.field("proven", step.proven)
                 w.endObject()
             }
@@ -70,8 +74,8 @@ enum VerifyCommand {
             var text = "head: \(report.head)\n"
             for step in report.erasures {
                 text += "erasure at line \(step.line) (seq \(step.seq), \(step.at.rfc3339)): \(step.erased) line\(step.erased == 1 ? "" : "s") of "
-                    + (step.scope == .family ? "a family" : "a member") + " erased; old head \(step.oldHead) over \(step.oldLines) lines: "
-                    + (step.proven ? "proven" : "not provable (only a head from before the first erasure can be proven)") + "\n"
+                    + (step.scope == .family ? "a family" : "a member") + " erased (seq " + Self.ranges(step.erasedSeqs) + "); old head \(step.oldHead) over \(step.oldLines) lines: "
+                    + (step.proven ? "proven" : "not provable (a later erasure changed lines from before it)") + "\n"
             }
             if !report.erasedCountsAgree { text += "erased lines: the count does not match what the erasures recorded\n" }
             if let step = report.expectedHeadProvenBy {
@@ -97,5 +101,18 @@ enum VerifyCommand {
             inv.console.out(text)
         }
         if !report.ok { throw CLIError.silentFailure }
+    }
+
+    /// `3, 5-7, 9`: seqs as ranges.
+    static func ranges(_ seqs: [Int64]) -> String {
+        var parts: [String] = []
+        var index = 0
+        while index < seqs.count {
+            var end = index
+            while end + 1 < seqs.count, seqs[end + 1] == seqs[end] + 1 { end += 1 }
+            parts.append(end == index ? "\(seqs[index])" : "\(seqs[index])-\(seqs[end])")
+            index = end + 1
+        }
+        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
     }
 }

@@ -1,10 +1,5 @@
 /// One log line as the `prev` chain sees it across erasures (SPEC §5): its hash, where its
-/// `prev` is, and the hash it had before any erasure.
-///
-/// An erasure and `verify` walk the chain with the same recurrence, so what one writes the
-/// other recomputes: the *original* hash of a line is its `was` when it is an `Erased`
-/// record; otherwise, when its `prev` is a correct link, the hash of its bytes with that
-/// `prev` set to the previous line's original hash; otherwise the hash of its bytes.
+/// `prev` is, its `was` when it is an `Erased` record. ``WrittenChain`` walks these lines.
 package struct ChainLine {
     /// SHA-256 of the line's bytes as they are.
     package let hash: String
@@ -47,11 +42,45 @@ package struct ChainLine {
         return bytes
     }
 
-    /// The original hash of this line, given the previous line's hash as it is (`previous`)
-    /// and its original hash (`previousOriginal`).
-    package func originalHash(_ line: UnsafeBufferPointer<UInt8>, previous: String, previousOriginal: String) -> String {
-        if let was { return was }
-        guard let prevRange, links(to: previous), previousOriginal != previous else { return hash }
-        return SHA256.hex(Self.replacingPrev(line, prevRange, with: previousOriginal))
+    /// Whether the line is an `ErasureRecorded` record.
+    package var recordsErasure: Bool { type == EventType.erasureRecorded.rawValue }
+}
+
+/// The hash each line had when it was written, worked out from the log as it is now: the one
+/// recurrence an erasure writes its `was` values with and `verify` proves old heads with, so
+/// what one writes the other recomputes.
+///
+/// A line's *written* hash is its `was` when it is an `Erased` record; otherwise, when its
+/// `prev` is a correct link, the hash of its bytes with that `prev` set to the previous line's
+/// written hash (the bytes it had before later erasures re-sealed it); otherwise the hash of
+/// its bytes. An `ErasureRecorded` line starts the chain again from the log as it stands:
+/// lines appended after an erasure were written after it, against the re-sealed lines, so
+/// their written hash is the hash of their bytes as they stand, never of bytes that never
+/// existed. What this cannot know is said in ARCHITECTURE.md: a line an erasure re-sealed and
+/// a later erasure takes keeps its first hash only, so the head kept between those two
+/// erasures cannot be proven.
+package struct WrittenChain {
+    /// The previous line's hash as it is.
+    package private(set) var previous = SHA256.emptyHex
+    /// The previous line's written hash: the head of the log as it was written then.
+    package private(set) var previousWritten = SHA256.emptyHex
+
+    package init() {}
+
+    /// Takes the next line; returns its written hash.
+    @discardableResult
+    package mutating func consume(_ line: UnsafeBufferPointer<UInt8>, _ chain: ChainLine) -> String {
+        if chain.recordsErasure { previousWritten = previous }  // written after the erasure's rewrite
+        let written: String
+        if let was = chain.was {
+            written = was
+        } else if let prevRange = chain.prevRange, chain.links(to: previous), previousWritten != previous {
+            written = SHA256.hex(ChainLine.replacingPrev(line, prevRange, with: previousWritten))
+        } else {
+            written = chain.hash
+        }
+        previous = chain.hash
+        previousWritten = written
+        return written
     }
 }

@@ -22,6 +22,9 @@ package struct ErasurePlan {
     package var record: Event
     /// SHA-256 of the new log's last line.
     package var newHead: String
+    /// Whether the new log proves the head before this erasure (``WrittenChain``): false when
+    /// this erasure changes a line an earlier erasure's record comes after.
+    package var oldHeadProvable: Bool
     /// The 1-based lines replaced by `Erased` records.
     package var erasedLines: [Int]
     /// Erased lines per event type.
@@ -122,12 +125,19 @@ package enum ErasurePlanner {
         // correct link after the first change is rewritten; a broken link stays broken.
         var output: [UInt8] = []
         output.reserveCapacity(log.count + 512)
-        var previous = SHA256.emptyHex, previousOriginal = SHA256.emptyHex, previousNew = SHA256.emptyHex
+        var written = WrittenChain()
+        var previousNew = SHA256.emptyHex
+        // Whether this erasure changes a line before the last earlier erasure's record: then
+        // the chain after that record starts from re-sealed lines, and the head kept now
+        // cannot be proven (WrittenChain says why).
+        var changedBeforeRecord = false, changedSoFar = false
         log.withUnsafeBufferPointer { buffer in
             for (index, range) in lines.enumerated() {
                 let line = UnsafeBufferPointer(rebasing: buffer[range])
                 let chain = ChainLine(line, tape: &tape)
-                let original = chain.originalHash(line, previous: previous, previousOriginal: previousOriginal)
+                let previous = written.previous
+                if chain.recordsErasure, changedSoFar { changedBeforeRecord = true }
+                let original = written.consume(line, chain)
                 let start = output.count
                 if erase[index], let envelope = WrittenEnvelope(line, tape: &tape) {
                     // A link that was broken stays broken: the record keeps the line's own `prev`.
@@ -139,9 +149,8 @@ package enum ErasurePlanner {
                 }
                 let rewritten = output.count - start != line.count || !output[start...].elementsEqual(line)
                 previousNew = rewritten ? output.withUnsafeBufferPointer { SHA256.hex(UnsafeBufferPointer(rebasing: $0[start...])) } : chain.hash
+                if rewritten { changedSoFar = true }
                 output.append(0x0A)
-                previous = chain.hash
-                previousOriginal = original
             }
         }
 
@@ -152,7 +161,8 @@ package enum ErasurePlanner {
         let recordLine = EventEncoder.line(for: record)
         output += recordLine
         output.append(0x0A)
-        return ErasurePlan(newLog: output, record: record, newHead: SHA256.hex(recordLine), erasedLines: erasedLines,
+        return ErasurePlan(newLog: output, record: record, newHead: SHA256.hex(recordLine), oldHeadProvable: !changedBeforeRecord,
+                           erasedLines: erasedLines,
                            erasedByType: erasedByType, orphanedBlobs: erasedBlobs.subtracting(keptBlobs).sorted(), keptBlobs: keptBlobs,
                            unreadableLines: unreadableLines, erasedUsers: users, family: family)
     }
