@@ -52,6 +52,19 @@ public enum Compass {
             if let message = error.message { console.err("error: \(TerminalText.escape(message))\n") }
             if error.exitStatus == 2 { console.err("Run 'compass \(name) --help' for usage.\n") }
             return error.exitStatus
+        } catch StoreError.rejectedLines(let problems) {
+            // One line a problem, written as it is rendered (an import can reject millions).
+            console.err("error: \(problems.count) line\(problems.count == 1 ? "" : "s") rejected; nothing was imported\n")
+            var text = ""
+            for problem in problems {
+                text += "  line \(problem.line): \(TerminalText.escape(problem.message))\n"
+                if text.utf8.count >= 1 << 16 {
+                    console.err(text)
+                    text = ""
+                }
+            }
+            console.err(text)
+            return 1
         } catch let error as StoreError {
             // Every store error is a domain or I/O failure: exit 1.
             console.err("error: \(TerminalText.escape(error.message))\n")

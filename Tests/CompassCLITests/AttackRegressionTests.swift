@@ -418,11 +418,12 @@ import Glibc
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
         process.arguments = ["-f", "%M", Binary.path] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
+        let err = Pipe()
+        // Standard output is not read (so a command with much to say on stderr cannot block
+        // on one pipe while this waits on the other).
+        process.standardOutput = FileHandle.nullDevice
         process.standardError = err
         try process.run()
-        _ = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, Int(stderr.split(separator: "\n").last.map(String.init) ?? "") ?? 0, stderr)

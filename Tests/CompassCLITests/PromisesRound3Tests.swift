@@ -143,6 +143,20 @@ import Glibc
         #expect(cli.logBytes == before)
     }
 
+    @Test func importOfAMillionUnreadableLinesReportsEachInBoundedMemory() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return }
+        let cli = CLIHarness()
+        cli.seedFamily()
+        let before = cli.logBytes
+        cli.write("empty.jsonl", String(repeating: "{}\n", count: 1_000_000))
+        let (status, peakKB, stderr) = try AttackRegressionTests.peakMemory(["import", cli.directory + "/empty.jsonl", "--log", cli.logPath])
+        #expect(status == 1 && stderr.hasPrefix("error: 1000000 lines rejected; nothing was imported\n  line 1: missing field type\n"))
+        #expect(stderr.contains("\n  line 1000000: missing field type\n"))
+        // Every line is reported, each as a small problem: not a decoded draft per line (it was 930 MB).
+        #expect(peakKB > 0 && peakKB < 300_000, "peak RSS \(peakKB) KB for 1M unreadable lines (3 MB)")
+        #expect(cli.logBytes == before)
+    }
+
     @Test func generatingMoreFamiliesThanEventsIsAUsageError() {
         let cli = CLIHarness()
         let result = cli.run(["generate", "--families", "2147483647", "--events", "1"])

@@ -24,48 +24,49 @@ enum ImportCommand {
         var ranges: [Range<Int>] = []
         let end = bytes.withUnsafeBufferPointer { LineSplitter.completeLines(in: $0, from: 0, to: $0.count, into: &ranges) }
         if end < bytes.count { ranges.append(end..<bytes.count) }
-        // Decoded on every core, payloads built as the writer would (markup stripped); ids for
-        // lines without one are made in line order afterwards.
-        let decoded = bytes.withUnsafeBufferPointer { all in
-            Parallel.map(ranges, minimum: 64, scratch: { JSONTape() }) { range, tape -> ImportDecoder.Line in
-                ImportDecoder.decode(UnsafeBufferPointer(rebasing: all[range]), at: now, sanitizing: true, tape: &tape)
-            }
-        }
-        // Unreadable lines get a placeholder that the rules reject, so nothing is written.
+        // Decoded on every core, a block of lines at a time, payloads built as the writer would
+        // (markup stripped); ids for lines without one are made in line order afterwards. Only
+        // readable lines are kept as drafts, an unreadable one as its problem alone: memory
+        // follows the valid events, not the input's line count.
         let placeholder = EventDraft(seq: 1, id: "_", type: "_", at: now, actor: "_", family: "_", data: JSONObject())
         var drafts: [EventDraft] = []
         var payloads: [Result<Payload, EventError>] = []
         var numbers: [Int] = []
         var unreadable: [Problem] = []
-        var readable: [Bool] = []  // false where a placeholder stands
+        var messages: [String: String] = [:]  // one copy of each problem's text, however many lines share it
         var withoutFamily = false
-        drafts.reserveCapacity(decoded.count)
-        payloads.reserveCapacity(decoded.count)
-        for (index, line) in decoded.enumerated() {
-            let number = index + 1
-            switch line {
-            case .draft(var draft, let payload):
-                if draft.id == ImportDecoder.missingId { draft.id = inv.makeId() }
-                if draft.family.isEmpty { withoutFamily = true }
-                drafts.append(draft)
-                payloads.append(payload)
-                readable.append(true)
-            case .problem(let error):
-                unreadable.append(Problem(line: number, message: error.message, kind: error.kind))
-                drafts.append(placeholder)
-                payloads.append(.failure(error))
-                readable.append(false)
-            case .blank where index == ranges.count - 1 && ranges[index].upperBound == bytes.count:
-                continue  // white space after the last newline
-            case .blank:
-                unreadable.append(Problem(line: number, message: "blank line", kind: .unreadable))
-                drafts.append(placeholder)
-                payloads.append(.failure(EventError("blank line", kind: .unreadable)))
-                readable.append(false)
+        let block = 1 << 16
+        for first in stride(from: 0, to: ranges.count, by: block) {
+            let lines = Array(ranges[first..<min(ranges.count, first + block)])
+            let decoded = bytes.withUnsafeBufferPointer { all in
+                Parallel.map(lines, minimum: 64, scratch: { JSONTape() }) { range, tape -> ImportDecoder.Line in
+                    ImportDecoder.decode(UnsafeBufferPointer(rebasing: all[range]), at: now, sanitizing: true, tape: &tape)
+                }
             }
-            numbers.append(number)
+            for (offset, line) in decoded.enumerated() {
+                let index = first + offset
+                switch line {
+                case .draft(var draft, let payload):
+                    if draft.id == ImportDecoder.missingId { draft.id = inv.makeId() }
+                    if draft.family.isEmpty { withoutFamily = true }
+                    drafts.append(draft)
+                    payloads.append(payload)
+                    numbers.append(index + 1)
+                case .problem(let error):
+                    let message = messages[error.message] ?? error.message
+                    messages[message] = message
+                    unreadable.append(Problem(line: index + 1, message: message, kind: error.kind))
+                case .blank where index == ranges.count - 1 && ranges[index].upperBound == bytes.count:
+                    continue  // white space after the last newline
+                case .blank:
+                    unreadable.append(Problem(line: index + 1, message: "blank line", kind: .unreadable))
+                }
+            }
         }
-        inv.console.keepUntilExit(decoded)
+        // A file with an unreadable line writes nothing; its readable lines are still decided
+        // (every rejected line is reported), and then the write is stopped before it starts.
+        let anyUnreadable = !unreadable.isEmpty
+        if anyUnreadable, drafts.isEmpty { throw StoreError.rejectedLines(unreadable) }
         var shapeProblems: [Problem] = []
         let writer = LogWriter(path: inv.logPath, snapshots: inv.snapshots, fileSystem: inv.fileSystem)
         let outcome: AppendOutcome
@@ -77,13 +78,16 @@ enum ImportCommand {
             var staged: [StagedAttachment] = []
             let fs = inv.fileSystem
             outcome = try writer.append(eventId: nil, expectSeq: expectSeq, lineNumbers: numbers, prebuilt: payloads,
-                                        beforeWrite: { _ throws(StoreError) in try attachments.save(staged, fs: fs) },
+                                        beforeWrite: { _ throws(StoreError) in
+                                            if anyUnreadable { throw .rejectedLines([]) }  // decided, never written
+                                            return try attachments.save(staged, fs: fs)
+                                        },
                                         keepUntilExit: inv.console.keepUntilExit, progress: progress) { state, _ throws(StoreError) in
                 shapeProblems = unreadable
                 var filled = drafts
                 var families: [String: String] = [:]  // users who join in this file
                 var ownBlobs: [String: Set<String>] = [:]  // each family's attachment hashes, worked out once
-                for index in filled.indices where readable[index] {
+                for index in filled.indices {
                     do throws(EventError) {
                         // Lines that name their family (a log's own lines) are taken as they are.
                         if withoutFamily { try fillFamily(&filled[index], joining: payloads[index], state: state, families: &families) }
