@@ -13,7 +13,7 @@ public struct ErasureReport: Sendable, Hashable {
     public var erasedLines: Int
     /// Erased lines per event type (`InteractionLogged`, …).
     public var erasedByType: [String: Int]
-    /// Attachment blobs removed: only erased lines referred to them.
+    /// Attachment blobs removed: no remaining line refers to them.
     public var attachments: Int
     /// Cut-off fragments of erased lines removed from `LOG.torn`.
     public var tornFragments: Int
