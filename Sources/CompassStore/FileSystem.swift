@@ -252,30 +252,22 @@ package struct POSIXFileSystem: FileSystem {
         return names.sorted()
     }
 
-    package func kind(of path: String) throws(StoreError) -> FileKind {
+    package func kind(of path: String) throws(StoreError) -> FileKind { try Self.kind(path, following: true) }
+
+    package func entry(at path: String) throws(StoreError) -> FileKind { try Self.kind(path, following: false) }
+
+    /// What `stat` (or `lstat`, not following a final link) says is at a path; `.missing` only on ENOENT.
+    private static func kind(_ path: String, following: Bool) throws(StoreError) -> FileKind {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard (following ? stat(path, &info) : lstat(path, &info)) == 0 else {
             if errno == ENOENT { return .missing }
             throw POSIX.statError(path)
         }
-        return Self.kind(info.st_mode)
-    }
-
-    package func entry(at path: String) throws(StoreError) -> FileKind {
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            if errno == ENOENT { return .missing }
-            throw POSIX.statError(path)
-        }
-        return Self.kind(info.st_mode)
-    }
-
-    private static func kind(_ mode: mode_t) -> FileKind {
-        switch mode & S_IFMT {
-        case S_IFREG: .regular
-        case S_IFDIR: .directory
-        case S_IFLNK: .link
-        default: .other
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .link
+        default: return .other
         }
     }
 }

@@ -143,12 +143,15 @@ package final class LogWriter {
     /// lock finds the path gone and starts over, and no other writer's line is ever removed.
     private func takeBack(_ created: [String], log fd: Int32?, locked: Int32?) {
         if created.last == path, let fd {
-            let holds = locked == fd || (try? fs.lock(fd, .exclusive, path: path)) != nil
-            let identity = (try? fs.identity(fd)) ?? nil
-            if holds, identity != nil, (try? fs.identity(of: path)) == identity, (try? fs.size(fd, path: path)) == 0 {
-                try? fs.remove(path)
-                try? fs.syncDirectory(folder)
-            }
+            // Removed only when this writer can show the path is still its own empty file; any
+            // error on the way leaves the file (an empty log, which every reader reads as such).
+            do throws(StoreError) {
+                if locked != fd { try fs.lock(fd, .exclusive, path: path) }
+                if try fs.identity(of: path) == fs.identity(fd), try fs.size(fd, path: path) == 0 {
+                    try fs.remove(path)
+                    try fs.syncDirectory(folder)
+                }
+            } catch {}
             try? fs.lock(fd, .unlock, path: path)
             if log?.fd == fd { closeLog() } else { fs.close(fd) }
         }
