@@ -306,6 +306,10 @@ private func sysRename(_ from: String, _ to: String) -> Int32 {
 }
 
 extension FileSystem {
+    /// Releases a `flock`. A failed unlock is not reported: the lock goes with the descriptor
+    /// when it is closed, and the caller is already on its way out.
+    package func unlock(_ fd: Int32, path: String) { _ = try? lock(fd, .unlock, path: path) }
+
     /// Opens a file that must exist.
     package func openExisting(_ path: String, _ mode: OpenMode = .read) throws(StoreError) -> Int32 {
         guard let fd = try open(path, mode) else { throw .io(path: path, message: "cannot open \(path): no such file") }

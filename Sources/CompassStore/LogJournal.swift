@@ -63,7 +63,7 @@ package struct LogExtent: Equatable {
     /// and its commit), the size, capped by a hot journal's committed size, then the last `\n`.
     package static func measure(_ fd: Int32, path: String, fs: FileSystem, locking: Bool = true) throws(StoreError) -> LogExtent {
         if locking { try fs.lock(fd, .shared, path: path) }
-        defer { if locking { try? fs.lock(fd, .unlock, path: path) } }
+        defer { if locking { fs.unlock(fd, path: path) } }
         var size = try fs.size(fd, path: path)
         if let committed = try LogJournal.committedSize(log: path, fs: fs), committed < size { size = committed }
         let complete = try lastLineEnd(fd, before: size, path: path, fs: fs)

@@ -102,7 +102,7 @@ package enum LogReader {
                 if let resumed { ids.formUnion(resumed.index.familyIds) }
                 // Only for the log it was read from, under a lock `erase` also takes: a reader that
                 // finishes after an erasure never writes the erased data back.
-                try? SnapshotWriter.whileCurrent(log: path, readFrom: readFrom, covering: snapshot, fs: fs) { () throws(StoreError) in
+                _ = try? SnapshotWriter.whileCurrent(log: path, readFrom: readFrom, covering: snapshot, fs: fs) { () throws(StoreError) in
                     try SnapshotWriter.write(snapshot, familyIds: ids.sorted(), to: path + ".snapshot", fs: fs) { id in
                         if let family = families[id] { return SnapshotCodec.Section(family) }
                         return resumed.flatMap { $0.index.storedSection(id, read: $0.read) }

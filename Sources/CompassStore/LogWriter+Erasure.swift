@@ -33,7 +33,7 @@ extension LogWriter {
                        dryRun: Bool) throws(StoreError) -> ErasureOutcome {
         let fd = try lockExistingLog()
         defer {
-            try? fs.lock(fd, .unlock, path: path)
+            fs.unlock(fd, path: path)
             closeLog()
         }
         try LogJournal.recover(log: fd, path: path, fs: fs)
@@ -128,7 +128,7 @@ extension LogWriter {
             log = (fd, identity)
             try fs.lock(fd, .exclusive, path: path)
             if try fs.identity(of: path) == identity { return fd }
-            try? fs.lock(fd, .unlock, path: path)
+            fs.unlock(fd, path: path)
         }
     }
 }

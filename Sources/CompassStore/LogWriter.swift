@@ -119,7 +119,7 @@ package final class LogWriter {
                 // Renamed over or removed while this writer waited (an erasure, a failed first
                 // append): the path names another file now, so open it again.
                 if try fs.identity(of: path) == log?.identity { break }
-                try? fs.lock(fd, .unlock, path: path)
+                fs.unlock(fd, path: path)
                 locked = nil
                 closeLog()
             }
@@ -127,13 +127,13 @@ package final class LogWriter {
             let outcome = try appendLocked(fd, eventId: eventId, expectSeq: expectSeq, actor: actor, sanitizing: sanitizing,
                                            lineNumbers: lineNumbers, prebuilt: prebuilt, beforeWrite: beforeWrite, keepUntilExit: keepUntilExit,
                                            progress: progress, build: build)
-            try? fs.lock(fd, .unlock, path: path)
+            fs.unlock(fd, path: path)
             return outcome
         } catch {
             // Still holding the lock (when it was taken): a failed first append takes back what
             // it made before any waiting writer can get in.
             if !created.isEmpty { takeBack(created, log: createdLog, locked: locked) }
-            if let locked, log?.fd == locked { try? fs.lock(locked, .unlock, path: path) }
+            if let locked, log?.fd == locked { fs.unlock(locked, path: path) }
             throw error
         }
     }
@@ -152,7 +152,7 @@ package final class LogWriter {
                     try fs.syncDirectory(folder)
                 }
             } catch {}
-            try? fs.lock(fd, .unlock, path: path)
+            fs.unlock(fd, path: path)
             if log?.fd == fd { closeLog() } else { fs.close(fd) }
         }
         for made in created.reversed() where made != path { fs.removeDirectory(made) }

@@ -26,7 +26,7 @@ package enum SnapshotWriter {
         // Not waited for: a writer holding the log (in this process too, whose lock this one
         // would wait on for ever) means the snapshot is simply not written this time.
         guard try fs.lock(fd, .sharedIfFree, path: log) else { return false }
-        defer { try? fs.lock(fd, .unlock, path: log) }
+        defer { fs.unlock(fd, path: log) }
         guard try fs.identity(fd) == identity, try fs.identity(of: log) == identity else { return false }
         let extent = try LogExtent.measure(fd, path: log, fs: fs, locking: false)
         guard SnapshotFile.log(fd, path: log, extent: extent, endsPrefixOf: snapshot, fs: fs) else { return false }
