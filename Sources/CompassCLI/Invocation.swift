@@ -53,6 +53,11 @@ struct Invocation {
 
     var json: Bool { arguments.has("json") }
 
+    /// The store a read, `verify` or `audit` goes through: the log must exist.
+    func existingStore() throws -> CompassStore {
+        try CompassStore(path: try existingLog(), createIfMissing: false, configuration: .init(), fileSystem: fileSystem, snapshots: snapshots)
+    }
+
     /// Snapshots for whole-log reads: `$COMPASS_SNAPSHOT_MIN_BYTES` new bytes (default 1 MiB)
     /// before one is written; `off` disables them.
     var snapshots: SnapshotPolicy? {

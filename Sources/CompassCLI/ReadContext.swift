@@ -20,8 +20,8 @@ struct ReadContext {
         now = try inv.now()
         zone = try inv.timeZone()
         let (progress, meter) = inv.readProgress("reading")
-        let replayer = try LogReader.replay(path: try inv.existingLog(), fs: inv.fileSystem, cut: try inv.cut(),
-                                            snapshots: inv.snapshots, scope: .familyOf(viewerId), problems: .summary, progress: progress)
+        let replayer = try inv.existingStore().replay(.init(cut: try inv.cut(), scope: .familyOf(viewerId), problems: .summary,
+                                                            progress: progress))
         meter?.finish()
         inv.console.keepUntilExit(replayer)
         state = replayer.state

@@ -46,8 +46,8 @@ public final class CompassStore: @unchecked Sendable {
     private let configuration: Configuration
     private let fs: FileSystem
     private let snapshots: SnapshotPolicy?
-    private let lock = NSLock()
-    private let writer: LogWriter
+    let lock = NSLock()
+    let writer: LogWriter
     // The read side, guarded by `lock`: the committed lines read so far, folded.
     private var tail: LogTail
     private var replayer = Replayer(problems: .summary)
@@ -74,6 +74,11 @@ public final class CompassStore: @unchecked Sendable {
         self.writer = LogWriter(path: path, snapshots: snapshots, fileSystem: fileSystem)
         self.tail = LogTail(path: path, fs: fileSystem)
     }
+
+    /// The file system the store reaches its files through.
+    var fileSystem: FileSystem { fs }
+    /// When reads write a snapshot.
+    var snapshotPolicy: SnapshotPolicy? { snapshots }
 
     // MARK: Appending
 

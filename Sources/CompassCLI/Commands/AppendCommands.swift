@@ -114,10 +114,9 @@ enum AppendCommands {
     /// Whether a family id already has members in the log (read without a full replay when a
     /// snapshot matches).
     static func familyExists(_ family: String, inv: Invocation) throws -> Bool {
-        guard try inv.fileSystem.kind(of: inv.logPath) != .missing else { return false }
-        let replayer = try LogReader.replay(path: inv.logPath, fs: inv.fileSystem, snapshots: inv.snapshots,
-                                            scope: .summary, problems: .summary)
-        return replayer.state.members.values.contains { $0.family == family }
+        let store = try CompassStore(path: inv.logPath, createIfMissing: true, configuration: .init(), fileSystem: inv.fileSystem,
+                                     snapshots: inv.snapshots)
+        return try store.replay(.init(scope: .summary, problems: .summary)).state.members.values.contains { $0.family == family }
     }
 
     /// `y,n,y,n,n,y` → six booleans (yes/no/true/false accepted too).

@@ -12,14 +12,13 @@ enum AuditCommand {
         if let text = args.value("since") { query.since = try inv.time(text, option: "--since") }
         if let text = args.value("until") { query.until = try inv.time(text, option: "--until") }
         let zone = try inv.timeZone()
-        let path = try inv.existingLog()
+        let store = try inv.existingStore()
         let cut = try inv.cut()
         // The viewer is resolved first (a summary read), so each entry can be filtered and
         // written as its line is replayed: memory does not grow with the log.
         var viewer: Viewer?
         if let id = args.value("as") ?? inv.environment["COMPASS_USER"] {
-            let members = try LogReader.replay(path: path, fs: inv.fileSystem, cut: cut, snapshots: inv.snapshots,
-                                               scope: .summary, problems: .summary)
+            let members = try store.replay(.init(cut: cut, scope: .summary, problems: .summary))
             do throws(EventError) { viewer = try Viewer(id, in: members.state) } catch { throw CLIError.domain(error.message) }
         }
         let style = TextStyle(inv)
@@ -31,7 +30,7 @@ enum AuditCommand {
         let json = inv.json
         let (progress, meter) = inv.readProgress("auditing")
         defer { meter?.finish() }
-        let replayer = try LogReader.replay(path: path, fs: inv.fileSystem, cut: cut, observer: { outcome, state in
+        let replayer = try store.replay(.init(cut: cut, problems: .summary, progress: progress, observer: { outcome, state in
             trail.record(outcome, state: state)
             for entry in trail.takeEntries() where written < limit && AuditTrail.shows(entry, to: viewer, query: query) {
                 out += json ? AuditJSON.line(entry) : Array(line(entry, zone: zone, style: style).utf8)
@@ -41,7 +40,7 @@ enum AuditCommand {
                 console.out(bytes: out)
                 out.removeAll(keepingCapacity: true)
             }
-        }, problems: .summary, progress: progress)
+        }))
         inv.console.keepUntilExit(replayer)
         if written == 0, !json { out = Array((style.dim("No history matches") + "\n").utf8) }
         inv.console.out(bytes: out)

@@ -68,8 +68,9 @@ enum ImportCommand {
         let anyUnreadable = !unreadable.isEmpty
         if anyUnreadable, drafts.isEmpty { throw StoreError.rejectedLines(unreadable) }
         var shapeProblems: [Problem] = []
-        let writer = LogWriter(path: inv.logPath, snapshots: inv.snapshots, fileSystem: inv.fileSystem)
-        let outcome: AppendOutcome
+        let store = try CompassStore(path: inv.logPath, createIfMissing: true, configuration: .init(), fileSystem: inv.fileSystem,
+                                     snapshots: inv.snapshots)
+        let events: [Event]
         let (progress, meter) = inv.readProgress("reading the log before importing")
         defer { meter?.finish() }
         do throws(StoreError) {
@@ -77,12 +78,12 @@ enum ImportCommand {
             let supplied = given == "-" ? nil : AttachmentStore(logPath: inv.resolve(given))
             var staged: [StagedAttachment] = []
             let fs = inv.fileSystem
-            outcome = try writer.append(eventId: nil, expectSeq: expectSeq, lineNumbers: numbers, prebuilt: payloads,
-                                        beforeWrite: { _ throws(StoreError) in
-                                            if anyUnreadable { throw .rejectedLines([]) }  // decided, never written
-                                            return try attachments.save(staged, fs: fs)
-                                        },
-                                        keepUntilExit: inv.console.keepUntilExit, progress: progress) { state, _ throws(StoreError) in
+            events = try store.importBatch(expectSeq: expectSeq, lineNumbers: numbers, prebuilt: payloads,
+                                           beforeWrite: { _ throws(StoreError) in
+                                               if anyUnreadable { throw .rejectedLines([]) }  // decided, never written
+                                               return try attachments.save(staged, fs: fs)
+                                           },
+                                           keepUntilExit: inv.console.keepUntilExit, progress: progress) { state, _ throws(StoreError) in
                 shapeProblems = unreadable
                 var filled = drafts
                 var families: [String: String] = [:]  // users who join in this file
@@ -117,7 +118,6 @@ enum ImportCommand {
             let all = shapeProblems + problems.filter { !shaped.contains($0.line) }
             throw StoreError.rejectedLines(all.sorted { $0.line < $1.line })
         }
-        guard case .written(let events) = outcome else { return }
         if inv.json {
             var w = JSONWriter()
             w.beginObject()

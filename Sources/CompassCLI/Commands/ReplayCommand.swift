@@ -6,8 +6,8 @@ enum ReplayCommand {
     static func run(_ inv: Invocation) throws {
         let spool = ProblemSpool()
         let (progress, meter) = inv.readProgress("replaying")
-        let replayer = try LogReader.replay(path: try inv.existingLog(), fs: inv.fileSystem, cut: try inv.cut(),
-                                            snapshots: inv.snapshots, scope: .summary, problems: .forward(spool.add), progress: progress)
+        let replayer = try inv.existingStore().replay(.init(cut: try inv.cut(), scope: .summary, problems: .forward(spool.add),
+                                                            progress: progress))
         meter?.finish()
         inv.console.keepUntilExit(replayer)
         let state = replayer.state

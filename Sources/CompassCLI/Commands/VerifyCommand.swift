@@ -12,8 +12,7 @@ enum VerifyCommand {
         }
         let spool = ProblemSpool()
         let (progress, meter) = inv.readProgress("verifying")
-        let report = try LogVerifier.verify(path: try inv.existingLog(), fs: inv.fileSystem, expectHead: expected, problems: spool.add,
-                                            progress: progress)
+        let report = try inv.existingStore().verify(expectHead: expected, problems: spool.add, progress: progress)
         meter?.finish()
         let chain = switch report.chain {
         case .broken(let line): "broken at line \(line)"
