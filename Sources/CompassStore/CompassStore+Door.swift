@@ -44,8 +44,8 @@ extension CompassStore {
     /// Appends a batch of drafts read from a file (`import`): each with its line number, every
     /// rejected one reported, all or nothing. `beforeWrite` stores what the events point at.
     package func importBatch(expectSeq: Int64?, lineNumbers: [Int], prebuilt: [Result<Payload, EventError>],
-                             beforeWrite: LogWriter.BeforeWrite, keepUntilExit: (Any) -> Void, progress: ReadProgress?,
-                             build: LogWriter.Builder) throws(StoreError) -> [Event] {
+                             beforeWrite: BeforeWriting, keepUntilExit: (Any) -> Void, progress: ReadProgress?,
+                             build: DraftBuilder) throws(StoreError) -> [Event] {
         lock.lock()
         defer { lock.unlock() }
         let outcome = try writer.append(eventId: nil, expectSeq: expectSeq, lineNumbers: lineNumbers, prebuilt: prebuilt,

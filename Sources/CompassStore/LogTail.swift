@@ -4,7 +4,7 @@ import CompassCore
 /// last line, or a batch not yet committed, is read once it is whole. A log that does not
 /// exist yet is waited for; a log replaced (renamed over, removed and made again, or cut
 /// below what was read) is read again from its start.
-package struct LogTail {
+struct LogTail {
     package let path: String
     package let fs: FileSystem
     private var fd: Int32 = -1

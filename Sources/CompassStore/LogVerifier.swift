@@ -76,7 +76,7 @@ public struct AttachmentProblem: Sendable, Hashable {
 }
 
 /// `verify`: reads the whole committed log once, checking a snapshot on the way.
-package enum LogVerifier {
+enum LogVerifier {
     /// - Parameter problems: where every problem goes as it is found (the CLI's spool); the
     ///   report keeps their summary.
     package static func verify(path: String, fs: FileSystem, expectHead: String?,

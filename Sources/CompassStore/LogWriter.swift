@@ -13,6 +13,14 @@ package enum AppendOutcome {
     case alreadyPresent(Event)
 }
 
+/// What an append's drafts are built from: the state of the log as it is under the lock.
+/// `original` is the event already logged under `--event-id`, if any (a retry reuses its ids).
+package typealias DraftBuilder = (_ state: CompassState, _ original: Event?) throws(StoreError) -> [EventDraft]
+
+/// Runs after every draft of an append is accepted and before the log is written; returns
+/// what undoes it if the write then fails (attachment bytes stored for the events, say).
+package typealias BeforeWriting = (_ events: [Event]) throws(StoreError) -> (() -> Void)
+
 /// Appends events to a log: the only code that writes it.
 ///
 /// Under an exclusive `flock` held across read → decide → write → fsync, it rolls back a
@@ -23,7 +31,7 @@ package enum AppendOutcome {
 /// nothing across crashes. A rejected or failed append leaves the log byte-identical and
 /// creates nothing: a first append is decided before its log and folders are made, and a
 /// failure after writing cuts the log back to its old size.
-package final class LogWriter {
+final class LogWriter {
     package let path: String
     let fs: FileSystem
 
@@ -52,13 +60,8 @@ package final class LogWriter {
 
     var folder: String { POSIX.directory(of: path) }
 
-    /// What the drafts are built from: the state of the log as it is under the lock.
-    /// `original` is the event already logged under `--event-id`, if any (a retry reuses its ids).
-    package typealias Builder = (_ state: CompassState, _ original: Event?) throws(StoreError) -> [EventDraft]
-
-    /// Runs after every draft is accepted and before the log is written; returns what undoes
-    /// it if the write then fails (attachment bytes stored for the events, say).
-    package typealias BeforeWrite = (_ events: [Event]) throws(StoreError) -> (() -> Void)
+    typealias Builder = DraftBuilder
+    typealias BeforeWrite = BeforeWriting
 
     /// - Parameters:
     ///   - eventId: the id of the (single) event, for idempotent retries.

@@ -91,7 +91,7 @@ case "retained":
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
     let before = residentBytes()
-    let replayer = try LogReader.replay(path: args[2], fs: POSIXFileSystem())
+    let replayer = try CompassStore(path: args[2], createIfMissing: false, configuration: .init(snapshots: false)).replay()
     let retained = residentBytes() - before
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -105,35 +105,27 @@ case "appends":
     let folder = args[3]
     try? FileManager.default.removeItem(atPath: folder)
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let writer = LogWriter(path: folder + "/appends.jsonl")
+    // In-process appends through the store an app holds: a second apart, numbered ids.
+    let ticks = Ticks()
     let start = Timestamp(rfc3339: "2026-01-01T00:00:00Z")!
-    func draft(_ type: EventType, _ actor: String, _ n: Int, _ data: [(String, String)]) -> EventDraft {
-        EventDraft(seq: 1, id: "bench-\(n)", type: type.rawValue, at: start.adding(seconds: Int64(n)), actor: actor, family: "fam",
-                   data: JSONObject(data.map { JSONObject.Member($0.0, .string($0.1)) }))
-    }
-    _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(StoreError) -> [EventDraft] in
-        [draft(.memberJoined, "u-p", 0, [("userId", "u-p"), ("fullName", "Pat"), ("role", "parent")]),
-         draft(.schoolAdded, "u-p", 1, [("schoolId", "s-1"), ("name", "UCLA")])]
-    }
+    let store = try CompassStore(path: folder + "/appends.jsonl", configuration: .init(
+        clock: { start.adding(seconds: Int64(ticks.value)) }, makeId: { "bench-\(ticks.next())" }, snapshots: false))
+    try store.append(.addMember(AddMember(userId: "u-p", fullName: "Pat", role: .parent, newFamily: "fam")), as: "u-p")
+    try store.append(.addSchool(AddSchool(name: "UCLA", schoolId: "s-1")), as: "u-p")
     // The raw loop writes the same number of lines of the same size, write(2) + fsync each, to a
     // file in the same folder. The two alternate in rounds of 50, so drift in the disk's speed
     // over the run falls on both alike.
-    let probe = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(StoreError) -> [EventDraft] in
-        [draft(.schoolStatusChanged, "u-p", 2, [("schoolId", "s-1"), ("newStatus", "contacted"), ("notes", "Bench note 0")])]
-    }
-    guard case .written(let probeEvents) = probe else { fatalError("the first append was not written") }
-    let line = [UInt8](repeating: UInt8(ascii: "x"), count: EventEncoder.line(for: probeEvents[0]).count) + [0x0A]
+    func note(_ n: Int) -> Command { .changeStatus(ChangeStatus(schoolId: "s-1", newStatus: "contacted", notes: "Bench note \(n)")) }
+    try store.append(note(0), as: "u-p")
+    let probeLine = try String(contentsOfFile: folder + "/appends.jsonl", encoding: .utf8).split(separator: "\n").last ?? ""
+    let line = [UInt8](repeating: UInt8(ascii: "x"), count: probeLine.utf8.count) + [0x0A]
     let fd = open(folder + "/raw.jsonl", O_WRONLY | O_CREAT | O_APPEND, 0o644)
     var appendTime = 0.0, rawTime = 0.0
     var n = 1
     while n < count {
         let round = min(50, count - n)
         appendTime += try seconds {
-            for k in 0..<round {
-                _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(StoreError) -> [EventDraft] in
-                    [draft(.schoolStatusChanged, "u-p", n + k + 2, [("schoolId", "s-1"), ("newStatus", "contacted"), ("notes", "Bench note \(n + k)")])]
-                }
-            }
+            for k in 0..<round { try store.append(note(n + k), as: "u-p") }
         }
         rawTime += seconds {
             for _ in 0..<round {
@@ -151,18 +143,31 @@ case "appends":
 case "hammer":
     // One of several processes appending to the same log at once; the family (parent u-pat,
     // school s-1, family fam) must already exist.
-    let writer = LogWriter(path: args[2])
     let count = Int(args[3]) ?? 500
     let worker = args[4]
+    let ticks = Ticks()
+    let store = try CompassStore(path: args[2], createIfMissing: false, configuration: .init(
+        clock: { Timestamp(rfc3339: "2026-01-01T00:00:00Z")! }, makeId: { "w\(worker)-\(ticks.next())" }, snapshots: false))
     for n in 0..<count {
-        let data = JSONObject([.init("schoolId", .string("s-1")), .init("newStatus", .string("contacted")), .init("notes", .string("w\(worker)-\(n)"))])
-        _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(StoreError) -> [EventDraft] in
-            [EventDraft(seq: 1, id: "w\(worker)-\(n)", type: "SchoolStatusChanged", at: Timestamp(rfc3339: "2026-01-01T00:00:00Z")!,
-                        actor: "u-pat", family: "fam", data: data)]
-        }
+        try store.append(.changeStatus(ChangeStatus(schoolId: "s-1", newStatus: "contacted", notes: "w\(worker)-\(n)")), as: "u-pat")
     }
 
 default:
     FileHandle.standardError.write(Data("usage: compass-bench decode FILE | appends N FOLDER | hammer LOG N WORKER | stages FILE | retained FILE\n".utf8))
     exit(2)
+}
+
+/// A counter the store's clock and id source share (from 0; `next()` returns it, then counts on).
+final class Ticks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+
+    func next() -> Int {
+        lock.withLock {
+            defer { count += 1 }
+            return count
+        }
+    }
 }
