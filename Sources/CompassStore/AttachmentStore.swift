@@ -17,7 +17,7 @@ package struct StagedAttachment: Sendable {
 package struct AttachmentStore {
     package let folder: String
 
-    package init(logPath: String) { folder = logPath + ".attachments" }
+    package init(logPath: String) { folder = StoreFiles(log: logPath).attachments }
 
     /// Where the bytes with this hash live.
     package func path(for sha256: String) -> String { folder + "/" + sha256 }

@@ -10,7 +10,7 @@ import CompassCore
 package enum ErasureIntent {
     static let magic = "compass-erasure"
 
-    package static func path(of log: String) -> String { log + ".erasing" }
+    package static func path(of log: String) -> String { StoreFiles(log: log).erasing }
 
     /// Records what the erasure about to commit removes afterwards.
     static func write(log: String, newSize: Int, newHead: String, blobs: [String], fs: FileSystem) throws(StoreError) {

@@ -51,6 +51,17 @@ package protocol FileSystem: Sendable {
     func entry(at path: String) throws(StoreError) -> FileKind
 }
 
+/// What ``FileSystem/replaceAtomically(_:afterRename:write:)`` does with the folder once the
+/// new file is renamed into place.
+package enum AfterRename: Sendable {
+    /// Fsync the folder; a failure is an error (the file must be durable before going on).
+    case syncFolder
+    /// Fsync the folder, tried again; a lasting failure is a warning (the file is in place).
+    case warnIfFolderSyncFails
+    /// The rename is a commit point the caller finishes itself.
+    case leaveFolderToCaller
+}
+
 /// How ``FileSystem/open(_:_:)`` opens a file.
 ///
 /// The log is opened as the user named it (a symbolic link to it is followed). Every file the
@@ -384,21 +395,29 @@ extension FileSystem {
         return failure.map { "the change is in place, but \($0.message) (it is durable once the system writes the folder)" }
     }
 
-    /// Writes a file whose bytes are `parts`, one after another, atomically: a temporary file
-    /// beside it (`PATH.tmp-PID`), fsynced, renamed over it, the folder fsynced. On any failure
-    /// the temporary file is removed and the old file, if any, is left as it was.
-    ///
-    /// - Parameter warnAfterRename: once renamed the file is in place: a folder fsync that
-    ///   still fails after ``syncDirectoryAfterCommit(_:)``'s tries is returned as a warning
-    ///   instead of thrown (for a file the user asked for; a journal needs the error).
+    /// Writes a file whose bytes are `parts`, one after another, atomically (``replaceAtomically(_:afterRename:write:)``).
     @discardableResult
     package func writeFileAtomically(_ path: String, parts: [[UInt8]], warnAfterRename: Bool = false) throws(StoreError) -> String? {
-        let temp = path + ".tmp-\(getpid())"
+        try replaceAtomically(path, afterRename: warnAfterRename ? .warnIfFolderSyncFails : .syncFolder) { fd, temp throws(StoreError) in
+            for part in parts { try writeAll(fd, part, path: temp) }
+        }
+    }
+
+    /// The one atomic write of the store: `write` fills a new temporary file beside `path`
+    /// (`PATH.tmp-PID`, created with `O_EXCL`), which is fsynced and renamed over `path`; then
+    /// the folder is fsynced as `afterRename` says. On any failure before the rename the
+    /// temporary file is removed and the old file, if any, is left as it was.
+    ///
+    /// - Returns: the warning of ``AfterRename/warnIfFolderSyncFails``, if any.
+    @discardableResult
+    package func replaceAtomically(_ path: String, afterRename: AfterRename = .syncFolder,
+                                   write: (_ fd: Int32, _ temp: String) throws(StoreError) -> Void) throws(StoreError) -> String? {
+        let temp = StoreFiles.temporary(for: path)
         let fd = try createTemporary(temp)
         // The descriptor is closed exactly once: in a process with other threads, a second
         // close could shut a descriptor another thread was just given the same number for.
         do throws(StoreError) {
-            for part in parts { try writeAll(fd, part, path: temp) }
+            try write(fd, temp)
             try sync(fd, path: temp)
         } catch {
             close(fd)
@@ -412,8 +431,11 @@ extension FileSystem {
             try? remove(temp)
             throw error
         }
-        if warnAfterRename { return syncDirectoryAfterCommit(POSIX.directory(of: path)) }
-        try syncDirectory(POSIX.directory(of: path))
+        switch afterRename {
+        case .syncFolder: try syncDirectory(POSIX.directory(of: path))
+        case .warnIfFolderSyncFails: return syncDirectoryAfterCommit(POSIX.directory(of: path))
+        case .leaveFolderToCaller: break
+        }
         return nil
     }
 

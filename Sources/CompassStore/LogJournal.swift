@@ -9,7 +9,7 @@
 package enum LogJournal {
     package static let magic = "compass-journal 1 committed-size "
 
-    package static func path(of log: String) -> String { log + ".journal" }
+    package static func path(of log: String) -> String { StoreFiles(log: log).journal }
 
     /// The committed size a journal records, or nil when there is no complete journal.
     ///

@@ -56,7 +56,7 @@ enum LogReader {
         // A snapshot keeps only a summary of the problems: a caller that lists every problem
         // reads the whole log when the snapshot's prefix has any.
         let listsProblems: Bool = if case .summary = problems { false } else { true }
-        if usesSnapshot, trustingSnapshot, let file = SnapshotFile(path: path + ".snapshot", fs: fs),
+        if usesSnapshot, trustingSnapshot, let file = SnapshotFile(path: StoreFiles(log: path).snapshot, fs: fs),
            !(listsProblems && file.index.base.problems.count > 0),
            file.matches(log: fd, path: path, extent: extent, fs: fs) {
             let index = file.index
@@ -103,7 +103,7 @@ enum LogReader {
                 // Only for the log it was read from, under a lock `erase` also takes: a reader that
                 // finishes after an erasure never writes the erased data back.
                 _ = try? SnapshotWriter.whileCurrent(log: path, readFrom: readFrom, covering: snapshot, fs: fs) { () throws(StoreError) in
-                    try SnapshotWriter.write(snapshot, familyIds: ids.sorted(), to: path + ".snapshot", fs: fs) { id in
+                    try SnapshotWriter.write(snapshot, familyIds: ids.sorted(), to: StoreFiles(log: path).snapshot, fs: fs) { id in
                         if let family = families[id] { return SnapshotCodec.Section(family) }
                         return resumed.flatMap { $0.index.storedSection(id, read: $0.read) }
                     }

@@ -156,7 +156,7 @@ enum LogVerifier {
     /// on from there, so the log is still read once.
     static func checkSnapshot(log fd: Int32, path: String, extent: LogExtent, fs: FileSystem,
                               replayer: inout Replayer) throws(StoreError) -> VerifyReport.SnapshotCheck {
-        let snapshotPath = path + ".snapshot"
+        let snapshotPath = StoreFiles(log: path).snapshot
         guard try fs.kind(of: snapshotPath) != .missing else { return .none }
         guard let file = SnapshotFile(path: snapshotPath, fs: fs), file.matches(log: fd, path: path, extent: extent, fs: fs),
               let stored = try fs.readFile(snapshotPath, .readSide) else {

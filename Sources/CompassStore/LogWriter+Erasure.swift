@@ -52,7 +52,7 @@ extension LogWriter {
         catch { throw .rejected(error) }
         bytes = []
 
-        let tornPath = path + ".torn"
+        let tornPath = StoreFiles(log: path).torn
         let torn = (try fs.readFile(tornPath, .readSide)) ?? []
         let fragments = torn.split(separator: 0x0A).map { Array($0) }
         let keptFragments = fragments.filter { !plan.covers(tornFragment: String(decoding: $0, as: UTF8.self), scope: target.scope) }
@@ -66,14 +66,13 @@ extension LogWriter {
         let base = String(path.split(separator: "/").last ?? Substring(path)) + "."
         let temporaries = try fs.list(folder).filter { $0.hasPrefix(base) && POSIX.temporaryOwner($0) != nil }.map { folder + "/" + $0 }
             + stored.filter { POSIX.temporaryOwner($0) != nil }.map { attachments.folder + "/" + $0 }
-        let snapshotPath = path + ".snapshot"
+        let snapshotPath = StoreFiles(log: path).snapshot
         let hasSnapshot = try fs.kind(of: snapshotPath) != .missing
         var outcome = ErasureOutcome(plan: plan, tornFragments: fragments.count - keptFragments.count, blobs: blobs.count,
                                      snapshot: hasSnapshot, committed: false)
         if dryRun { return outcome }
 
         try ErasureIntent.write(log: path, newSize: plan.newLog.count, newHead: plan.newHead, blobs: blobs, fs: fs)
-        let temp = path + ".tmp-\(getpid())"
         do throws(StoreError) {
             try fs.remove(snapshotPath)  // whatever a stat said: any error but ENOENT fails the erasure here
             for temporary in temporaries { try fs.remove(temporary) }
@@ -82,18 +81,11 @@ extension LogWriter {
                     try fs.writeFileAtomically(tornPath, parts: keptFragments.map { $0 + [0x0A] })
                 }
             }
-            let out = try fs.createTemporary(temp)
-            do throws(StoreError) {
+            // The new log beside the old one, renamed over it: the commit point.
+            try fs.replaceAtomically(path, afterRename: .leaveFolderToCaller) { out, temp throws(StoreError) in
                 try fs.writeAll(out, plan.newLog, path: temp)
-                try fs.sync(out, path: temp)
-                fs.close(out)
-            } catch {
-                fs.close(out)
-                throw error
             }
-            try fs.rename(temp, to: path)  // the commit point
         } catch {
-            try? fs.remove(temp)
             try? fs.remove(ErasureIntent.path(of: path))  // the old log is whole and keeps its blobs
             try? fs.syncDirectory(folder)
             throw error

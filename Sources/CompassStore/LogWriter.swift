@@ -343,7 +343,7 @@ final class LogWriter {
     private func moveTornTailAside(fd: Int32, base: Int, bytes: inout [UInt8]) throws(StoreError) {
         guard let last = bytes.last, last != 0x0A else { return }
         let keep = (bytes.lastIndex(of: 0x0A) ?? -1) + 1
-        let sidePath = path + ".torn"
+        let sidePath = StoreFiles(log: path).torn
         let side = try fs.openExisting(sidePath, .appendSide)
         defer { fs.close(side) }
         try fs.writeAll(side, Array(bytes[keep...]) + [0x0A], path: sidePath)

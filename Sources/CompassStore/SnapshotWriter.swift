@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CompassCore
 
 /// Writes `LOG.snapshot` streaming: family sections are encoded a batch at a time on every
@@ -40,9 +35,7 @@ package enum SnapshotWriter {
     ///     it cannot be had: then nothing is written.
     package static func write(_ snapshot: ReplaySnapshot, familyIds: [String], to path: String, fs: FileSystem,
                               section: (String) -> SnapshotCodec.Section?) throws(StoreError) {
-        let temp = path + ".tmp-\(getpid())"
-        let fd = try fs.createTemporary(temp)
-        do throws(StoreError) {
+        try fs.replaceAtomically(path) { fd, temp throws(StoreError) in
             var stream = SnapshotStream(snapshot)
             for part in stream.opening { try fs.writeAll(fd, part, path: temp) }
             for start in stride(from: 0, to: familyIds.count, by: batch) {
@@ -56,19 +49,6 @@ package enum SnapshotWriter {
             let (directory, preamble) = stream.closing()
             try fs.writeAll(fd, directory, path: temp)
             try fs.writeAll(fd, preamble, at: 0, path: temp)
-            try fs.sync(fd, path: temp)
-        } catch {
-            fs.close(fd)
-            try? fs.remove(temp)
-            throw error
         }
-        fs.close(fd)  // exactly once (a second close could shut another thread's descriptor)
-        do throws(StoreError) {
-            try fs.rename(temp, to: path)
-        } catch {
-            try? fs.remove(temp)
-            throw error
-        }
-        try fs.syncDirectory(POSIX.directory(of: path))
     }
 }
