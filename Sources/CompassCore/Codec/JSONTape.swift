@@ -446,9 +446,7 @@ private struct Scanner {
         return false
     }
 
-    /// A key's length and outer bytes folded into one integer (kept in a plain key token's
-    /// `count`, which only containers use otherwise).
-
+    /// The text of a string token (a key compared when its bytes differ, escapes decoded).
     func text(_ token: Token) -> String {
         JSONTape.string(token, p)
     }

@@ -11,17 +11,6 @@ package enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object(JSONObject)
 
-    /// The name of this value's kind, as used in `field F must be T` problems.
-    package var kindName: String {
-        switch self {
-        case .null: "null"
-        case .bool: "boolean"
-        case .int, .number: "number"
-        case .string: "string"
-        case .array: "array"
-        case .object: "object"
-        }
-    }
 }
 
 /// Read access to a JSON object's fields by name, whatever holds them: a built

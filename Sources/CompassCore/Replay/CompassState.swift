@@ -259,7 +259,7 @@ public struct Deletion: Equatable, Sendable {
     public var eventId: String
     /// When it was recorded.
     public var at: Timestamp
-    /// How many applied events each member was the actor of.
+    /// Who deleted it.
     public var by: String
 }
 

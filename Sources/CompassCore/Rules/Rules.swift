@@ -188,12 +188,14 @@ struct RuleContext<Fields: JSONFields> {
         return NotificationSettingsChanged(inboundAlerts: try reader.bool("inboundAlerts"))
     }
 
-    /// Marks the actor's notifications read up to a line.
+    /// An erasure's record (SPEC §5): the head and line count before it, how many lines it
+    /// erased and its scope; applied without a membership check (its actor is `-`).
     func erasureRecorded() throws(EventError) -> ErasureRecorded {
         ErasureRecorded(oldHead: try reader.hash("oldHead"), oldLines: try reader.count("oldLines"), erased: try reader.count("erased"),
                         scope: try reader.choice("scope", ErasureScope.self, else: "field data.scope must be member or family"))
     }
 
+    /// Marks the actor's notifications read up to a line.
     func notificationsRead() throws(EventError) -> NotificationsRead {
         _ = try actorMember()
         return NotificationsRead(upToSeq: try reader.count("upToSeq"))

@@ -1,0 +1,128 @@
+/// A complete log line parsed, hashed and decoded as far as it can be without the state.
+///
+/// Preparing is pure and independent per line, so a reader may prepare lines on several
+/// threads and feed them to ``Replayer/consume(prepared:)`` in order; only the state rules
+/// (``Rules/check(_:in:)``) and the fold are left for that thread.
+package struct PreparedLine: Equatable, Sendable {
+    package enum Content: Equatable, Sendable {
+        case blank
+        case invalid
+        /// Valid JSON whose envelope breaks a rule of SPEC §1.
+        case badEnvelope(EventError)
+        /// A readable envelope and its payload built without the state, or why it did not build.
+        case draft(EventDraft, payload: Result<Payload, EventError>)
+        /// A line whose payload built, when no one keeps raw payloads: the event as it will be
+        /// folded if the state allows it (built here, so the fold thread only decides).
+        case event(Event)
+
+        /// A draft and its built payload, or the event they make when the payload is not kept.
+        static func decoded(_ draft: consuming EventDraft, _ payload: consuming Result<Payload, EventError>, keepingPayload: Bool) -> Content {
+            guard !keepingPayload, payload.succeeded else { return .draft(draft, payload: payload) }
+            guard case .success(let built) = consume payload else { preconditionFailure("succeeded") }
+            return .event(draft.takeEvent(payload: built))
+        }
+
+        var isBlank: Bool {
+            if case .blank = self { return true }
+            return false
+        }
+    }
+
+    /// The content, moved out of the line (swapped for `.blank`: returning the stored
+    /// property of a consumed line would copy the payload's texts, a reference count each).
+    mutating func takeContent() -> Content {
+        var taken = Content.blank
+        swap(&taken, &content)
+        return taken
+    }
+
+    package var byteCount: Int
+    /// SHA-256 of the line's bytes (nil when not hashing).
+    package var hash: LineHash?
+    package var content: Content
+    /// The `seq` field when it is an integer ≥ 1, even if the envelope is otherwise broken.
+    package var readableSeq: Int64?
+    /// The `at` field when it is an RFC 3339 time, even if the envelope is otherwise broken.
+    package var readableAt: Timestamp?
+    /// The `prev` field when it is a string, well-formed or not.
+    package var prevText: String?
+    /// The `family` field when it is a valid id, even if the envelope is otherwise broken.
+    package var readableFamily: String?
+    /// The keys the fold looks the line's event up by (worked out here, off the fold thread);
+    /// nil when the line has no readable envelope.
+    package var keys: LineKeys?
+
+    /// Parses, hashes and decodes one line without its `\n`.
+    ///
+    /// - Parameter keepingPayload: keep the raw payload of a draft whose payload built (an
+    ///   observer may want it when the state rejects the line); otherwise it is freed here.
+    package init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true) {
+        var tape = JSONTape()
+        self.init(line, hashing: hashing, keepingPayload: keepingPayload, tape: &tape)
+    }
+
+    /// Prepares a line with a tape kept from earlier lines (no tape allocation per line).
+    ///
+    /// - Parameter fastEnvelope: read a common-shape envelope straight from the tape (tests
+    ///   turn it off to compare with the general decoder).
+    package init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true,
+                tape: inout JSONTape, fastEnvelope: Bool = true) {
+        // Each path builds its values and then the line in one go (a line without a readable
+        // envelope gets no keys, rather than placeholder ones worked out and thrown away).
+        let hash = hashing ? LineHash(of: line) : nil
+        guard tape.scan(line), let base = line.baseAddress else {
+            self.init(byteCount: line.count, hash: hash,
+                      content: line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .invalid)
+            return
+        }
+        if fastEnvelope, case (var draft, let data)? = EnvelopeFastPath.decode(tape, base) {
+            // The payload is read from the tape in place; the `data` tree is built only when
+            // someone may still need it (an observer, or the step-by-step rules after a failure).
+            let (type, version) = (draft.type, draft.version)
+            let payload = TapeObject.reading(tape: tape, base: base, index: data) { fields in
+                Result { () throws(EventError) in try Rules.payloadIgnoringState(type: type, version: version, data: fields, sanitizing: false) }
+            }
+            if keepingPayload || !payload.succeeded, case .object(let object) = tape.value(at: data, in: base) { draft.data = object }
+            let keys = LineKeys(id: draft.id, family: draft.family, result: payload)
+            let (seq, at, prev, family) = (draft.seq, draft.at, draft.prev, draft.family)
+            self.init(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload), keys: keys,
+                      readableSeq: seq, readableAt: at, prevText: prev, readableFamily: family)
+            return
+        }
+        guard case .object(let object) = tape.value(at: 0, in: base) else {
+            self.init(byteCount: line.count, hash: hash, content: .invalid)  // valid JSON, but not an object
+            return
+        }
+        var seq: Int64?
+        if case .int(let value)? = object["seq"], value >= 1, value <= EnvelopeDecoder.maxSeq { seq = value }
+        var prev: String?
+        if case .string(let text)? = object["prev"] { prev = text }
+        var family: String?
+        if case .string(let text)? = object["family"], Identifier.isValid(text) { family = text }
+        do {
+            let draft = try EnvelopeDecoder.decode(object)
+            let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
+            let keys = LineKeys(id: draft.id, family: draft.family, result: payload)
+            let at = draft.at
+            self.init(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload), keys: keys,
+                      readableSeq: seq, readableAt: at, prevText: prev, readableFamily: family)
+        } catch {
+            var at: Timestamp?
+            if case .string(let text)? = object["at"] { at = Timestamp(rfc3339: text) }
+            self.init(byteCount: line.count, hash: hash, content: .badEnvelope(error),
+                      readableSeq: seq, readableAt: at, prevText: prev, readableFamily: family)
+        }
+    }
+
+    private init(byteCount: Int, hash: LineHash?, content: consuming Content, keys: LineKeys? = nil, readableSeq: Int64? = nil,
+                 readableAt: Timestamp? = nil, prevText: String? = nil, readableFamily: String? = nil) {
+        self.byteCount = byteCount
+        self.hash = hash
+        self.content = content
+        self.keys = keys
+        self.readableSeq = readableSeq
+        self.readableAt = readableAt
+        self.prevText = prevText
+        self.readableFamily = readableFamily
+    }
+}

@@ -1,0 +1,8 @@
+/// What happened to one line during replay.
+package enum LineOutcome {
+    case applied(line: Int, event: Event)
+    /// Not applied: the draft when its envelope could be read, and the reason.
+    case rejected(line: Int, draft: EventDraft?, message: String)
+    /// An `Erased` record (SPEC §5): skipped without a problem.
+    case erased(line: Int, draft: EventDraft)
+}
