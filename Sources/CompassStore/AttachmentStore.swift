@@ -53,17 +53,17 @@ package struct AttachmentStore {
     package static func stage(_ full: String, fs: FileSystem) throws(StoreError) -> StagedAttachment {
         if try fs.kind(of: full) == .directory { throw .io(path: full, message: "\(full) is a directory, not a file") }
         let name = fileName(of: full)
-        guard let mime = AttachmentRules.mimeType(forFileName: name) else { throw .rejected(EventError("Unsupported file type", kind: .rule)) }
+        guard let mime = AttachmentRules.mimeType(forFileName: name) else { throw .rejected(EventError(RuleMessage.unsupportedFileType, kind: .rule)) }
         let size = try describe(full, fs: fs).size
-        guard size <= AttachmentRules.maxSizeBytes else { throw .rejected(EventError("File exceeds 10MB limit", kind: .rule)) }
+        guard size <= AttachmentRules.maxSizeBytes else { throw .rejected(EventError(RuleMessage.fileTooLarge, kind: .rule)) }
         guard let bytes = try fs.readFile(full) else { throw .io(path: full, message: "cannot open \(full): no such file") }
         return StagedAttachment(name: name, bytes: bytes, mimeType: mime, sha256: SHA256.hex(bytes))
     }
 
     /// Checks bytes given in memory under their file name, as ``stage(_:fs:)`` checks a file.
     package static func stage(name: String, bytes: [UInt8]) throws(StoreError) -> StagedAttachment {
-        guard let mime = AttachmentRules.mimeType(forFileName: name) else { throw .rejected(EventError("Unsupported file type", kind: .rule)) }
-        guard bytes.count <= AttachmentRules.maxSizeBytes else { throw .rejected(EventError("File exceeds 10MB limit", kind: .rule)) }
+        guard let mime = AttachmentRules.mimeType(forFileName: name) else { throw .rejected(EventError(RuleMessage.unsupportedFileType, kind: .rule)) }
+        guard bytes.count <= AttachmentRules.maxSizeBytes else { throw .rejected(EventError(RuleMessage.fileTooLarge, kind: .rule)) }
         return StagedAttachment(name: name, bytes: bytes, mimeType: mime, sha256: SHA256.hex(bytes))
     }
 

@@ -9,9 +9,9 @@ extension RuleContext {
 
         if let member { try StateRules.playerLogs(member) }
         try rules?.interactionIsNew(interactionId)
-        let schoolId = try reader.reference("schoolId", else: "Please select a school")
+        let schoolId = try reader.reference("schoolId", else: RuleMessage.selectSchool)
         let coachId = try reader.reference("coachId", else: "Invalid coach selection")
-        guard schoolId != nil || coachId != nil else { throw EventError("Please select a school") }
+        guard schoolId != nil || coachId != nil else { throw EventError(RuleMessage.selectSchool) }
         if let schoolId {
             try rules?.schoolExists(schoolId)
         }
@@ -65,9 +65,9 @@ extension RuleContext {
             guard case .object(let object) = element else { throw .mustBe(path, "an object") }
             guard case .string(let name)? = object["name"], !name.isEmpty else { throw .mustBe("\(path).name", "a non-empty string") }
             guard case .int(let size)? = object["sizeBytes"], size >= 0 else { throw .mustBe("\(path).sizeBytes", "an integer ≥ 0") }
-            guard size <= AttachmentRules.maxSizeBytes else { throw EventError("File exceeds 10MB limit") }
+            guard size <= AttachmentRules.maxSizeBytes else { throw EventError(RuleMessage.fileTooLarge) }
             guard case .string(let mime)? = object["mimeType"], AttachmentRules.allowedMimeTypes.contains(mime) else {
-                throw EventError("Unsupported file type")
+                throw EventError(RuleMessage.unsupportedFileType)
             }
             var sha: String?
             if let hash = object["sha256"], hash != .null, hash != .string("") {

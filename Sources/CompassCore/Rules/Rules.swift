@@ -126,8 +126,8 @@ struct RuleContext<Fields: JSONFields> {
         try rules?.schoolIsNew(schoolId)
         let name = try reader.nonBlank("name", else: "School name is required")
         guard TextRules.fits(name, 200) else { throw EventError("School name must be 200 characters or less") }
-        let status = try reader.optionalText("status", else: "Invalid status")
-        if let status, !TextRules.isSlug(status) { throw EventError("Invalid status") }
+        let status = try reader.optionalText("status", else: RuleMessage.invalidStatus)
+        if let status, !TextRules.isSlug(status) { throw EventError(RuleMessage.invalidStatus) }
         return SchoolAdded(schoolId: schoolId, name: name, status: status)
     }
 
@@ -135,8 +135,8 @@ struct RuleContext<Fields: JSONFields> {
         _ = try actorMember()
         let coachId = try reader.requiredId("coachId")
         try rules?.coachIsNew(coachId)
-        guard let schoolId = try reader.reference("schoolId", else: "Please select a school") else {
-            throw EventError("Please select a school")
+        guard let schoolId = try reader.reference("schoolId", else: RuleMessage.selectSchool) else {
+            throw EventError(RuleMessage.selectSchool)
         }
         try rules?.schoolExists(schoolId)
         let firstName = try reader.nonBlank("firstName", else: "First name is required")
@@ -148,8 +148,8 @@ struct RuleContext<Fields: JSONFields> {
     func interactionDeleted() throws(EventError) -> InteractionDeleted {
         let member = try actorMember()
         if let member { try StateRules.playerDeletes(member) }
-        guard let interactionId = try reader.reference("interactionId", else: "Interaction not found") else {
-            throw EventError("Interaction not found", kind: .notFound)
+        guard let interactionId = try reader.reference("interactionId", else: RuleMessage.interactionNotFound) else {
+            throw EventError(RuleMessage.interactionNotFound, kind: .notFound)
         }
         try rules?.actorLoggedLive(interactionId)
         return InteractionDeleted(interactionId: interactionId)
@@ -158,12 +158,12 @@ struct RuleContext<Fields: JSONFields> {
     func schoolStatusChanged() throws(EventError) -> SchoolStatusChanged {
         _ = try actorMember()
         let notes = try reader.optionalText("notes")
-        guard let schoolId = try reader.reference("schoolId", else: "Please select a school") else {
-            throw EventError("Please select a school")
+        guard let schoolId = try reader.reference("schoolId", else: RuleMessage.selectSchool) else {
+            throw EventError(RuleMessage.selectSchool)
         }
         try rules?.schoolExists(schoolId)
         guard case .string(let status)? = reader.data["newStatus"], TextRules.isSlug(status) else {
-            throw EventError("Invalid status")
+            throw EventError(RuleMessage.invalidStatus)
         }
         return SchoolStatusChanged(schoolId: schoolId, newStatus: status, notes: notes)
     }

@@ -70,7 +70,7 @@ struct StateRules {
     }
 
     func schoolExists(_ schoolId: String) throws(EventError) {
-        guard familyHas({ $0.pointee.schools.index(forKey: schoolId) != nil }) else { throw EventError("Please select a school") }
+        guard familyHas({ $0.pointee.schools.index(forKey: schoolId) != nil }) else { throw EventError(RuleMessage.selectSchool) }
     }
 
     func coachIsNew(_ coachId: String) throws(EventError) {
@@ -98,7 +98,7 @@ struct StateRules {
 
     /// The interaction is live and the actor logged it.
     func actorLoggedLive(_ interactionId: String) throws(EventError) {
-        guard familyHas({ $0.pointee.interactions.isLive(interactionId, loggedBy: actor, hash: interactionHash ?? interactionId.hashValue) }) else { throw EventError("Interaction not found", kind: .notFound) }
+        guard familyHas({ $0.pointee.interactions.isLive(interactionId, loggedBy: actor, hash: interactionHash ?? interactionId.hashValue) }) else { throw EventError(RuleMessage.interactionNotFound, kind: .notFound) }
     }
 
     func documentIsNew(_ documentId: String) throws(EventError) {

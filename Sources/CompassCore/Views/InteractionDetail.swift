@@ -15,7 +15,7 @@ extension InteractionViews {
     /// another family or not visible to the viewer (its existence is never revealed).
     public static func detail(_ state: CompassState, viewer: Viewer, interactionId: String) throws(EventError) -> InteractionDetail {
         guard let family = state.families[viewer.family], let record = family.liveInteraction(interactionId),
-              viewer.sees(actor: record.loggedBy) else { throw EventError("Interaction not found", kind: .notFound) }
+              viewer.sees(actor: record.loggedBy) else { throw EventError(RuleMessage.interactionNotFound, kind: .notFound) }
         let item = item(record, shownContent: record.logged.shownContent, family: family, state: state, viewer: viewer)
         return InteractionDetail(item: item, eventId: record.logged.eventId, attachments: record.logged.attachments ?? [],
                                  canExport: viewer.role == .player)
