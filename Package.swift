@@ -22,11 +22,14 @@ let package = Package(
         .target(name: "CompassCLI", dependencies: ["CompassCore", "CompassStore"]),
         // The thin executable: hands the process to CompassCLI.
         .executableTarget(name: "compass", dependencies: ["CompassCLI"]),
-        // The in-house property-testing harness and log generators, shared by the test targets.
-        .target(name: "CompassTestSupport", dependencies: ["CompassCore"], path: "Tests/CompassTestSupport"),
+        // The in-house property-testing harness, log generators, the fault-injecting file systems
+        // and the built binary's runner, shared by the test targets.
+        .target(name: "CompassTestSupport", dependencies: ["CompassCore", "CompassStore"], path: "Tests/CompassTestSupport"),
         // Baselines for bench/run.sh (JSONDecoder, raw write+fsync). Not part of the product.
         .executableTarget(name: "compass-bench", dependencies: ["CompassCLI", "CompassCore", "CompassStore"]),
         .testTarget(name: "CompassCoreTests", dependencies: ["CompassCore", "CompassTestSupport"]),
+        // The store's own suites: reads streamed from disk, the change feed.
+        .testTarget(name: "CompassStoreTests", dependencies: ["CompassStore", "CompassCore", "CompassTestSupport"]),
         // A client of the public API only (no @testable), as an app embedding the store.
         .testTarget(name: "CompassClientTests", dependencies: ["CompassStore", "CompassCore"]),
         .testTarget(name: "CompassCLITests", dependencies: ["CompassCLI", "CompassCore", "CompassStore", "CompassTestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CompassTestSupport
 @testable import CompassCLI
 @testable import CompassCore
 @testable import CompassStore

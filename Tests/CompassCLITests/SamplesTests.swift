@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CompassTestSupport
 
 /// End-to-end: the built `compass` binary on `events-samples/`.
 @Suite struct SamplesTests {

@@ -1,6 +1,5 @@
 import Foundation
-@testable import CompassCLI
-@testable import CompassStore
+import CompassStore
 
 #if canImport(Glibc)
 import Glibc
@@ -17,16 +16,16 @@ import Glibc
 ///   entry back to what was last made durable: a file's bytes as of its last fsync, a
 ///   folder's entries as of its last fsync (a file created, renamed or removed since then is
 ///   not, or still, there).
-final class FaultyFileSystem: FileSystem, @unchecked Sendable {
-    enum Fault: CaseIterable { case error, shortWrite, kill, powerLoss }
+package final class FaultyFileSystem: FileSystem, @unchecked Sendable {
+    package enum Fault: CaseIterable, Sendable { case error, shortWrite, kill, powerLoss }
 
     private let real = POSIXFileSystem()
     private let lock = NSLock()
-    let root: String
+    package let root: String
     private let failAt: Int
     private let fault: Fault
-    private(set) var operations = 0
-    private(set) var injected: String?
+    package private(set) var operations = 0
+    package private(set) var injected: String?
     private var stopped = false
 
     // The durability model: inodes, the names that point at them now and as last made durable.
@@ -39,7 +38,7 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
     private var open: [Int32: Int] = [:]
 
     /// Watches the files under `root` (taken as durable as they are now); faults at operation `failAt`.
-    init(root: String, failAt: Int, fault: Fault) {
+    package init(root: String, failAt: Int, fault: Fault) {
         self.root = root
         self.failAt = failAt
         self.fault = fault
@@ -64,7 +63,7 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
     }
 
     /// Whether the fault was reached (a run with fewer operations never hits it).
-    var hitFault: Bool { injected != nil }
+    package var hitFault: Bool { injected != nil }
 
     /// Counts one operation; throws the injected fault at the chosen one.
     private func step(_ name: String, _ path: String, isWrite: Bool = false) throws(StoreError) -> Bool {
@@ -87,7 +86,7 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
 
     private func parent(_ path: String) -> String { POSIX.directory(of: path) }
 
-    func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> Int32? {
+    package func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> Int32? {
         _ = try step("open", path)
         let existed = (try? real.kind(of: path)) == .regular
         guard let fd = try real.open(path, mode) else { return nil }
@@ -106,9 +105,9 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
     /// process with other threads such a close can shut a descriptor someone else just got
     /// (the same number), so the store must close each exactly once: it is recorded here and
     /// not passed on.
-    private(set) var strayCloses: [Int32] = []
+    package private(set) var strayCloses: [Int32] = []
 
-    func close(_ fd: Int32) {
+    package func close(_ fd: Int32) {
         lock.lock()
         let known = open.removeValue(forKey: fd) != nil
         if !known { strayCloses.append(fd) }
@@ -116,26 +115,26 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         if known { real.close(fd) }
     }
 
-    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws(StoreError) -> Int {
+    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws(StoreError) -> Int {
         _ = try step("read", path)
         return try real.read(fd, into: buffer, at: offset, path: path)
     }
 
-    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(StoreError) -> Int {
+    package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(StoreError) -> Int {
         if try step("write", path, isWrite: true) {
             return try real.write(fd, UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count / 2)]), path: path)
         }
         return try real.write(fd, bytes, path: path)
     }
 
-    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, path: String) throws(StoreError) -> Int {
+    package func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, path: String) throws(StoreError) -> Int {
         if try step("pwrite", path, isWrite: true) {
             return try real.write(fd, UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count / 2)]), at: offset, path: path)
         }
         return try real.write(fd, bytes, at: offset, path: path)
     }
 
-    func sync(_ fd: Int32, path: String) throws(StoreError) {
+    package func sync(_ fd: Int32, path: String) throws(StoreError) {
         _ = try step("sync", path)
         try real.sync(fd, path: path)
         let bytes = (try? real.readFile(path)).flatMap { $0 } ?? []  // the descriptor may be write-only
@@ -144,33 +143,33 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         lock.unlock()
     }
 
-    func truncate(_ fd: Int32, to size: Int, path: String) throws(StoreError) {
+    package func truncate(_ fd: Int32, to size: Int, path: String) throws(StoreError) {
         _ = try step("truncate", path)
         try real.truncate(fd, to: size, path: path)
     }
 
     // Every stat is a step too: a failed stat is an error, never "absent".
-    func size(_ fd: Int32, path: String) throws(StoreError) -> Int {
+    package func size(_ fd: Int32, path: String) throws(StoreError) -> Int {
         _ = try step("fstat", path)
         return try real.size(fd, path: path)
     }
 
-    func identity(_ fd: Int32) throws(StoreError) -> FileIdentity {
+    package func identity(_ fd: Int32) throws(StoreError) -> FileIdentity {
         _ = try step("fstat", "fd \(fd)")
         return try real.identity(fd)
     }
 
-    func identity(of path: String) throws(StoreError) -> FileIdentity? {
+    package func identity(of path: String) throws(StoreError) -> FileIdentity? {
         _ = try step("stat", path)
         return try real.identity(of: path)
     }
 
-    func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError) -> Bool {
+    package func lock(_ fd: Int32, _ kind: LockKind, path: String) throws(StoreError) -> Bool {
         if kind != .unlock { _ = try step("lock", path) }
         return try real.lock(fd, kind, path: path)
     }
 
-    func rename(_ from: String, to: String) throws(StoreError) {
+    package func rename(_ from: String, to: String) throws(StoreError) {
         _ = try step("rename", from)
         try real.rename(from, to: to)
         lock.lock()
@@ -179,7 +178,7 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         lock.unlock()
     }
 
-    func remove(_ path: String) throws(StoreError) {
+    package func remove(_ path: String) throws(StoreError) {
         _ = try step("remove", path)
         try real.remove(path)
         lock.lock()
@@ -187,7 +186,7 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         lock.unlock()
     }
 
-    func makeDirectory(_ path: String) throws(StoreError) -> Bool {
+    package func makeDirectory(_ path: String) throws(StoreError) -> Bool {
         _ = try step("mkdir", path)
         let made = try real.makeDirectory(path)
         lock.lock()
@@ -196,7 +195,7 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         return made
     }
 
-    func removeDirectory(_ path: String) {
+    package func removeDirectory(_ path: String) {
         guard !stopped else { return }
         real.removeDirectory(path)
         if (try? real.kind(of: path)) == .missing {
@@ -206,7 +205,7 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
-    func syncDirectory(_ path: String) throws(StoreError) {
+    package func syncDirectory(_ path: String) throws(StoreError) {
         _ = try step("syncdir", path)
         try real.syncDirectory(path)
         lock.lock()
@@ -217,23 +216,23 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
-    func list(_ directory: String) throws(StoreError) -> [String] {
+    package func list(_ directory: String) throws(StoreError) -> [String] {
         _ = try step("list", directory)
         return try real.list(directory)
     }
 
-    func kind(of path: String) throws(StoreError) -> FileKind {
+    package func kind(of path: String) throws(StoreError) -> FileKind {
         _ = try step("stat", path)
         return try real.kind(of: path)
     }
 
-    func entry(at path: String) throws(StoreError) -> FileKind {
+    package func entry(at path: String) throws(StoreError) -> FileKind {
         _ = try step("lstat", path)
         return try real.entry(at: path)
     }
 
     /// After a `.powerLoss`: every file and folder under the root put back to its durable state.
-    func recoverFromPowerLoss() {
+    package func recoverFromPowerLoss() {
         try? FileManager.default.removeItem(atPath: root)
         for folder in durableFolders.sorted() {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

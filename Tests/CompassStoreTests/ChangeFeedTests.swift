@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import CompassCore
 import CompassStore
+import CompassTestSupport
 
 /// The change feed has no gap at its start (issue 23, item 7): every event appended after
 /// `changes()` returns is delivered, even by another process at once; `changes(after:)`

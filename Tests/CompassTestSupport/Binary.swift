@@ -1,16 +1,16 @@
 import Foundation
 
 /// Runs the built `compass` executable as a separate process (end-to-end tests).
-enum Binary {
+package enum Binary {
     /// The package's root folder.
-    static let packageRoot: String = {
+    package static let packageRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }()
 
     /// The `compass` executable built beside the test bundle.
-    static let path: String = {
+    package static let path: String = {
         var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
         candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
         candidates.append(Bundle.main.bundleURL)
@@ -21,14 +21,14 @@ enum Binary {
         return packageRoot + "/.build/debug/compass"
     }()
 
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    package struct Output {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
     }
 
     /// Runs any program and returns what it wrote on stdout (stderr is dropped).
-    static func tool(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
+    package static func tool(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -43,7 +43,7 @@ enum Binary {
     }
 
     /// Runs `compass ARGS` and waits for it.
-    static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws -> Output {
+    package static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
