@@ -201,9 +201,28 @@ public final class CompassStore: @unchecked Sendable {
     /// The state of every committed line, read incrementally: only bytes appended since the
     /// last read are folded (a replaced log is read again from its start).
     public func state() throws(StoreError) -> CompassState {
+        try state(for: nil)
+    }
+
+    /// The state with at least `viewer`'s family read (every family for nil). The first read
+    /// starts from the snapshot when one matches and reads only the viewer's family section of
+    /// it; other families are read from it when asked for. A part of the snapshot that does
+    /// not check sends the store back to the log itself.
+    func state(for viewer: String?) throws(StoreError) -> CompassState {
         lock.lock()
         defer { lock.unlock() }
+        if let first = try tail.firstRead(snapshots: snapshots, scope: viewer.map { .familyOf($0) } ?? .everything) { replayer = first }
         if try tail.poll(into: &replayer) == .replaced {
+            replayer = Replayer(problems: .summary)
+            _ = try tail.poll(into: &replayer)
+        }
+        if let viewer {
+            if let family = replayer.state.members[viewer]?.family { replayer.load(families: [family]) }
+        } else {
+            replayer.loadEverything()
+        }
+        if replayer.deferredFailed {
+            tail = LogTail(path: path, fs: fs)
             replayer = Replayer(problems: .summary)
             _ = try tail.poll(into: &replayer)
         }
@@ -225,7 +244,7 @@ public final class CompassStore: @unchecked Sendable {
 
     /// The interactions list and its analytics (SPEC §3.1) for `viewer`.
     public func interactions(as viewer: String, query: InteractionQuery = InteractionQuery(), now: Timestamp? = nil) throws(StoreError) -> InteractionList {
-        let state = try state()
+        let state = try state(for: viewer)
         do throws(EventError) {
             return try InteractionViews.list(state, viewer: try Viewer(viewer, in: state), query: query, now: now ?? configuration.clock())
         } catch {
@@ -235,7 +254,7 @@ public final class CompassStore: @unchecked Sendable {
 
     /// One interaction's detail (SPEC §3.2) for `viewer`.
     public func interaction(_ id: String, as viewer: String) throws(StoreError) -> InteractionDetail {
-        let state = try state()
+        let state = try state(for: viewer)
         do throws(EventError) {
             return try InteractionViews.detail(state, viewer: try Viewer(viewer, in: state), interactionId: id)
         } catch {
@@ -246,7 +265,7 @@ public final class CompassStore: @unchecked Sendable {
     /// A page of the activity timeline (SPEC §3.3) for `viewer`.
     public func activity(as viewer: String, query: ActivityQuery = ActivityQuery(), now: Timestamp? = nil,
                          zone: TimeZone = TimeZone(secondsFromGMT: 0)!) throws(StoreError) -> ActivityPage {
-        let state = try state()
+        let state = try state(for: viewer)
         do throws(EventError) {
             try query.validate()
             return ActivityViews.page(state, viewer: try Viewer(viewer, in: state), query: query, now: now ?? configuration.clock(), zone: zone)

@@ -67,7 +67,8 @@ enum LogReader {
                 }
             } else {
                 replayer = Replayer(resuming: index.base, deferring: DeferredParts(
-                    family: { index.familyState($0, read: file.read) }, eventIds: { index.lazyEventIds(read: file.read) }),
+                    family: { index.familyState($0, read: file.read) }, eventIds: { index.lazyEventIds(read: file.read) },
+                    familyIds: { index.familyIds }),
                     problems: problems)
                 start = index.base.consumedBytes
                 resumed = file

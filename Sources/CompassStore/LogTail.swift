@@ -43,6 +43,22 @@ struct LogTail {
         }
     }
 
+    /// The first read of a tail that has read nothing yet: the committed log replayed as a
+    /// command reads it — from its snapshot when one matches, so only the lines after it are
+    /// parsed — and polled from where that read ended. Nil when there is no log yet.
+    ///
+    /// - Parameter scope: what the reader needs first (a viewer's family: the other families
+    ///   stay in the snapshot until asked for).
+    mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer? {
+        guard offset == 0 else { return nil }
+        let end = try anchor()
+        guard fd >= 0 else { return nil }
+        let replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: end, torn: false), fs: fs,
+                                            snapshots: snapshots, scope: scope, problems: .summary)
+        offset = end
+        return replayer
+    }
+
     /// Folds the lines of the file ``anchor()`` opened, up to the offset it returned.
     package mutating func readAnchored(upTo end: Int, into replayer: inout Replayer) throws(StoreError) {
         guard fd >= 0, end > offset else { return }

@@ -140,6 +140,13 @@ case "appends":
     print(String(format: "appends %d: compass %.0f/s, raw write+fsync %.0f/s, ratio %.2f",
                  measured, Double(measured) / appendTime, Double(measured) / rawTime, rawTime / appendTime))
 
+case "first-read":
+    // An app's first read: a new store on the log, one viewer's interactions list.
+    let store = try CompassStore(path: args[2], createIfMissing: false)
+    let started = Date()
+    let list = try store.interactions(as: args[3])
+    print(String(format: "first interactions(as:) %.3f s, %d items", Date().timeIntervalSince(started), list.items.count))
+
 case "hammer":
     // One of several processes appending to the same log at once; the family (parent u-pat,
     // school s-1, family fam) must already exist.
@@ -153,7 +160,7 @@ case "hammer":
     }
 
 default:
-    FileHandle.standardError.write(Data("usage: compass-bench decode FILE | appends N FOLDER | hammer LOG N WORKER | stages FILE | retained FILE\n".utf8))
+    FileHandle.standardError.write(Data("usage: compass-bench decode FILE | appends N FOLDER | hammer LOG N WORKER | first-read LOG USER | stages FILE | retained FILE\n".utf8))
     exit(2)
 }
 

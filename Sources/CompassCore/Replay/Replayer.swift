@@ -252,6 +252,17 @@ package struct Replayer {
         for id in ids { load(family: id) }
     }
 
+    /// Reads every part the snapshot being resumed still holds back (the event ids and every
+    /// family), so the state is whole; afterwards check ``deferredFailed``.
+    package mutating func loadEverything() {
+        guard let deferred else { return }
+        if idsDeferred {
+            idsDeferred = false
+            if let ids = deferred.eventIds() { state.eventIds = ids } else { deferredPartFailed = true }
+        }
+        load(families: deferred.familyIds())
+    }
+
     /// Reads what deciding an event of `family` needs from the snapshot being resumed (the
     /// event ids and that family), as consuming a line of it would. A writer calls it before
     /// deciding its own drafts; afterwards check ``deferredFailed``.
@@ -338,9 +349,13 @@ package struct DeferredParts {
     package var family: (String) -> DeferredFamily
     /// The snapshot's event ids, or nil when they cannot be read.
     package var eventIds: () -> EventIdSet?
+    /// Every family the snapshot holds.
+    package var familyIds: () -> [String]
 
-    package init(family: @escaping (String) -> DeferredFamily, eventIds: @escaping () -> EventIdSet?) {
+    package init(family: @escaping (String) -> DeferredFamily, eventIds: @escaping () -> EventIdSet?,
+                 familyIds: @escaping () -> [String] = { [] }) {
         self.family = family
         self.eventIds = eventIds
+        self.familyIds = familyIds
     }
 }
