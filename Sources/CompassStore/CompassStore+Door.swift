@@ -54,8 +54,11 @@ extension CompassStore {
         return events
     }
 
-    /// A feed of the events the log gains from now on, polled by its owner (`follow`).
-    package func feed() throws(StoreError) -> ChangeFeed { ChangeFeed(try LogFeed(path: path, fs: fileSystem)) }
+    /// A feed of the events the log gains from now on, polled by its owner (`follow`); its
+    /// state holds `viewer`'s family from the start.
+    package func feed(for viewer: String) throws(StoreError) -> ChangeFeed {
+        ChangeFeed(try LogFeed(path: path, fs: fileSystem, scope: .familyOf(viewer)))
+    }
 }
 
 /// The events a log gains, poll by poll, and the state they build: `follow`'s view of the

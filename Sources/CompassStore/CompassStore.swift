@@ -321,7 +321,7 @@ public final class CompassStore: @unchecked Sendable {
     public func activityChanges(as viewer: String, every interval: Duration = .milliseconds(100),
                                 zone: TimeZone = TimeZone(secondsFromGMT: 0)!) -> AsyncStream<ActivityItem> {
         let path = path, fs = fs, clock = configuration.clock
-        let made = Result { () throws(StoreError) in try LogFeed(path: path, fs: fs) }
+        let made = Result { () throws(StoreError) in try LogFeed(path: path, fs: fs, scope: .familyOf(viewer)) }
         return AsyncStream { continuation in
             guard case .success(let start) = made else {
                 continuation.finish()

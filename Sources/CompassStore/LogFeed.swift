@@ -14,13 +14,19 @@ struct LogFeed {
     /// Deliver only events whose `seq` is above this (a position an app kept).
     private let after: Int64?
 
+    /// What the first read of the log keeps of its state (a viewer's family for a feed of
+    /// activity items; every other family is read as its lines come).
+    private let scope: ReplayScope
+
     /// A feed of what the log gains from now on: the log's committed lines are measured here,
     /// at once, so every event committed after this returns is delivered, even one appended
-    /// before the feed's first (slower) read of what was already there.
-    package init(path: String, fs: FileSystem) throws(StoreError) {
+    /// before the feed's first (slower) read of what was already there. That read starts from
+    /// the snapshot when one matches (and never writes one).
+    package init(path: String, fs: FileSystem, scope: ReplayScope = .summary) throws(StoreError) {
         tail = LogTail(path: path, fs: fs)
         replayer = Replayer(observer: sink.observe, problems: .summary)
         after = nil
+        self.scope = scope
         anchored = try tail.anchor()
     }
 
@@ -30,6 +36,7 @@ struct LogFeed {
         tail = LogTail(path: path, fs: fs)
         replayer = Replayer(observer: sink.observe, problems: .summary)
         after = seq
+        scope = .summary
     }
 
     /// The state after the last poll.
@@ -41,12 +48,17 @@ struct LogFeed {
     /// The events applied since the last call, in log order.
     package mutating func next() throws(StoreError) -> [Event] {
         if let end = anchored {
-            try tail.readAnchored(upTo: end, into: &replayer)
-            sink.events.removeAll()  // what was there when the feed was made is not a change
+            // What was there when the feed was made is not a change: read without the sink.
+            let readOnly = SnapshotPolicy(minimumNewBytes: .max, afterOutput: { _ in })
+            if var first = try tail.firstRead(upTo: end, snapshots: readOnly, scope: scope) {
+                first.observe(with: sink.observe)
+                replayer = first
+            }
             anchored = nil
         }
         defer { sink.events.removeAll() }
         if try tail.poll(into: &replayer) == .replaced {
+            replayer.loadEverything()  // every id the old log had, those a snapshot held back too
             let old = replayer.state.eventIds
             sink.events.removeAll()
             replayer = Replayer(observer: sink.observe, problems: .summary)

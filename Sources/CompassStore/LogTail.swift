@@ -28,8 +28,8 @@ struct LogTail {
     }
 
     /// Opens the log (when it exists) and returns how many bytes of complete committed lines
-    /// it holds now. ``readAnchored(upTo:into:)`` reads them later from this same file, even
-    /// if the path is renamed over in between; every later poll goes on from there.
+    /// it holds now. ``firstRead(upTo:snapshots:scope:)`` reads them later from this same file,
+    /// even if the path is renamed over in between; every later poll goes on from there.
     package mutating func anchor() throws(StoreError) -> Int {
         guard fd < 0, let opened = try fs.open(path, .read) else { return offset }
         fd = opened
@@ -49,21 +49,17 @@ struct LogTail {
     ///
     /// - Parameter scope: what the reader needs first (a viewer's family: the other families
     ///   stay in the snapshot until asked for).
-    mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer? {
+    ///   - end: the size ``anchor()`` returned, when the tail was anchored before (else it is
+    ///     anchored now).
+    mutating func firstRead(upTo anchored: Int? = nil, snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer? {
         guard offset == 0 else { return nil }
-        let end = try anchor()
+        let end: Int
+        if let anchored { end = anchored } else { end = try anchor() }
         guard fd >= 0 else { return nil }
         let replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: end, torn: false), fs: fs,
                                             snapshots: snapshots, scope: scope, problems: .summary)
         offset = end
         return replayer
-    }
-
-    /// Folds the lines of the file ``anchor()`` opened, up to the offset it returned.
-    package mutating func readAnchored(upTo end: Int, into replayer: inout Replayer) throws(StoreError) {
-        guard fd >= 0, end > offset else { return }
-        try LogReader.stream(fd: fd, path: path, from: offset, extent: LogExtent(complete: end, torn: false), fs: fs, into: &replayer)
-        offset = end
     }
 
     /// Folds the committed complete lines appended since the last poll.

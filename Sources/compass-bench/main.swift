@@ -147,6 +147,19 @@ case "first-read":
     let list = try store.interactions(as: args[3])
     print(String(format: "first interactions(as:) %.3f s, %d items", Date().timeIntervalSince(started), list.items.count))
 
+case "feeds":
+    // A store with N change feeds on it (each has made its first read), then its peak RSS.
+    let store = try CompassStore(path: args[2], createIfMissing: false)
+    let count = Int(args[3]) ?? 4
+    _ = try store.interactions(as: args[4])
+    let streams = (0..<count).map { _ in store.changes(every: .milliseconds(50)) }
+    let tasks = streams.map { stream in Task { for await _ in stream {} } }
+    try await Task.sleep(for: .seconds(3))
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    print("store with \(count) feeds: peak RSS \(usage.ru_maxrss / 1024) MB")
+    for task in tasks { task.cancel() }
+
 case "hammer":
     // One of several processes appending to the same log at once; the family (parent u-pat,
     // school s-1, family fam) must already exist.
@@ -160,7 +173,7 @@ case "hammer":
     }
 
 default:
-    FileHandle.standardError.write(Data("usage: compass-bench decode FILE | appends N FOLDER | hammer LOG N WORKER | first-read LOG USER | stages FILE | retained FILE\n".utf8))
+    FileHandle.standardError.write(Data("usage: compass-bench decode FILE | appends N FOLDER | hammer LOG N WORKER | first-read LOG USER | feeds LOG N USER | stages FILE | retained FILE\n".utf8))
     exit(2)
 }
 

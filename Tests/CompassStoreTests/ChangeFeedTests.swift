@@ -66,4 +66,30 @@ import CompassTestSupport
         }
         #expect(ids == ["missed", "later"])
     }
+
+    /// A feed that started from the snapshot, on a log an erasure replaces before any new line:
+    /// only what the new log adds is delivered (the erasure's record, then a later append).
+    @Test func aFeedFromTheSnapshotDeliversOnlyWhatAReplacedLogAdds() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let log = folder + "/events.jsonl"
+        let writer = try CompassStore(path: log, createIfMissing: false, configuration: .init(), fileSystem: POSIXFileSystem(),
+                                      snapshots: SnapshotPolicy(minimumNewBytes: 0, afterOutput: { $0() }))
+        let state = try writer.state()
+        #expect(FileManager.default.fileExists(atPath: log + ".snapshot"))
+        let parent = try #require(state.members.values.filter { $0.role == .parent }.map(\.userId).min())
+        let family = try #require(state.members[parent]?.family)
+        let player = try #require(state.members.values.filter { $0.role == .player && $0.family == family }.map(\.userId).min())
+        let store = try CompassStore(path: log, createIfMissing: false)
+        let stream = store.changes(every: .milliseconds(20))
+        let erased = try Binary.run(["erase", "--as", parent, "--member", player, "--event-id", "erasure-1", "--log", log])
+        #expect(erased.status == 0, "\(erased.stderr)")
+        try CompassStore(path: log, createIfMissing: false).append(.addSchool(AddSchool(name: "After")), as: parent, idempotencyKey: "after-erase")
+        var ids: [String] = []
+        for await event in stream {
+            ids.append(event.id)
+            if event.id == "after-erase" || ids.count > 5 { break }
+        }
+        #expect(ids == ["erasure-1", "after-erase"])
+    }
 }

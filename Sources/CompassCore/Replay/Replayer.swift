@@ -43,7 +43,7 @@ package struct Replayer {
     package let checksChain: Bool
 
     private let cut: ReplayCut
-    private let observer: ((LineOutcome, CompassState) -> Void)?
+    private var observer: ((LineOutcome, CompassState) -> Void)?
 
     /// Whether someone is told every line's outcome (then rejected drafts keep their payload).
     package var hasObserver: Bool { observer != nil }
@@ -245,6 +245,12 @@ package struct Replayer {
         head = .text(hash)
         consumedBytes += lineLength + 1
         lastLineLength = lineLength
+    }
+
+    /// Tells `observer` the outcome of every line consumed from now on (a feed that started
+    /// from a snapshot, whose lines before now are not news).
+    package mutating func observe(with observer: @escaping (LineOutcome, CompassState) -> Void) {
+        self.observer = observer
     }
 
     /// Reads these families from the snapshot being resumed, if they are there and not read yet.
