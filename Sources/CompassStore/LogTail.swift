@@ -47,10 +47,11 @@ struct LogTail {
     /// command reads it — from its snapshot when one matches, so only the lines after it are
     /// parsed — and polled from where that read ended. Nil when there is no log yet.
     ///
-    /// - Parameter scope: what the reader needs first (a viewer's family: the other families
-    ///   stay in the snapshot until asked for).
-    ///   - end: the size ``anchor()`` returned, when the tail was anchored before (else it is
-    ///     anchored now).
+    /// - Parameters:
+    ///   - anchored: the size ``anchor()`` returned, when the tail was anchored before (else
+    ///     it is anchored now).
+    ///   - scope: what the reader needs first (a viewer's family: the other families stay in
+    ///     the snapshot until asked for).
     mutating func firstRead(upTo anchored: Int? = nil, snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer? {
         guard offset == 0 else { return nil }
         let end: Int
