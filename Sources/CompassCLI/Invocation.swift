@@ -64,7 +64,7 @@ struct Invocation {
         let setting = environment["COMPASS_SNAPSHOT_MIN_BYTES"]
         if setting == "off" { return nil }
         let console = console
-        return SnapshotPolicy(minimumNewBytes: setting.flatMap(Int.init).map { max(0, $0) } ?? (1 << 20),
+        return SnapshotPolicy(minimumNewBytes: setting.flatMap(Int.init).map { max(0, $0) } ?? SnapshotPolicy.defaultMinimumNewBytes,
                               afterOutput: { console.afterOutput($0) })
     }
 

@@ -58,7 +58,7 @@ public final class CompassStore: @unchecked Sendable {
     ///   when true (the default) the log and its folders are created by the first append that
     ///   the rules accept (never by a read, never by a rejected append).
     public convenience init(path: String, createIfMissing: Bool = true, configuration: Configuration = Configuration()) throws(StoreError) {
-        let policy = configuration.snapshots ? SnapshotPolicy(minimumNewBytes: 1 << 20, afterOutput: { $0() }) : nil
+        let policy = configuration.snapshots ? SnapshotPolicy() : nil
         try self.init(path: path, createIfMissing: createIfMissing, configuration: configuration,
                       fileSystem: POSIXFileSystem(), snapshots: policy)
     }

@@ -49,8 +49,7 @@ struct LogFeed {
     package mutating func next() throws(StoreError) -> [Event] {
         if let end = anchored {
             // What was there when the feed was made is not a change: read without the sink.
-            let readOnly = SnapshotPolicy(minimumNewBytes: .max, afterOutput: { _ in })
-            if var first = try tail.firstRead(upTo: end, snapshots: readOnly, scope: scope) {
+            if var first = try tail.firstRead(upTo: end, snapshots: .readOnly, scope: scope) {
                 first.observe(with: sink.observe)
                 replayer = first
             }
