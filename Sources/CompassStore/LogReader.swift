@@ -84,7 +84,7 @@ enum LogReader {
                               snapshots: snapshots, scope: scope, trustingSnapshot: false, problems: problems)
         }
         if usesSnapshot, let snapshots, replayer.consumedBytes - start >= snapshots.minimumNewBytes {
-            var snapshot = replayer.snapshot
+            let snapshot = replayer.snapshot
             let idsDeferred = replayer.eventIdsDeferred
             let readFrom = try fs.identity(fd)
             snapshots.afterOutput {
@@ -92,22 +92,13 @@ enum LogReader {
                 // (and its temporary file is removed). The ids are all read (and checked) to be
                 // written again; families the replay loaded are encoded again, the others copied
                 // from the snapshot it resumed from.
-                if idsDeferred {
-                    guard let resumed, let ids = resumed.index.eventIds(read: resumed.read) else { return }
-                    snapshot.state.replaceEventIds(ids)
-                } else {
-                    guard snapshot.state.materializeEventIds() else { return }
-                }
-                let families = snapshot.state.families
-                var ids = Set(families.values.map(\.id))
-                if let resumed { ids.formUnion(resumed.index.familyIds) }
+                guard let next = SnapshotIndex.successor(of: snapshot, idsDeferred: idsDeferred, resumedFrom: resumed?.index,
+                                                         read: { resumed?.read($0) }) else { return }
                 // Only for the log it was read from, under a lock `erase` also takes: a reader that
                 // finishes after an erasure never writes the erased data back.
-                _ = try? SnapshotWriter.whileCurrent(log: path, readFrom: readFrom, covering: snapshot, fs: fs) { () throws(StoreError) in
-                    try SnapshotWriter.write(snapshot, familyIds: ids.sorted(), to: StoreFiles(log: path).snapshot, fs: fs) { id in
-                        if let family = families[id] { return SnapshotCodec.Section(family) }
-                        return resumed.flatMap { $0.index.storedSection(id, read: $0.read) }
-                    }
+                _ = try? SnapshotWriter.whileCurrent(log: path, readFrom: readFrom, covering: next.snapshot, fs: fs) { () throws(StoreError) in
+                    try SnapshotWriter.write(next.snapshot, familyIds: next.familyIds, to: StoreFiles(log: path).snapshot, fs: fs,
+                                             section: next.section)
                 }
             }
         }

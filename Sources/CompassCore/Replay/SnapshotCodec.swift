@@ -417,23 +417,27 @@ package struct SnapshotIndex: Sendable {
         return snapshot
     }
 
-    /// A newer snapshot, as ``SnapshotCodec/parts(_:families:)``, from a replay that resumed
-    /// from this one with deferred parts: `loaded` holds the sections of the families it loaded,
-    /// encoded again; the others are copied from this snapshot unchanged; the ids are read
-    /// from it if the replay never needed them. Nil when a part of this snapshot does not check.
-    package func patched(with snapshot: ReplaySnapshot, loaded: [SnapshotCodec.Section], idsDeferred: Bool,
-                        read: (Range<Int>) -> [UInt8]?) -> [[UInt8]]? {
+    /// What the next snapshot is made of, after a replay that ended at `snapshot`, resumed from
+    /// `index` when it was given: the snapshot with every event id (read from `index` when the
+    /// replay never needed them), every family id, and each family's section — encoded again
+    /// when the replay has the family, copied from `index` otherwise (nil when that section does
+    /// not check: then no snapshot is written). Nil when the ids cannot be had.
+    package static func successor(of snapshot: ReplaySnapshot, idsDeferred: Bool, resumedFrom index: SnapshotIndex?,
+                                  read: @escaping (Range<Int>) -> [UInt8]?)
+        -> (snapshot: ReplaySnapshot, familyIds: [String], section: (String) -> SnapshotCodec.Section?)? {
         var snapshot = snapshot
         if idsDeferred {
-            guard let ids = eventIds(read: read) else { return nil }
-            snapshot.state.eventIds = ids
+            guard let index, let ids = index.eventIds(read: read) else { return nil }
+            snapshot.state.replaceEventIds(ids)
+        } else {
+            guard snapshot.state.materializeEventIds() else { return nil }
         }
-        var sections = loaded
-        for id in familyIds where snapshot.state.families[id] == nil {
-            guard let family = families[id], let bytes = familySection(id, read: read) else { return nil }
-            sections.append(SnapshotCodec.Section(id: id, bytes: bytes, digest: family.digest))
-        }
-        return SnapshotCodec.parts(snapshot, families: sections)
+        let families = snapshot.state.families
+        let ids = Set(families.values.map(\.id)).union(index?.familyIds ?? []).sorted()
+        return (snapshot, ids, { id in
+            if let family = families[id] { return SnapshotCodec.Section(family) }
+            return index?.storedSection(id, read: read)
+        })
     }
 
     static func check(_ section: Stored, _ read: (Range<Int>) -> [UInt8]?) -> [UInt8]? {
