@@ -115,22 +115,41 @@ enum ArgumentParser {
     }
 
     /// The `--help` text of a command.
-    static func help(for spec: CommandSpec) -> String {
-        var text = "usage: compass \(spec.name)"
-        for positional in spec.positionals { text += " \(positional)" }
-        text += " [options]\n\n\(spec.summary)\n\noptions:\n"
+    ///
+    /// - Parameter width: the terminal's width in cells: the summary and each option's help are
+    ///   wrapped at word boundaries to it (examples stay whole, to be copied).
+    static func help(for spec: CommandSpec, width: Int = 80) -> String {
+        let usage = (["usage: compass", spec.name] + spec.positionals + ["[options]"]).joined(separator: " ")
+        var text = TextStyle.wrap(usage, width: width).joined(separator: "\n") + "\n\n"
+        text += TextStyle.wrap(spec.summary, width: width).joined(separator: "\n") + "\n\noptions:\n"
         let rows = spec.options.map { option -> (String, String) in
             var left = "--\(option.name)"
             if let value = option.value { left += " \(value)" }
             if option.repeatable { left += " …" }
             return (left, option.help)
         }
-        let width = rows.map(\.0.count).max() ?? 0
-        for (left, right) in rows {
-            text += "  " + left + String(repeating: " ", count: width - left.count + 2) + right + "\n"
-        }
+        text += table(rows, width: width)
         if !spec.examples.isEmpty {
             text += "\nexamples:\n" + spec.examples.map { "  compass \($0)\n" }.joined()
+        }
+        return text
+    }
+
+    /// Two columns, indented by two: names, then their help wrapped to `width` and continued
+    /// under itself; the help goes under a name too long to leave it room.
+    static func table(_ rows: [(String, String)], width: Int) -> String {
+        let names = min(rows.map { Cells.width($0.0) }.max() ?? 0, max(12, width / 3))
+        let indent = 2 + names + 2
+        var text = ""
+        for (left, right) in rows {
+            let room = max(20, width - indent)
+            var lines = TextStyle.wrap(right, width: room)
+            if Cells.width(left) > names {
+                text += "  " + left + "\n"
+            } else {
+                text += "  " + left + String(repeating: " ", count: names - Cells.width(left) + 2) + lines.removeFirst() + "\n"
+            }
+            for line in lines { text += String(repeating: " ", count: indent) + line + "\n" }
         }
         return text
     }

@@ -172,13 +172,13 @@ enum CommandCatalog {
     static func find(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 
     /// The top-level `compass --help` text.
-    static var overview: String {
-        var text = "usage: compass COMMAND [options]\n\nRecruiting Compass: an event-sourced log of a family's college recruiting.\n\ncommands:\n"
-        let width = all.map(\.name.count).max() ?? 0
-        for spec in all where !spec.name.hasPrefix("__") {
-            text += "  " + spec.name + String(repeating: " ", count: width - spec.name.count + 2) + spec.summary + "\n"
-        }
-        text += "\nRun 'compass help COMMAND' (or 'compass COMMAND -h') for a command's options and examples.\n"
+    static func overview(width: Int = 80) -> String {
+        var text = "usage: compass COMMAND [options]\n\n"
+            + TextStyle.wrap("Recruiting Compass: an event-sourced log of a family's college recruiting.", width: width).joined(separator: "\n")
+            + "\n\ncommands:\n"
+        text += ArgumentParser.table(all.filter { !$0.name.hasPrefix("__") }.map { ($0.name, $0.summary) }, width: width)
+        text += "\n" + TextStyle.wrap("Run 'compass help COMMAND' (or 'compass COMMAND -h') for a command's options and examples.",
+                                      width: width).joined(separator: "\n") + "\n"
         return text
     }
 }

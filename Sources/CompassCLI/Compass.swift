@@ -20,7 +20,7 @@ public enum Compass {
                     currentDirectory: String, fileSystem: FileSystem = POSIXFileSystem(),
                     standardInput: ((_ limit: Int) -> [UInt8])? = nil) -> Int32 {
         guard let name = words.first, name != "--help", name != "-h", !(name == "help" && words.count == 1) else {
-            console.out(CommandCatalog.overview)
+            console.out(CommandCatalog.overview(width: TextStyle.width(environment: environment, console: console)))
             return outputStatus(console, otherwise: words.isEmpty ? 2 : 0)
         }
         if name == "--version" || name == "-V" {
@@ -29,7 +29,7 @@ public enum Compass {
         }
         if name == "help", let topic = words.dropFirst().first, !topic.hasPrefix("-") {
             guard let spec = CommandCatalog.find(topic) else { return unknownCommand(topic, console: console) }
-            console.out(ArgumentParser.help(for: spec))
+            console.out(ArgumentParser.help(for: spec, width: TextStyle.width(environment: environment, console: console)))
             return outputStatus(console, otherwise: 0)
         }
         guard let spec = CommandCatalog.find(name) else { return unknownCommand(name, console: console) }
@@ -37,7 +37,7 @@ public enum Compass {
             let arguments: ParsedArguments
             do { arguments = try ArgumentParser.parse(Array(words.dropFirst()), spec: spec) } catch { throw error.cliError }
             if arguments.has("help") {
-                console.out(ArgumentParser.help(for: spec))
+                console.out(ArgumentParser.help(for: spec, width: TextStyle.width(environment: environment, console: console)))
                 return outputStatus(console, otherwise: 0)
             }
             var invocation = Invocation(arguments: arguments, environment: environment, console: console,

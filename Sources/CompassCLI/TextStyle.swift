@@ -18,9 +18,13 @@ struct TextStyle {
         default:
             colour = inv.console.isTerminal && (inv.environment["NO_COLOR"] ?? "").isEmpty && inv.environment["TERM"] != "dumb"
         }
-        // $COLUMNS within 40 … 500 (a huge value would make layouts allocate without end).
-        width = Int(inv.environment["COLUMNS"] ?? "").flatMap { $0 >= 40 ? min($0, 500) : nil }
-            ?? (inv.console.isTerminal ? Terminal.width() : 80)
+        width = Self.width(environment: inv.environment, console: inv.console)
+    }
+
+    /// The output's width in cells: `$COLUMNS` within 40 … 500 (a huge value would make
+    /// layouts allocate without end), else the terminal's, else 80.
+    static func width(environment: [String: String], console: Console) -> Int {
+        Int(environment["COLUMNS"] ?? "").flatMap { $0 >= 40 ? min($0, 500) : nil } ?? (console.isTerminal ? Terminal.width() : 80)
     }
 
     func bold(_ text: String) -> String { wrap(text, "1") }
@@ -68,7 +72,8 @@ struct TextStyle {
     }
 
     /// Text wrapped at word boundaries to `width` cells: the text's own line breaks are kept,
-    /// a word longer than a line is broken, no line ends in a space.
+    /// a word longer than a line is broken (after a `|`, `,` or `/` when one fits), no line
+    /// ends in a space.
     static func wrap(_ text: String, width: Int) -> [String] {
         let width = max(width, 1)
         var out: [String] = []
@@ -88,6 +93,14 @@ struct TextStyle {
                     var head = "", headCells = 0
                     while let ch = word.first, headCells + Cells.width(ch) <= width { head.append(word.removeFirst()); headCells += Cells.width(ch) }
                     if head.isEmpty { head.append(word.removeFirst()) }
+                    // A list (`a|b|c`) breaks after a separator rather than inside a value.
+                    if !word.isEmpty, let cut = head.lastIndex(where: { "|,/".contains($0) }) {
+                        let after = head.index(after: cut)
+                        if after != head.endIndex {
+                            word = String(head[after...]) + word
+                            head = String(head[..<after])
+                        }
+                    }
                     out.append(head)
                     w = Cells.width(word)
                 }

@@ -240,4 +240,28 @@ import CompassTestSupport
         cli.seedFamily()
         #expect(cli.run("replay").stderr.isEmpty)
     }
+
+    /// Help is wrapped to the terminal: at 40, 80 and 120 columns no line of the overview or of
+    /// any command's help is wider (examples stay whole, to be copied), and no word is lost.
+    @Test func helpFitsTheTerminalAtEveryWidth() {
+        let cli = CLIHarness()
+        for width in [40, 80, 120] {
+            let environment = ["COLUMNS": String(width)]
+            var pages = [cli.run(["--help"], environment: environment).stdout]
+            for spec in CommandCatalog.all where !spec.name.hasPrefix("__") {
+                pages.append(cli.run([spec.name, "--help"], environment: environment).stdout)
+            }
+            for page in pages {
+                var inExamples = false
+                for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
+                    if line.hasPrefix("examples:") { inExamples = true }
+                    if !inExamples { #expect(Cells.width(String(line)) <= width, "\(width): \(line)") }
+                }
+            }
+            // Nothing of a command's help is lost: its text, white space aside, is all there.
+            let spec = CommandCatalog.find("log-interaction")!
+            let packed = cli.run(["log-interaction", "--help"], environment: environment).stdout.filter { !$0.isWhitespace }
+            for option in spec.options { #expect(packed.contains(option.help.filter { !$0.isWhitespace }), "\(width): \(option.name)") }
+        }
+    }
 }
