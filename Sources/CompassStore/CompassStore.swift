@@ -354,7 +354,7 @@ public final class CompassStore: @unchecked Sendable {
             throw .rejected(EventError("Attachment \(attachment.name) has no stored bytes", kind: .notFound))
         }
         let blob = AttachmentStore(logPath: path).path(for: sha)
-        guard let bytes = try fs.readFile(blob) else { throw .io(path: blob, message: "missing attachment \(attachment.name)") }
+        guard let bytes = try fs.readFile(blob, .readSide) else { throw .io(path: blob, message: "missing attachment \(attachment.name)") }
         guard SHA256.hex(bytes) == sha else { throw .io(path: blob, message: "attachment \(attachment.name) does not match its hash") }
         return bytes
     }

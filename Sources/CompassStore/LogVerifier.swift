@@ -104,7 +104,7 @@ enum LogVerifier {
         } else {
             chain = .intact(sealed: replayer.sealedLines, lines: completeLines)
         }
-        let (checked, blobProblems) = checkAttachments(replayer.state, log: path, fs: fs)
+        let (checked, blobProblems) = try checkAttachments(replayer.state, log: path, fs: fs)
         var report = VerifyReport(lines: replayer.linesRead, applied: replayer.state.appliedCount, lastSeq: replayer.lastSeq, chain: chain,
                                   head: replayer.headHash, headMatches: expectHead.map { $0 == replayer.headHash }, snapshot: snapshot,
                                   problems: replayer.problemSummary, tornLine: replayer.tornLine,
@@ -125,8 +125,9 @@ enum LogVerifier {
     }
 
     /// Every blob an applied interaction references (deleted ones too: their lines still
-    /// point at the bytes), read and hashed once each.
-    static func checkAttachments(_ state: CompassState, log: String, fs: FileSystem) -> (Int, [AttachmentProblem]) {
+    /// point at the bytes), read and hashed once each. Only a blob that does not exist is
+    /// "missing"; one that cannot be read stops `verify` with the error.
+    static func checkAttachments(_ state: CompassState, log: String, fs: FileSystem) throws(StoreError) -> (Int, [AttachmentProblem]) {
         let store = AttachmentStore(logPath: log)
         enum Verdict { case whole, corrupt, missing }
         var verdicts: [String: Verdict] = [:]
@@ -135,10 +136,14 @@ enum LogVerifier {
             for record in family.interactions.records {
                 for attachment in record.logged.attachments ?? [] {
                     guard let sha = attachment.sha256 else { continue }
-                    let verdict = verdicts[sha] ?? {
-                        guard let bytes = (try? fs.readFile(store.path(for: sha))) ?? nil else { return .missing }
-                        return SHA256.hex(bytes) == sha ? .whole : .corrupt
-                    }()
+                    let verdict: Verdict
+                    if let known = verdicts[sha] {
+                        verdict = known
+                    } else if let bytes = try fs.readFile(store.path(for: sha), .readSide) {
+                        verdict = SHA256.hex(bytes) == sha ? .whole : .corrupt
+                    } else {
+                        verdict = .missing
+                    }
                     verdicts[sha] = verdict
                     if verdict != .whole {
                         problems.append(AttachmentProblem(interactionId: record.logged.interactionId, name: attachment.name, sha256: sha,

@@ -54,6 +54,17 @@ import Glibc
         #expect(cli.run(["verify"]).status == 0)
     }
 
+    @Test func verifyReportsABlobItCannotReadAsAnErrorNotAsMissing() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.write("notes.txt", "Coach's notes\n")
+        cli.runAll(["log-interaction --as u-maya --school s-ucla --type email --direction inbound --attach \(cli.directory)/notes.txt"])
+        let blob = cli.logPath + ".attachments/" + SHA256.hex(Array("Coach's notes\n".utf8))
+        let verified = cli.run(["verify"], fileSystem: PathFaultFileSystem { op, path in op == "open" && path == blob })
+        #expect(verified.status == 1 && verified.stderr.contains("injected I/O error") && !verified.stdout.contains("missing"), "\(verified)")
+        #expect(cli.run(["verify"]).status == 0)
+    }
+
     // MARK: 3. No writer acknowledges a seq above 2^53 − 1
 
     @Test func anAppendOrErasurePastTheLargestSeqIsRefusedAndWritesNothing() {
