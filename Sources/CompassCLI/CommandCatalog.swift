@@ -20,13 +20,12 @@ enum CommandCatalog {
 
     static let timeTravel: [OptionSpec] = [
         OptionSpec(name: "as-of", value: "TIME", help: "replay only events recorded at or before this time (RFC 3339 or YYYY-MM-DD)"),
-        OptionSpec(name: "at-seq", value: "N", help: "replay only events with seq ≤ N"),
+        OptionSpec(name: "at-seq", value: "N", help: "replay each family's events with seq ≤ N"),
     ]
 
     static let append: [OptionSpec] = [
         OptionSpec(name: "event-id", value: "ID", help: "event id for an idempotent retry"),
-        OptionSpec(name: "expect-seq", value: "N", help: "fail with a conflict unless the log's last seq is N"),
-        OptionSpec(name: "expect-version", value: "N", help: "fail with a conflict unless your family has exactly N events"),
+        OptionSpec(name: "expect-version", value: "N", help: "fail with a conflict unless your family's last seq is N"),
     ]
 
     static let interactionTypes = InteractionType.allCases.map(\.rawValue)
@@ -131,7 +130,7 @@ enum CommandCatalog {
             OptionSpec(name: "document", value: "ID", help: "document id (default: next d-N)"),
         ] + append, examples: ["upload-document --as u-maya --title Transcript --doc-type transcript --file transcript.pdf"]),
         spec("import", "Validate a JSON-lines file of events and append them all, or nothing.", positionals: ["FILE"], [log, now, json,
-            OptionSpec(name: "expect-seq", value: "N", help: "fail with a conflict unless the log's last seq is N"),
+            OptionSpec(name: "expect-version", value: "N", help: "fail with a conflict unless the lines' one family's last seq is N"),
         ], examples: ["import history.jsonl", "import - < history.jsonl"]),
         spec("report", "A self-contained HTML report (print it to PDF): analytics, 12 weeks, schools, interactions, activity.",
              [log, viewer, now, tz] + listFilters + timeTravel, examples: ["report --as u-pat > report.html"]),

@@ -43,12 +43,12 @@ extension CompassStore {
 
     /// Appends a batch of drafts read from a file (`import`): each with its line number, every
     /// rejected one reported, all or nothing. `beforeWrite` stores what the events point at.
-    package func importBatch(expectSeq: Int64?, lineNumbers: [Int], prebuilt: [Result<Payload, EventError>],
+    package func importBatch(expectVersion: Int64?, lineNumbers: [Int], prebuilt: [Result<Payload, EventError>],
                              beforeWrite: BeforeWriting, keepUntilExit: (Any) -> Void, progress: ReadProgress?,
                              build: DraftBuilder) throws(StoreError) -> [Event] {
         lock.lock()
         defer { lock.unlock() }
-        let outcome = try writer.append(eventId: nil, expectSeq: expectSeq, lineNumbers: lineNumbers, prebuilt: prebuilt,
+        let outcome = try writer.append(eventId: nil, expectVersion: expectVersion, lineNumbers: lineNumbers, prebuilt: prebuilt,
                                         beforeWrite: beforeWrite, keepUntilExit: keepUntilExit, progress: progress, build: build)
         guard case .written(let events) = outcome else { return [] }
         return events

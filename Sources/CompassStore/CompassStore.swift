@@ -88,32 +88,29 @@ public final class CompassStore: @unchecked Sendable {
     ///   - idempotencyKey: the event's id. Appending the same command again with the same
     ///     key writes nothing and returns the original receipt (after making sure the
     ///     original is durable); a different command under a used key is a conflict.
-    ///   - expectSeq: fail with a conflict unless the log's last `seq` is this.
-    ///   - expectVersion: fail with a conflict unless the user's family has exactly this many
-    ///     applied events (``Family/version``): writers of different families never conflict.
+    ///   - expectVersion: fail with a conflict unless the user's family is at this version, the
+    ///     `seq` of its last line (SPEC §1.1): writers of different families never conflict.
     ///   - files: attachment files for a ``LogInteraction``: checked (type by extension, size),
     ///     stored content-addressed before the line is written, taken back if it fails.
     /// - Throws: ``StoreError/rejected(_:)`` with the SPEC's message, ``StoreError/conflict(_:)``,
     ///   ``StoreError/io(path:message:)``.
     @discardableResult
-    public func append(_ command: Command, as user: String, idempotencyKey: String? = nil, expectSeq: Int64? = nil,
-                       expectVersion: Int? = nil, files: [AttachmentFile] = []) throws(StoreError) -> Receipt {
+    public func append(_ command: Command, as user: String, idempotencyKey: String? = nil,
+                       expectVersion: Int64? = nil, files: [AttachmentFile] = []) throws(StoreError) -> Receipt {
         // The command's own event is the last (a new coach named while logging comes first).
-        try append([command], as: user, idempotencyKey: idempotencyKey, expectSeq: expectSeq, expectVersion: expectVersion,
-                   files: files).last!
+        try append([command], as: user, idempotencyKey: idempotencyKey, expectVersion: expectVersion, files: files).last!
     }
 
     /// Appends several commands by `user` as one batch: all of them or none, across crashes
     /// and I/O errors (a rollback journal guards the write).
     @discardableResult
-    public func append(batch commands: [Command], as user: String, expectSeq: Int64? = nil,
-                       expectVersion: Int? = nil) throws(StoreError) -> [Receipt] {
+    public func append(batch commands: [Command], as user: String, expectVersion: Int64? = nil) throws(StoreError) -> [Receipt] {
         guard !commands.isEmpty else { return [] }
-        return try append(commands, as: user, idempotencyKey: nil, expectSeq: expectSeq, expectVersion: expectVersion, files: [])
+        return try append(commands, as: user, idempotencyKey: nil, expectVersion: expectVersion, files: [])
     }
 
-    private func append(_ requested: [Command], as user: String, idempotencyKey: String?, expectSeq: Int64?,
-                        expectVersion: Int?, files: [AttachmentFile]) throws(StoreError) -> [Receipt] {
+    private func append(_ requested: [Command], as user: String, idempotencyKey: String?,
+                        expectVersion: Int64?, files: [AttachmentFile]) throws(StoreError) -> [Receipt] {
         lock.lock()
         defer { lock.unlock() }
         // A new coach named while logging is added first, in the same batch; the interaction
@@ -147,11 +144,10 @@ public final class CompassStore: @unchecked Sendable {
             let derived = key + ".coach"
             return derived.utf8.count <= 64 ? derived : configuration.makeId()
         }
-        var versionBefore = 0
         let attachments = AttachmentStore(logPath: path)
         let fs = self.fs
         let outcome = try writer.append(
-            eventId: idempotencyKey, expectSeq: expectSeq, actor: user,
+            eventId: idempotencyKey, expectVersion: expectVersion, actor: user,
             beforeWrite: { _ throws(StoreError) in try attachments.save(staged, fs: fs) },
             build: { state, original throws(StoreError) in
                 var drafts: [EventDraft] = []
@@ -174,12 +170,6 @@ public final class CompassStore: @unchecked Sendable {
                     } catch {
                         throw .rejected(error)
                     }
-                    if drafts.isEmpty {
-                        versionBefore = state.families[draft.family]?.version ?? 0
-                        if original == nil, let expectVersion, expectVersion != versionBefore {
-                            throw .conflict("Conflict: expected version \(expectVersion) of family \(draft.family), but it is \(versionBefore)")
-                        }
-                    }
                     drafts.append(draft)
                     // Later commands of a batch see the entities earlier ones add (their default ids).
                     if commands.count > 1, let event = try? Rules.decide(draft, in: state, sanitizing: true) { state.apply(event) }
@@ -188,11 +178,9 @@ public final class CompassStore: @unchecked Sendable {
             })
         switch outcome {
         case .written(let events):
-            return events.enumerated().map { index, event in
-                Receipt(seq: event.seq, eventId: event.id, entityId: event.payload.entityId, version: versionBefore + index + 1)
-            }
+            return events.map { Receipt(seq: $0.seq, eventId: $0.id, entityId: $0.payload.entityId) }
         case .alreadyPresent(let event):
-            return [Receipt(seq: event.seq, eventId: event.id, entityId: event.payload.entityId, version: versionBefore)]
+            return [Receipt(seq: event.seq, eventId: event.id, entityId: event.payload.entityId)]
         }
     }
 
@@ -229,12 +217,16 @@ public final class CompassStore: @unchecked Sendable {
         return replayer.state
     }
 
-    /// The last `seq` of the committed log (0 when empty).
-    public func lastSeq() throws(StoreError) -> Int64 {
-        _ = try state()
+    /// The version of `user`'s family: the `seq` of its last committed line (SPEC §1.1), what
+    /// `expectVersion` compares with and `NotificationsRead.upToSeq` marks read to.
+    ///
+    /// - Throws: ``StoreError/rejected(_:)`` `Unknown user U` when `user` is not a member.
+    public func version(as user: String) throws(StoreError) -> Int64 {
+        let state = try state(for: user)
+        guard let family = state.members[user]?.family else { throw .rejected(EventError("Unknown user \(user)")) }
         lock.lock()
         defer { lock.unlock() }
-        return replayer.lastSeq
+        return replayer.streams.version(of: family)
     }
 
     /// Runs `body` with the current state (see ``state()``).
@@ -289,10 +281,11 @@ public final class CompassStore: @unchecked Sendable {
         feed(every: interval) { () throws(StoreError) in try LogFeed(path: path, fs: fs) }
     }
 
-    /// Every event after `seq`, already in the log or appended later, in log order: an app
-    /// that kept the `seq` of the last event it handled resumes with no gap and no duplicate.
-    public func changes(after seq: Int64, every interval: Duration = .milliseconds(100)) -> AsyncStream<Event> {
-        feed(every: interval) { () throws(StoreError) in LogFeed(path: path, fs: fs, after: seq) }
+    /// Every event of `family` after its `seq` (SPEC §1.1: each family counts on its own),
+    /// already in the log or appended later, in log order: an app that kept the `seq` of the
+    /// last event it handled resumes with no gap and no duplicate.
+    public func changes(inFamily family: String, after seq: Int64, every interval: Duration = .milliseconds(100)) -> AsyncStream<Event> {
+        feed(every: interval) { () throws(StoreError) in LogFeed(path: path, fs: fs, family: family, after: seq) }
     }
 
     private func feed(every interval: Duration, _ make: () throws(StoreError) -> LogFeed) -> AsyncStream<Event> {
@@ -422,22 +415,21 @@ public final class CompassStore: @unchecked Sendable {
 
 /// What an append wrote: where, under which ids, and the family's version after it.
 public struct Receipt: Sendable, Hashable, Identifiable {
-    /// The line's `seq`.
+    /// The line's `seq` in its family's stream (SPEC §1.1).
     public var seq: Int64
     /// The event's id (the idempotency key when one was given).
     public var eventId: String
     /// The id of the entity the event adds or changes (`s-ucla`, `i-3`, …).
     public var entityId: String
-    /// The family's version after the event (its count of applied events).
-    public var version: Int
+    /// The family's version after the event: its last `seq`, this line's (SPEC §1.1).
+    public var version: Int64 { seq }
 
     public var id: String { eventId }
 
-    public init(seq: Int64, eventId: String, entityId: String, version: Int) {
+    public init(seq: Int64, eventId: String, entityId: String) {
         self.seq = seq
         self.eventId = eventId
         self.entityId = entityId
-        self.version = version
     }
 }
 

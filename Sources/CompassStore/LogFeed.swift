@@ -11,8 +11,8 @@ struct LogFeed {
 
     /// Where the feed starts: what the log held when it was made is read but not delivered.
     private var anchored: Int?
-    /// Deliver only events whose `seq` is above this (a position an app kept).
-    private let after: Int64?
+    /// Deliver only events of this family whose `seq` is above this (a position an app kept).
+    private let after: (family: String, seq: Int64)?
 
     /// What the first read of the log keeps of its state (a viewer's family for a feed of
     /// activity items; every other family is read as its lines come).
@@ -30,12 +30,12 @@ struct LogFeed {
         anchored = try tail.anchor()
     }
 
-    /// A feed of every event after `seq`, already in the log or appended later: an app that
-    /// kept the last `seq` it saw resumes without a gap or a duplicate.
-    package init(path: String, fs: FileSystem, after seq: Int64) {
+    /// A feed of every event of `family` after its `seq`, already in the log or appended
+    /// later: an app that kept the last `seq` it saw resumes without a gap or a duplicate.
+    package init(path: String, fs: FileSystem, family: String, after seq: Int64) {
         tail = LogTail(path: path, fs: fs)
         replayer = Replayer(observer: sink.observe, problems: .summary)
-        after = seq
+        after = (family, seq)
         scope = .summary
     }
 
@@ -67,7 +67,7 @@ struct LogFeed {
         return after == nil ? sink.events : sink.events.filter(isAfter)
     }
 
-    private func isAfter(_ event: Event) -> Bool { after.map { event.seq > $0 } ?? true }
+    private func isAfter(_ event: Event) -> Bool { after.map { event.family == $0.family && event.seq > $0.seq } ?? true }
 }
 
 /// A value made on one task and handed whole to another, which alone uses it from then on

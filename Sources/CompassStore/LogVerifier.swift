@@ -29,13 +29,14 @@ public struct VerifyReport: Sendable, Hashable {
     public var lines: Int
     /// Events applied.
     public var applied: Int
-    /// The last readable `seq`.
-    public var lastSeq: Int64
-    /// The state of the `prev` chain.
+    /// The state of the `prev` chains: the first line whose link is wrong or missing, in any family.
     public var chain: Chain
-    /// SHA-256 of the last complete line: keep it to check later that nothing changed.
-    public var head: String
-    /// Whether `head` is the expected head, when one was given.
+    /// Every family's stream as it ends, sorted by family id: keep a head to check later that
+    /// nothing of that family changed (SPEC §1.1).
+    public var families: [FamilyHead]
+    /// SHA-256 of `FAMILY SEQ HEAD\n` per family: keep it to check later that nothing changed.
+    public var root: String
+    /// Whether the expected head or root is one the log passes through, when one was given.
     public var headMatches: Bool?
     /// What was found of a snapshot beside the log.
     public var snapshot: SnapshotCheck
@@ -61,6 +62,14 @@ public struct VerifyReport: Sendable, Hashable {
         problems.count == 0 && tornLine == nil && headMatches != false && snapshot != .mismatched && attachmentProblems.isEmpty
             && erasedCountsAgree
     }
+}
+
+/// One family's stream at the end of the log: its last `seq` (its version) and its head.
+public struct FamilyHead: Sendable, Hashable {
+    public var family: String
+    public var seq: Int64
+    /// SHA-256 of the family's last line.
+    public var head: String
 }
 
 /// A blob the log references that is not as the log says.
@@ -105,20 +114,25 @@ enum LogVerifier {
             chain = .intact(sealed: replayer.sealedLines, lines: completeLines)
         }
         let (checked, blobProblems) = try checkAttachments(replayer.state, log: path, fs: fs)
-        var report = VerifyReport(lines: replayer.linesRead, applied: replayer.state.appliedCount, lastSeq: replayer.lastSeq, chain: chain,
-                                  head: replayer.headHash, headMatches: expectHead.map { $0 == replayer.headHash }, snapshot: snapshot,
+        let families = replayer.streams.sorted.map { FamilyHead(family: $0.family, seq: $0.seq, head: $0.head.text) }
+        let root = replayer.streams.root
+        let current = expectHead.map { expected in expected == root || families.contains { $0.head == expected } }
+        var report = VerifyReport(lines: replayer.linesRead, applied: replayer.state.appliedCount, chain: chain, families: families,
+                                  root: root, headMatches: current, snapshot: snapshot,
                                   problems: replayer.problemSummary, tornLine: replayer.tornLine,
                                   attachmentsChecked: checked, attachmentProblems: blobProblems)
         let state = replayer.state
-        if state.erasedLineCount > 0 || (state.countsByType[.erasureRecorded] ?? 0) > 0 {
-            // The chain of original hashes, walked through every erasure (SPEC §5).
-            var proof = ErasureProof()
+        let erased = state.erasedLineCount > 0 || (state.countsByType[.erasureRecorded] ?? 0) > 0
+        if erased || current == false {
+            // Every family's chain of written hashes, walked through every erasure (SPEC §5),
+            // looking for a kept head or root that is not the log's current one.
+            var proof = ErasureProof(seeking: current == false ? expectHead : nil)
             try LogReader.forEachLine(fd: fd, path: path, upTo: extent.complete, fs: fs) { proof.consume(line: $0) }
             report.erasures = proof.steps
             report.erasedCountsAgree = proof.erasedCountsAgree
-            if let expectHead, expectHead != replayer.headHash, let step = proof.proof(of: expectHead) {
-                report.expectedHeadProvenBy = step
-                report.headMatches = true
+            if current == false {
+                report.headMatches = proof.found
+                report.expectedHeadProvenBy = expectHead.flatMap { proof.proof(of: $0) }
             }
         }
         return report

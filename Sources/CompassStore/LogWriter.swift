@@ -25,8 +25,8 @@ package typealias BeforeWriting = (_ events: [Event]) throws(StoreError) -> (() 
 ///
 /// Under an exclusive `flock` held across read → decide → write → fsync, it rolls back a
 /// batch a dead writer left unfinished (``LogJournal``), moves a torn tail aside into
-/// `LOG.torn`, replays the log, checks `--event-id` and `--expect-seq`, decides every draft
-/// with the one rule set, assigns `seq` and `prev`, writes all lines and fsyncs before
+/// `LOG.torn`, replays the log, checks `--event-id` and `--expect-version`, decides every
+/// draft with the one rule set, assigns each line its family's next `seq` and `prev`, writes all lines and fsyncs before
 /// reporting success. A batch of more than one line is journaled first, so it is all or
 /// nothing across crashes. A rejected or failed append leaves the log byte-identical and
 /// creates nothing: a first append is decided before its log and folders are made, and a
@@ -65,7 +65,8 @@ final class LogWriter {
 
     /// - Parameters:
     ///   - eventId: the id of the (single) event, for idempotent retries.
-    ///   - expectSeq: fail unless the log's last `seq` is this.
+    ///   - expectVersion: fail with a conflict unless the drafts' family is at this version (its
+    ///     last `seq`, SPEC §1.1); a batch of several families cannot expect one.
     ///   - actor: who appends: `build` may read their family (read from a snapshot if needed).
     ///   - sanitizing: strip markup from subject and content.
     ///   - lineNumbers: for a batch (`import`), each draft's line in its file: every rejected
@@ -77,7 +78,7 @@ final class LogWriter {
     ///   - prebuilt: each draft's payload already built without the state, with the same
     ///     `sanitizing` (a large import builds them while reading its file); one per draft.
     ///   - build: makes the drafts from the current state.
-    package func append(eventId: String?, expectSeq: Int64?, actor: String? = nil, sanitizing: Bool = true, lineNumbers: [Int]? = nil,
+    package func append(eventId: String?, expectVersion: Int64?, actor: String? = nil, sanitizing: Bool = true, lineNumbers: [Int]? = nil,
                         prebuilt: [Result<Payload, EventError>]? = nil,
                         beforeWrite: BeforeWrite = { _ throws(StoreError) in {} },
                         keepUntilExit: (Any) -> Void = { _ in }, progress: ReadProgress? = nil,
@@ -127,7 +128,7 @@ final class LogWriter {
                 closeLog()
             }
             if created.last == path { try fs.syncDirectory(folder) }  // the new log's entry is durable
-            let outcome = try appendLocked(fd, eventId: eventId, expectSeq: expectSeq, actor: actor, sanitizing: sanitizing,
+            let outcome = try appendLocked(fd, eventId: eventId, expectVersion: expectVersion, actor: actor, sanitizing: sanitizing,
                                            lineNumbers: lineNumbers, prebuilt: prebuilt, beforeWrite: beforeWrite, keepUntilExit: keepUntilExit,
                                            progress: progress, build: build)
             fs.unlock(fd, path: path)
@@ -161,7 +162,7 @@ final class LogWriter {
         for made in created.reversed() where made != path { fs.removeDirectory(made) }
     }
 
-    private func appendLocked(_ fd: Int32, eventId: String?, expectSeq: Int64?, actor: String?, sanitizing: Bool, lineNumbers: [Int]?,
+    private func appendLocked(_ fd: Int32, eventId: String?, expectVersion: Int64?, actor: String?, sanitizing: Bool, lineNumbers: [Int]?,
                               prebuilt: [Result<Payload, EventError>]?, beforeWrite: BeforeWrite, keepUntilExit: (Any) -> Void, progress: ReadProgress?,
                               build: Builder) throws(StoreError) -> AppendOutcome {
         // A batch a writer left unfinished is rolled back before anything else is read.
@@ -210,18 +211,27 @@ final class LogWriter {
             try fs.sync(fd, path: path)
             return .alreadyPresent(original)
         }
-        if let expectSeq, expectSeq != replayer.lastSeq {
-            throw .conflict("Conflict: expected last seq \(expectSeq), but the log's last seq is \(replayer.lastSeq)")
+        if let expectVersion, let family = drafts.first?.family {
+            if let other = drafts.first(where: { $0.family != family })?.family {
+                throw .conflict("Conflict: --expect-version names one family's version, but the batch writes to \(family) and \(other)")
+            }
+            let version = replayer.streams.version(of: family)
+            if expectVersion != version {
+                throw .conflict("Conflict: expected version \(expectVersion) of family \(family), but it is \(version)")
+            }
         }
         var events = try decide(drafts, against: &replayer, sanitizing: sanitizing, lineNumbers: lineNumbers, prebuilt: prebuilt)
 
         let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
-        var prev = replayer.headHash
+        // Each line is chained to its own family's last line (SPEC §1.1).
+        var heads: [String: String] = [:]
         var output: [UInt8] = []
         output.reserveCapacity(unsealed.reduce(0) { $0 + $1.count + 80 })
         var lastLine = 0..<0
         for index in events.indices {
             let start = output.count
+            let family = events[index].family
+            let prev = heads[family] ?? replayer.streams[family: family]?.head.text ?? SHA256.emptyHex
             output += unsealed[index]
             EventEncoder.seal(&output, prev: prev)  // the line is sealed where it will be written
             let line = start..<output.count
@@ -229,8 +239,9 @@ final class LogWriter {
                 throw .rejected(EventError("Event too large: \(line.count) bytes (a log line is at most \(Replayer.maxLineBytes) bytes)"))
             }
             events[index].prev = prev
-            prev = output.withUnsafeBufferPointer { SHA256.hex(UnsafeBufferPointer(rebasing: $0[line])) }
-            replayer.advanceWritten(events[index], lineLength: line.count, hash: prev)
+            let hash = output.withUnsafeBufferPointer { SHA256.hex(UnsafeBufferPointer(rebasing: $0[line])) }
+            heads[family] = hash
+            replayer.advanceWritten(events[index], lineLength: line.count, hash: hash)
             output.append(0x0A)
             lastLine = line
         }
@@ -268,7 +279,8 @@ final class LogWriter {
         let prebuilt = given ?? Parallel.map(drafts) { draft in
             Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: sanitizing) }
         }
-        var seq = replayer.lastSeq
+        // Each family's next `seq` (SPEC §1.1), counted on from its stream as the batch goes.
+        var seqs: [String: Int64] = [:]
         var events: [Event] = []
         events.reserveCapacity(drafts.count)
         var rejected: [Problem] = []
@@ -281,13 +293,13 @@ final class LogWriter {
                 }
                 // Deciding reads neither `seq` nor `prev`: they are assigned here, `prev` when sealed.
                 event = try Rules.decide(drafts[index], prebuilt: prebuilt[index], in: replayer.state, sanitizing: sanitizing)
-                event.seq = try EnvelopeDecoder.seq(after: seq)
+                event.seq = try EnvelopeDecoder.seq(after: seqs[event.family] ?? replayer.streams.version(of: event.family))
             } catch {
                 guard let lineNumbers else { throw .rejected(error) }
                 rejected.append(Problem(line: lineNumbers[index], message: error.message))
                 continue
             }
-            seq = event.seq
+            seqs[event.family] = event.seq
             event.prev = nil
             replayer.applyWritten(event)
             events.append(event)

@@ -70,6 +70,6 @@ package final class SnapshotFile: @unchecked Sendable {
             hasher.update(piece)
             offset = end
         }
-        return hasher.finalizeHex() == base.headHash
+        return hasher.finalizeHex() == base.lastLineHash
     }
 }

@@ -12,7 +12,7 @@ import CompassTestSupport
         cli.seedFamily()
         let logged = cli.run("log-interaction --as u-maya --school s-ucla --coach c-jane-doe --type email --direction inbound --subject 'Camp invite' --json")
         #expect(logged.status == 0)
-        #expect(logged.stdout == #"{"seq":6,"eventId":"evt-6","id":"i-1","version":6}"# + "\n")
+        #expect(logged.stdout == #"{"seq":6,"version":6,"eventId":"evt-6","id":"i-1"}"# + "\n")
         let replay = cli.run("replay --json")
         #expect(replay.status == 0)
         #expect(replay.stdout == #"{"events":6,"applied":6,"erased":0,"byType":{"CoachAdded":1,"InteractionLogged":1,"MemberJoined":3,"SchoolAdded":1},"members":3,"liveInteractions":1,"problems":[]}"# + "\n")
@@ -27,7 +27,7 @@ import CompassTestSupport
             #expect(line.hasSuffix(#","prev":"\#(previous)"}"#))
             previous = SHA256.hex(Array(line.utf8))
         }
-        #expect(cli.run("verify").stdout.contains("head: \(previous)"))
+        #expect(cli.run("verify").stdout.contains("family f-u-pat: seq 5, head \(previous)"))
     }
 
     @Test func rejectedAppendWritesNothingAndExitsOne() {
@@ -90,15 +90,21 @@ import CompassTestSupport
         #expect(retry.stdout == "i-1\n")
     }
 
-    @Test func expectSeqIsOptimisticConcurrency() {
+    /// SPEC §1.1: `--expect-version N` is the family's last `seq`; `--expect-seq` is gone.
+    @Test func expectVersionIsTheFamilysLastSeq() {
         let cli = CLIHarness()
         cli.seedFamily()
         let before = cli.logBytes
-        let stale = cli.run("add-school --as u-pat --name Rice --expect-seq 4")
+        let stale = cli.run("add-school --as u-pat --name Rice --expect-version 4")
         #expect(stale.status == 1)
-        #expect(stale.stderr == "error: Conflict: expected last seq 4, but the log's last seq is 5\n")
+        #expect(stale.stderr == "error: Conflict: expected version 4 of family f-u-pat, but it is 5\n")
         #expect(cli.logBytes == before)
-        #expect(cli.run("add-school --as u-pat --name Rice --expect-seq 5").status == 0)
+        #expect(cli.run("add-school --as u-pat --name Rice --expect-seq 5").status == 2)
+        #expect(cli.logBytes == before)
+        let written = cli.run("add-school --as u-pat --name Rice --expect-version 5 --json")
+        #expect(written.status == 0)
+        #expect(written.stdout.hasPrefix(#"{"seq":6,"version":6,"eventId":""#))
+        #expect(written.stdout.hasSuffix(#"","id":"s-rice"}"# + "\n"))
     }
 
     @Test func tornTailIsMovedAsideBeforeTheNextAppend() throws {
@@ -192,8 +198,9 @@ import CompassTestSupport
         // An exported history brings its attachments' bytes beside it, as a log keeps them.
         try FileManager.default.copyItem(atPath: Binary.packageRoot + "/events-samples/family.jsonl.attachments",
                                          toPath: cli.directory + "/rest.jsonl.attachments")
-        #expect(cli.run("import first.jsonl").stdout == "imported 30 events (seq 1–30)\n")
-        #expect(cli.run("import rest.jsonl --json").stdout == #"{"imported":49,"firstSeq":31,"lastSeq":79}"# + "\n")
+        #expect(cli.run("import first.jsonl").stdout == "imported 30 events\n  fam-lopez: seq 1–30\n")
+        #expect(cli.run("import rest.jsonl --json").stdout
+            == #"{"imported":49,"families":[{"family":"fam-lopez","firstSeq":31,"lastSeq":79}]}"# + "\n")
         let original = try String(contentsOfFile: Binary.packageRoot + "/events-samples/family.jsonl", encoding: .utf8)
         #expect(cli.logText == original)
     }
@@ -234,12 +241,12 @@ import CompassTestSupport
         #expect(cli.run("import one.jsonl").stderr.contains("line 1: duplicate event id web-1"))
     }
 
-    @Test func importHonoursExpectSeq() {
+    @Test func importHonoursExpectVersionOfItsOneFamily() {
         let cli = CLIHarness()
         cli.seedFamily()
         cli.write("one.jsonl", #"{"type":"SchoolAdded","actor":"u-pat","data":{"schoolId":"s-rice","name":"Rice"}}"# + "\n")
-        #expect(cli.run("import one.jsonl --expect-seq 4").status == 1)
-        #expect(cli.run("import one.jsonl --expect-seq 5").status == 0)
+        #expect(cli.run("import one.jsonl --expect-version 4").status == 1)
+        #expect(cli.run("import one.jsonl --expect-version 5").status == 0)
     }
 }
 
@@ -247,7 +254,7 @@ import CompassTestSupport
 @Suite struct LogWriterCacheTests {
     static func append(_ writer: LogWriter, _ type: EventType, _ actor: String, _ data: [(String, String)], id: String) -> String? {
         do {
-            _ = try writer.append(eventId: nil, expectSeq: nil) { (_, _) throws(StoreError) -> [EventDraft] in
+            _ = try writer.append(eventId: nil, expectVersion: nil) { (_, _) throws(StoreError) -> [EventDraft] in
                 [EventDraft(seq: 1, id: id, type: type.rawValue, at: Timestamp(rfc3339: "2026-01-01T00:00:00Z")!, actor: actor, family: "fam",
                             data: JSONObject(data.map { JSONObject.Member($0.0, .string($0.1)) }))]
             }

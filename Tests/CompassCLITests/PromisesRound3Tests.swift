@@ -327,7 +327,7 @@ import Glibc
         cli.seedFamily()
         // An app's store writes snapshots at once; its writer holds the lock while it replays.
         let writer = LogWriter(path: cli.logPath, snapshots: SnapshotPolicy(minimumNewBytes: 0, afterOutput: { $0() }))
-        let outcome = try writer.append(eventId: nil, expectSeq: nil, actor: "u-pat") { state, _ throws(StoreError) in
+        let outcome = try writer.append(eventId: nil, expectVersion: nil, actor: "u-pat") { state, _ throws(StoreError) in
             do throws(EventError) {
                 return [try Command.addSchool(AddSchool(name: "Duke")).draft(by: "u-pat", at: Timestamp(rfc3339: "2026-03-01T12:00:00Z")!,
                                                                                eventId: "e-duke", in: state)]

@@ -100,14 +100,14 @@ import Glibc
         replayer.consume(bytes: bytes)
         #expect(replayer.problems.isEmpty)
         #expect(replayer.state.appliedCount == 2002)
-        #expect(replayer.lastSeq == 2002)
+        #expect(replayer.streams.count == 1 && replayer.streams.list[0].seq == 2002)
         for w in 0..<4 { for n in [0, 250, 499] { #expect(replayer.state.eventIds.contains("w\(w)-\(n)")) } }
         #expect(bytes.split(separator: 0x0A).allSatisfy { JSONParser.parse(Array($0)) != nil })
     }
 
-    /// With `--expect-seq`, of several writers that saw the same last seq exactly one wins;
+    /// With `--expect-version`, of several writers that saw the same version exactly one wins;
     /// the others get a conflict (exit 1) and nothing is written for them.
-    @Test func expectSeqLosersGetAConflictAndWriteNothing() throws {
+    @Test func expectVersionLosersGetAConflictAndWriteNothing() throws {
         let dir = Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let log = dir + "/events.jsonl"
@@ -118,7 +118,7 @@ import Glibc
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: Binary.path)
                 process.arguments = ["change-status", "--as", "u-pat", "--school", "s-1", "--status", "contacted",
-                                     "--notes", "r\(round)-w\(w)", "--expect-seq", String(seen), "--log", log]
+                                     "--notes", "r\(round)-w\(w)", "--expect-version", String(seen), "--log", log]
                 let err = Pipe()
                 process.standardError = err
                 process.standardOutput = FileHandle.nullDevice
@@ -130,7 +130,7 @@ import Glibc
                 process.waitUntilExit()
                 if process.terminationStatus == 0 { winners += 1; continue }
                 #expect(process.terminationStatus == 1)
-                #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).hasPrefix("error: Conflict: expected last seq \(seen)"))
+                #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).hasPrefix("error: Conflict: expected version \(seen) of family fam"))
             }
             #expect(winners == 1)
             let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")

@@ -98,7 +98,7 @@ import Testing
         try store.append(.logInteraction(LogInteraction(type: .email, direction: .outbound, schoolId: "s-ucla", subject: "Maya's reel")),
                          as: "u-maya", files: [.bytes(name: "reel.txt", Array("Maya's highlights".utf8))])
         try store.append(.logInteraction(LogInteraction(type: .email, direction: .inbound, schoolId: "s-ucla", subject: "Leo's camp")), as: "u-leo")
-        let kept = try store.verify().head
+        let kept = try store.verify().families[0].head
         #expect(try store.state().members["u-maya"] != nil)
 
         // Who may ask is checked by kind; a dry run changes nothing.
@@ -108,7 +108,7 @@ import Testing
         }
         let preview = try store.erase(member: "u-maya", as: "u-pat", dryRun: true)
         #expect(preview.dryRun && preview.erasedLines == 2 && preview.attachments == 1)
-        #expect(try store.verify().head == kept)
+        #expect(try store.verify().families[0].head == kept)
 
         let report = try store.erase(member: "u-maya", as: "u-pat")
         #expect(!report.dryRun && report.erasedLines == 2 && report.erasedByType == ["MemberJoined": 1, "InteractionLogged": 1])
@@ -119,7 +119,7 @@ import Testing
         #expect(try store.interactions(as: "u-pat").items.map(\.subject) == ["Leo's camp"])
         let proof = try store.verify(expectHead: kept)
         #expect(proof.ok && proof.expectedHeadProvenBy?.line == 7 && proof.erasures.count == 1)
-        #expect(try store.verify().head == report.newHead)
+        #expect(try store.verify().families[0].head == report.newHead)
         // Appends go on after it.
         try store.append(.addSchool(AddSchool(name: "Duke")), as: "u-leo")
         #expect(try store.verify(expectHead: kept).ok)
@@ -195,7 +195,7 @@ final class Counter: @unchecked Sendable {
     }
 
     @Test func resultsAreIdentifiable() throws {
-        let receipt = Receipt(seq: 1, eventId: "e-1", entityId: "s-1", version: 1)
+        let receipt = Receipt(seq: 1, eventId: "e-1", entityId: "s-1")
         #expect(receipt.id == "e-1")
         #expect(Set([receipt, receipt]).count == 1)
     }

@@ -104,9 +104,11 @@ import Testing
         let failure = property.check(iterations: 60) { events in
             let bytes = Sealed.bytes(events)
             guard let (target, requester) = Self.erasable(events, pick: 0) else { return nil }
-            let oldHead = Sealed.replay(bytes).headHash
+            guard case .member(let erasedUser) = target, let family = Sealed.replay(bytes).state.members[erasedUser]?.family,
+                  let oldHead = Sealed.replay(bytes).streams[family: family]?.head.text else { return "no family" }
             guard let first = try? Self.plan(bytes, target, requester) else { return "refused" }
             var log = first.newLog
+            let recordLine = log.split(separator: 0x0A).count
             // A second erasure of someone else, when there is one: the first head still holds.
             let state = Sealed.replay(log).state
             if let other = state.members.keys.sorted().first(where: { user in
@@ -114,22 +116,32 @@ import Testing
             }) {
                 log = try! Self.plan(log, .member(other), other, id: "erasure-2").newLog
             }
-            // Life goes on: a later line seals the records (the last line of a log is covered by
-            // the new head `erase` prints, not by the old one).
-            let later = Event(seq: Sealed.replay(log).lastSeq + 1, id: "ev-later", at: Self.at, actor: "u-new", family: "fam-new",
-                              payload: .memberJoined(MemberJoined(userId: "u-new", fullName: "New", role: .parent)),
-                              prev: Sealed.replay(log).headHash)
-            log += EventEncoder.line(for: later) + [0x0A]
+            // Life goes on in the family, when a member is left: a later line seals the records
+            // (the last line of a stream is covered by the new head `erase` prints, not the old one).
+            let replayed = Sealed.replay(log)
+            let remaining = replayed.state.families[family]?.memberIds.sorted().first
+            if let remaining, let stream = replayed.streams[family: family] {
+                let later = Event(seq: stream.seq + 1, id: "ev-later", at: Self.at, actor: remaining, family: family,
+                                  payload: .notificationSettingsChanged(NotificationSettingsChanged(inboundAlerts: true)), prev: stream.head.text)
+                log += EventEncoder.line(for: later) + [0x0A]
+            }
             guard Self.verifies(log, head: oldHead) else { return "the old head is not proven" }
             guard !Self.verifies(log, head: String(repeating: "0", count: 64)) else { return "an unknown head is proven" }
-            // Tamper with one byte of any line the old head covers, or of the first record.
-            let recordLine = Int(first.record.seq)  // lines are numbered as seqs in a generated log
-            let covered = log.split(separator: 0x0A, omittingEmptySubsequences: false).prefix(recordLine).reduce(0) { $0 + $1.count + 1 }
+            // Tamper with one byte of any line of the family the old head covers, or of the
+            // first record when a later line seals it.
+            var offsets: [Int] = []
+            var start = 0
+            for (index, line) in log.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().enumerated() {
+                let coveredLine = index + 1 < recordLine || (index + 1 == recordLine && remaining != nil)
+                if coveredLine, String(decoding: line, as: UTF8.self).contains("\"family\":\"\(family)\"") {
+                    offsets += start..<(start + line.count)
+                }
+                start += line.count + 1
+            }
             var rng = SplitMix64(seed: UInt64(log.count))
-            for _ in 0..<40 {
+            for _ in 0..<40 where !offsets.isEmpty {
                 var tampered = log
-                let offset = rng.below(covered)
-                guard tampered[offset] != 0x0A else { continue }
+                let offset = offsets[rng.below(offsets.count)]
                 tampered[offset] = tampered[offset] == UInt8(ascii: "a") ? UInt8(ascii: "b") : UInt8(ascii: "a")
                 // What follows the old head's lines stays sealed to the tampered ones, as a
                 // forger would leave it or rewrite it: both must fail.

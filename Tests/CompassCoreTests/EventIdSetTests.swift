@@ -63,7 +63,7 @@ import Testing
         let outside = (0..<2_000).map { _ in uuid() } + ["e-2"]
         var state = CompassState()
         for id in inside { state.eventIds.insert(id) }
-        let snapshot = ReplaySnapshot(state: state, problems: ProblemSummary(), linesRead: 0, lastSeq: 0, headHash: SHA256.emptyHex,
+        let snapshot = ReplaySnapshot(state: state, problems: ProblemSummary(), linesRead: 0, streams: StreamTable(), lastLineHash: SHA256.emptyHex,
                                       lastLineLength: 0, sealedLines: 0, consumedBytes: 0)
         let bytes = SnapshotCodec.encode(snapshot)
         let counter = ReadCounter()

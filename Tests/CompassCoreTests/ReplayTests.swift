@@ -22,7 +22,7 @@ import Foundation
         let replayer = Self.replay(Self.lines(300))
         #expect(replayer.problems.isEmpty)
         #expect(replayer.state.appliedCount == 300)
-        #expect(replayer.lastSeq == 300)
+        #expect(replayer.streams.version(of: "fam-1") == 300)
         #expect(replayer.sealedLines == 300)
     }
 
@@ -85,8 +85,8 @@ import Foundation
 
     @Test func unknownTypeAndVersionAreSkippedWithAProblem() {
         var lines = Self.lines(10)
-        lines.append(#"{"seq":11,"id":"e-new","type":"TeamFormed","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{}}"#)
-        lines.append(#"{"seq":12,"id":"e-v2","type":"SchoolAdded","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":{},"v":2}"#)
+        lines.append(#"{"seq":11,"id":"e-new","type":"TeamFormed","at":"2026-01-01T00:00:00Z","actor":"u","family":"fam-1","data":{}}"#)
+        lines.append(#"{"seq":12,"id":"e-v2","type":"SchoolAdded","at":"2026-01-01T00:00:00Z","actor":"u","family":"fam-1","data":{},"v":2}"#)
         let replayer = Self.replay(lines)
         // The hand-written lines carry no `prev` after a sealed prefix: a chain problem too (SPEC §1 v2).
         #expect(replayer.problems == [
@@ -104,21 +104,41 @@ import Foundation
         #expect(replayer.problems == [Problem(line: 11, message: "missing field prev"), Problem(line: 11, message: "Unknown user u-ghost")])
     }
 
-    @Test func atSeqStopsBeforeTheFirstLaterLineButNotAtUnreadableOnes() {
+    @Test func atSeqEndsTheFamilysStreamAfterItsSeqButNotAtUnreadableLines() {
         var lines = Self.lines()
         lines.insert("garbage", at: 5)
         let replayer = Self.replay(lines, cut: ReplayCut(atSeq: 10))
-        #expect(replayer.lastSeq == 10)
-        #expect(replayer.linesRead == 11)  // 10 events and the garbage line
+        #expect(replayer.streams.version(of: "fam-1") == 10)
+        #expect(replayer.linesInCut == 11)  // 10 events and the garbage line
+        #expect(replayer.linesRead == 41)  // every line is numbered as in the file
         #expect(replayer.state.appliedCount == 10)
-        #expect(replayer.reachedCut)
+    }
+
+    /// SPEC §1.1: each family is its own stream; a line is checked against its own family's
+    /// last line, and problems name the family's previous line.
+    @Test func interleavedFamiliesChainAndCountOnTheirOwn() {
+        func line(_ seq: Int, _ id: String, _ family: String, _ user: String, prev: String) -> String {
+            #"{"seq":\#(seq),"id":"\#(id)","type":"MemberJoined","at":"2026-01-01T00:00:00Z","actor":"\#(user)","family":"\#(family)","data":{"userId":"\#(user)","fullName":"N","role":"parent"},"prev":"\#(prev)"}"#
+        }
+        let a1 = line(1, "e-1", "fam-a", "u-a", prev: SHA256.emptyHex)
+        let b1 = line(1, "e-2", "fam-b", "u-b", prev: SHA256.emptyHex)
+        let a2 = #"{"seq":2,"id":"e-3","type":"NotificationSettingsChanged","at":"2026-01-01T00:00:00Z","actor":"u-a","family":"fam-a","data":{"inboundAlerts":false},"prev":"\#(SHA256.hex(Array(a1.utf8)))"}"#
+        let clean = Self.replay([a1, b1, a2])
+        #expect(clean.problems.isEmpty)
+        #expect(clean.streams.version(of: "fam-a") == 2 && clean.streams.version(of: "fam-b") == 1)
+        #expect(clean.streams[family: "fam-a"]?.head.text == SHA256.hex(Array(a2.utf8)))
+        // Chained to the line before in the file (another family's) instead of its own: broken.
+        let wrong = #"{"seq":3,"id":"e-4","type":"NotificationSettingsChanged","at":"2026-01-01T00:00:00Z","actor":"u-b","family":"fam-b","data":{"inboundAlerts":false},"prev":"\#(SHA256.hex(Array(a2.utf8)))"}"#
+        let broken = Self.replay([a1, b1, a2, wrong])
+        #expect(broken.problems == [Problem(line: 4, message: "seq 3, expected 2"), Problem(line: 4, message: "prev does not match line 2")])
+        #expect(broken.state.appliedCount == 4)  // still applied (SPEC §2.2)
     }
 
     @Test func asOfStopsBeforeTheFirstLineRecordedLater() throws {
         let lines = Self.lines()
         let at = try #require(Timestamp(rfc3339: Self.field(lines[14], "at")))
         let replayer = Self.replay(lines, cut: ReplayCut(asOf: at))
-        #expect(replayer.lastSeq == 15)
+        #expect(replayer.streams.version(of: "fam-1") == 15)
     }
 
     @Test func atSeqEqualsTheTruncatedLog() {
@@ -128,7 +148,7 @@ import Foundation
             let truncated = Self.replay(Array(lines.prefix(n)))
             #expect(cut.state.appliedCount == truncated.state.appliedCount)
             #expect(cut.state.families == truncated.state.families)
-            #expect(cut.headHash == truncated.headHash)
+            #expect(cut.streams.sorted.filter { $0.lines > 0 } == truncated.streams.sorted)
         }
     }
 

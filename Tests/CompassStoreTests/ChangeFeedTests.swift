@@ -57,7 +57,8 @@ import CompassTestSupport
         let parent = try #require(try store.state().members.values.filter { $0.role == .parent }.map(\.userId).min())
         let kept = try store.append(.addSchool(AddSchool(name: "Seen")), as: parent, idempotencyKey: "seen").seq
         try store.append(.addSchool(AddSchool(name: "Missed while away")), as: parent, idempotencyKey: "missed")
-        let stream = store.changes(after: kept, every: .milliseconds(20))
+        let family = try #require(try store.state().members[parent]?.family)
+        let stream = store.changes(inFamily: family, after: kept, every: .milliseconds(20))
         try store.append(.addSchool(AddSchool(name: "Later")), as: parent, idempotencyKey: "later")
         var ids: [String] = []
         for await event in stream {

@@ -12,13 +12,13 @@ import Testing
     struct Outcome: Equatable {
         var state: CompassState
         var problems: [Problem]
-        var linesRead: Int, lastSeq: Int64, headHash: String, consumedBytes: Int, tornLine: Int?, reachedCut: Bool
+        var linesRead: Int, streams: StreamTable, lastLineHash: String, consumedBytes: Int, tornLine: Int?, reachedCut: Bool
         init(_ r: Replayer) {
             state = r.state
             problems = r.problems
             linesRead = r.linesRead
-            lastSeq = r.lastSeq
-            headHash = r.headHash
+            streams = r.streams
+            lastLineHash = r.lastLineHash
             consumedBytes = r.consumedBytes
             tornLine = r.tornLine
             reachedCut = r.reachedCut

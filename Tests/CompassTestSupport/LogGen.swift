@@ -204,14 +204,16 @@ package struct AdversarialLog: CustomStringConvertible {
 
 /// Turning events into sealed log lines.
 package enum Sealed {
-    /// The events renumbered 1…n with a `prev` chain, as they would be written.
+    /// The events renumbered and chained per family (SPEC §1.1), as they would be written:
+    /// each family's lines `seq` 1…n with their own `prev` chain.
     package static func reseal(_ events: [Event]) -> [Event] {
-        var prev = SHA256.emptyHex
-        return events.enumerated().map { index, event in
+        var heads: [String: (seq: Int64, head: String)] = [:]
+        return events.map { event in
             var e = event
-            e.seq = Int64(index + 1)
-            e.prev = prev
-            prev = SHA256.hex(EventEncoder.line(for: e))
+            let before = heads[e.family] ?? (0, SHA256.emptyHex)
+            e.seq = before.seq + 1
+            e.prev = before.head
+            heads[e.family] = (e.seq, SHA256.hex(EventEncoder.line(for: e)))
             return e
         }
     }

@@ -10,9 +10,8 @@ enum AppendCommands {
         let now = try inv.now()
         let eventId = args.value("event-id")
         if let eventId, !Identifier.isValid(eventId) { throw CLIError.usage("invalid event id '\(TerminalText.escape(eventId))' (expected 1–64 of A-Z a-z 0-9 _ . : -)") }
-        let expectSeq = try args.value("expect-seq").map { text throws in try inv.integer(text, option: "--expect-seq", minimum: 0, maximum: EnvelopeDecoder.maxSeq) }
         let expectVersion = try args.value("expect-version").map { text throws in
-            Int(try inv.integer(text, option: "--expect-version", minimum: 0, maximum: EnvelopeDecoder.maxSeq))
+            try inv.integer(text, option: "--expect-version", minimum: 0, maximum: EnvelopeDecoder.maxSeq)
         }
         let actor: String
         var startsFamily = false
@@ -37,8 +36,7 @@ enum AppendCommands {
                                      fileSystem: inv.fileSystem, snapshots: inv.snapshots)
         let receipt: Receipt
         do throws(StoreError) {
-            receipt = try store.append(command, as: actor, idempotencyKey: eventId, expectSeq: expectSeq,
-                                       expectVersion: expectVersion, files: files)
+            receipt = try store.append(command, as: actor, idempotencyKey: eventId, expectVersion: expectVersion, files: files)
         } catch {
             guard case .rejected(let rejection) = error, let hint = IdHints.hint(for: args, actor: actor, store: store) else { throw error }
             throw CLIError.hinted(rejection.message, hint: hint)
@@ -47,9 +45,9 @@ enum AppendCommands {
             var w = JSONWriter()
             w.beginObject()
             w.field("seq", receipt.seq)
+            w.field("version", receipt.version)
             w.field("eventId", receipt.eventId)
             w.field("id", receipt.entityId)
-            w.field("version", receipt.version)
             w.endObject()
             inv.console.out(bytes: w.bytes + [0x0A])
         } else {

@@ -18,8 +18,8 @@ enum ImportCommand {
             throw CLIError.io("cannot open \(TerminalText.escape(given)): no such file")
         }
         let now = try inv.now()
-        let expectSeq = try inv.arguments.value("expect-seq").map { text throws in
-            try inv.integer(text, option: "--expect-seq", minimum: 0, maximum: EnvelopeDecoder.maxSeq)
+        let expectVersion = try inv.arguments.value("expect-version").map { text throws in
+            try inv.integer(text, option: "--expect-version", minimum: 0, maximum: EnvelopeDecoder.maxSeq)
         }
         var ranges: [Range<Int>] = []
         let end = bytes.withUnsafeBufferPointer { LineSplitter.completeLines(in: $0, from: 0, to: $0.count, into: &ranges) }
@@ -78,7 +78,7 @@ enum ImportCommand {
             let supplied = given == "-" ? nil : AttachmentStore(logPath: inv.resolve(given))
             var staged: [StagedAttachment] = []
             let fs = inv.fileSystem
-            events = try store.importBatch(expectSeq: expectSeq, lineNumbers: numbers, prebuilt: payloads,
+            events = try store.importBatch(expectVersion: expectVersion, lineNumbers: numbers, prebuilt: payloads,
                                            beforeWrite: { _ throws(StoreError) in
                                                if anyUnreadable { throw .rejectedLines([]) }  // decided, never written
                                                return try attachments.save(staged, fs: fs)
@@ -118,18 +118,34 @@ enum ImportCommand {
             let all = shapeProblems + problems.filter { !shaped.contains($0.line) }
             throw StoreError.rejectedLines(all.sorted { $0.line < $1.line })
         }
+        // Each family's stream gained its own run of `seq`s (SPEC §1.1).
+        var runs: [String: (first: Int64, last: Int64)] = [:]
+        for event in events { runs[event.family] = (runs[event.family]?.first ?? event.seq, event.seq) }
+        let families = runs.keys.sorted()
         if inv.json {
             var w = JSONWriter()
             w.beginObject()
             w.field("imported", events.count)
-            w.field("firstSeq", events.first?.seq)
-            w.field("lastSeq", events.last?.seq)
+            w.key("families")
+            w.beginArray()
+            for family in families {
+                w.beginObject()
+                w.field("family", family)
+                w.field("firstSeq", runs[family]!.first)
+                w.field("lastSeq", runs[family]!.last)
+                w.endObject()
+            }
+            w.endArray()
             w.endObject()
             inv.console.out(bytes: w.bytes + [0x0A])
-        } else if let first = events.first, let last = events.last {
-            inv.console.out("imported \(events.count) events (seq \(first.seq)–\(last.seq))\n")
         } else {
-            inv.console.out("imported 0 events\n")
+            var out = "imported \(events.count) \(events.count == 1 ? "event" : "events")\n"
+            for family in families {
+                let run = runs[family]!
+                let seqs = run.first == run.last ? "seq \(run.first)" : "seq \(run.first)–\(run.last)"
+                out += "  \(TerminalText.escape(family)): \(seqs)\n"
+            }
+            inv.console.out(out)
         }
     }
 

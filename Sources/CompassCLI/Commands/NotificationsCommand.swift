@@ -14,17 +14,19 @@ enum NotificationsCommand {
             let store = try CompassStore(path: try inv.existingLog(), createIfMissing: false,
                                          configuration: .init(clock: { now }, makeId: { ids.next() }),
                                          fileSystem: inv.fileSystem, snapshots: inv.snapshots)
-            let expectSeq = try args.value("expect-seq").map { text throws in
-                try inv.integer(text, option: "--expect-seq", minimum: 0, maximum: EnvelopeDecoder.maxSeq)
+            let expectVersion = try args.value("expect-version").map { text throws in
+                try inv.integer(text, option: "--expect-version", minimum: 0, maximum: EnvelopeDecoder.maxSeq)
             }
             if let alerts {
                 try store.append(.changeNotificationSettings(ChangeNotificationSettings(inboundAlerts: alerts == "on")), as: actor,
-                                 idempotencyKey: args.value("event-id"), expectSeq: expectSeq)
+                                 idempotencyKey: args.value("event-id"), expectVersion: expectVersion)
             }
             if args.has("mark-read") {
-                // `--event-id` names the one event appended (the settings change when both are asked).
-                try store.append(.markNotificationsRead(MarkNotificationsRead(upToSeq: try store.lastSeq())), as: actor,
-                                 idempotencyKey: alerts == nil ? args.value("event-id") : nil, expectSeq: alerts == nil ? expectSeq : nil)
+                // `--event-id` names the one event appended (the settings change when both are asked);
+                // read up to the last `seq` of the viewer's family (SPEC §3.5).
+                try store.append(.markNotificationsRead(MarkNotificationsRead(upToSeq: try store.version(as: actor))), as: actor,
+                                 idempotencyKey: alerts == nil ? args.value("event-id") : nil,
+                                 expectVersion: alerts == nil ? expectVersion : nil)
             }
         }
         let context = try ReadContext(inv)

@@ -1,7 +1,8 @@
 import CompassCore
 import CompassStore
 
-/// `compass verify`: seq, ids, the `prev` chain, the tail and every rule; prints the head hash.
+/// `compass verify`: seq, ids, every family's `prev` chain, the tail and every rule; prints
+/// every family's head and the root (SPEC §1.1).
 /// The store checks a snapshot beside the log against its own replay of the prefix and
 /// removes one that does not match (a snapshot is a cache and never proof).
 enum VerifyCommand {
@@ -21,26 +22,35 @@ enum VerifyCommand {
         case .intact(let sealed, let lines): sealed < lines ? "intact (\(sealed) of \(lines) lines sealed)" : "intact"
         }
         if inv.json {
+            // Exactly SPEC §4.1's keys. What is not a line's problem (a blob, the expected head,
+            // a snapshot, the erased count) is a problem with a null line.
             var w = JSONWriter()
             w.beginObject()
             w.field("ok", report.ok)
-            w.field("lines", report.lines)
-            w.field("applied", report.applied)
-            w.field("lastSeq", report.lastSeq)
-            w.field("chain", chain)
-            w.field("head", report.head)
-            w.key("headMatches")
-            if let matches = report.headMatches { w.bool(matches) } else { w.null() }
-            w.field("snapshot", report.snapshot.rawValue)
-            w.field("attachmentsChecked", report.attachmentsChecked)
-            w.key("attachmentProblems")
+            w.key("families")
             w.beginArray()
-            for problem in report.attachmentProblems {
+            for family in report.families {
                 w.beginObject()
-                w.field("interactionId", problem.interactionId)
-                w.field("name", problem.name)
-                w.field("sha256", problem.sha256)
-                w.field("problem", problem.missing ? "missing" : "corrupt")
+                w.field("family", family.family)
+                w.field("seq", family.seq)
+                w.field("head", family.head)
+                w.endObject()
+            }
+            w.endArray()
+            w.field("root", report.root)
+            w.key("problems")
+            w.beginArray()
+            spool.forEach { problem in
+                w.beginObject()
+                w.field("line", problem.line)
+                w.field("message", problem.message)
+                w.endObject()
+            }
+            for message in Self.logWideProblems(report, expected: expected) {
+                w.beginObject()
+                w.key("line")
+                w.null()
+                w.field("message", message)
                 w.endObject()
             }
             w.endArray()
@@ -48,12 +58,7 @@ enum VerifyCommand {
             w.beginArray()
             for step in report.erasures {
                 w.beginObject()
-                w.field("line", step.line)
-                w.field("seq", step.seq)
-                w.field("at", step.at.rfc3339)
-                w.field("scope", step.scope.rawValue)
-                w.field("erased", step.erased)
-                w.field("oldLines", step.oldLines)
+                w.field("family", step.family)
                 w.field("oldHead", step.oldHead)
                 w.key("erasedSeqs")
                 w.beginArray()
@@ -63,17 +68,19 @@ enum VerifyCommand {
                 w.endObject()
             }
             w.endArray()
-            w.field("expectedHeadProvenBy", report.expectedHeadProvenBy?.line)
-            ProblemRendering.write(spool, into: &w)
             w.endObject()
             inv.console.out(bytes: w.bytes + [0x0A])
         } else {
-            inv.console.out("lines: \(report.lines)\nlast seq: \(report.lastSeq)\nchain: \(chain)\nproblems: \(spool.count)\n")
+            inv.console.out("lines: \(report.lines)\nfamilies: \(report.families.count)\nchain: \(chain)\nproblems: \(spool.count)\n")
             ProblemRendering.list(spool, console: inv.console)
-            var text = "head: \(report.head)\n"
+            var text = ""
+            for family in report.families {
+                text += "family \(TerminalText.escape(family.family)): seq \(family.seq), head \(family.head)\n"
+            }
+            text += "root: \(report.root)\n"
             for step in report.erasures {
-                text += "erasure at line \(step.line) (seq \(step.seq), \(step.at.rfc3339)): \(step.erased) line\(step.erased == 1 ? "" : "s") of "
-                    + (step.scope == .family ? "a family" : "a member") + " erased (seq " + Self.ranges(step.erasedSeqs) + "); old head \(step.oldHead) over \(step.oldLines) lines: "
+                text += "erasure at line \(step.line) (\(TerminalText.escape(step.family)) seq \(step.seq), \(step.at.rfc3339)): \(step.erased) line\(step.erased == 1 ? "" : "s") of "
+                    + (step.scope == .family ? "the family" : "a member") + " erased (seq " + Self.ranges(step.erasedSeqs) + "); old head \(step.oldHead) over \(step.oldLines) lines: "
                     + (step.proven ? "proven" : "not provable (a later erasure changed lines from before it)") + "\n"
             }
             if !report.erasedCountsAgree { text += "erased lines: the count does not match what the erasures recorded\n" }
@@ -81,7 +88,7 @@ enum VerifyCommand {
                 text += "expected head: proven through the erasure at line \(step.line): since it, only erased lines changed\n"
             }
             if let expected, report.headMatches == false {
-                text += "head does not match the expected \(expected)"
+                text += "expected head: \(expected) is no family's head and not the root, now or before"
                     + (report.erasures.isEmpty ? "" : ", and no erasure proves it") + "\n"
             }
             if report.attachmentsChecked > 0 || !report.attachmentProblems.isEmpty {
@@ -100,6 +107,18 @@ enum VerifyCommand {
             inv.console.out(text)
         }
         if !report.ok { throw CLIError.silentFailure }
+    }
+
+    /// What fails `verify` besides line problems, one message each.
+    static func logWideProblems(_ report: VerifyReport, expected: String?) -> [String] {
+        var messages: [String] = []
+        if let expected, report.headMatches == false { messages.append("expected head \(expected) not found") }
+        if !report.erasedCountsAgree { messages.append("erased lines do not match what the erasures recorded") }
+        for problem in report.attachmentProblems {
+            messages.append("attachment \(problem.interactionId) \(problem.name) \(problem.missing ? "missing" : "does not match its hash") (\(problem.sha256))")
+        }
+        if report.snapshot == .mismatched { messages.append("snapshot does not match the log (damaged or forged); removed") }
+        return messages
     }
 
     /// `3, 5-7, 9`: seqs as ranges.

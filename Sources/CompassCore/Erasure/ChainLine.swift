@@ -11,21 +11,27 @@ package struct ChainLine {
     package let was: String?
     /// The `type` field, when it is a plain string.
     package let type: String?
+    /// The `family` field, when it is a valid id: the stream the line is in (SPEC §1.1).
+    package let family: String?
+    /// The `seq` field, when it is an integer ≥ 1.
+    package let seq: Int64?
 
     /// Reads one line (without its `\n`); `tape` is reused from line to line.
     package init(_ line: UnsafeBufferPointer<UInt8>, tape: inout JSONTape) {
         hash = SHA256.hex(line)
         guard let base = line.baseAddress, tape.scan(line) else {
-            prevRange = nil; prev = nil; was = nil; type = nil
+            prevRange = nil; prev = nil; was = nil; type = nil; family = nil; seq = nil
             return
         }
         let range = tape.plainStringRange(ofKey: "prev", in: base)
         prevRange = range
         prev = range.map { String(decoding: UnsafeBufferPointer(rebasing: line[$0]), as: UTF8.self) }
         type = tape.plainStringRange(ofKey: "type", in: base).map { String(decoding: UnsafeBufferPointer(rebasing: line[$0]), as: UTF8.self) }
-        if type == Rules.erasedType,
-           case .object(let object) = tape.value(at: 0, in: base), case .object(let data)? = object["data"],
-           case .string(let hash)? = data["was"], SHA256.isHex(hash) {
+        let object: JSONObject
+        if case .object(let read) = tape.value(at: 0, in: base) { object = read } else { object = JSONObject() }
+        if case .string(let text)? = object["family"], Identifier.isValid(text) { family = text } else { family = nil }
+        if case .int(let value)? = object["seq"], value >= 1, value <= EnvelopeDecoder.maxSeq { seq = value } else { seq = nil }
+        if type == Rules.erasedType, case .object(let data)? = object["data"], case .string(let hash)? = data["was"], SHA256.isHex(hash) {
             was = hash
         } else {
             was = nil
@@ -46,9 +52,10 @@ package struct ChainLine {
     package var recordsErasure: Bool { type == EventType.erasureRecorded.rawValue }
 }
 
-/// The hash each line had when it was written, worked out from the log as it is now: the one
-/// recurrence an erasure writes its `was` values with and `verify` proves old heads with, so
-/// what one writes the other recomputes.
+/// The hash each line of one family's stream had when it was written, worked out from the log
+/// as it is now: the one recurrence an erasure writes its `was` values with and `verify`
+/// proves old heads with, so what one writes the other recomputes. Each family has its own
+/// (SPEC §1.1): feed it that family's lines only.
 ///
 /// A line's *written* hash is its `was` when it is an `Erased` record; otherwise, when its
 /// `prev` is a correct link, the hash of its bytes with that `prev` set to the previous line's

@@ -16,11 +16,12 @@ public enum ErasureTarget: Hashable, Sendable {
 
 /// An erasure worked out in memory: the new log and what it forgets. Nothing is written.
 package struct ErasurePlan {
-    /// The whole new log: every line, erased ones replaced, then the `ErasureRecorded` line.
+    /// The whole new log: every line, the family's erased ones replaced and its later ones
+    /// re-sealed, other families' lines as they were, then the `ErasureRecorded` line.
     package var newLog: [UInt8]
     /// The `ErasureRecorded` event the new log ends with.
     package var record: Event
-    /// SHA-256 of the new log's last line.
+    /// The family's new head: SHA-256 of the `ErasureRecorded` line.
     package var newHead: String
     /// Whether the new log proves the head before this erasure (``WrittenChain``): false when
     /// this erasure changes a line an earlier erasure's record comes after.
@@ -96,15 +97,22 @@ package enum ErasurePlanner {
         // decode, its `actor` and `family` read from its JSON alone — a line whose actor and
         // family can be read is someone's even when its type or data is malformed (SPEC §5).
         var tape = JSONTape()
+        var streamOf = [String?](repeating: nil, count: lines.count)
         let owners: [Owner?] = log.withUnsafeBufferPointer { buffer in
             lines.indices.map { index in
                 if let outcome = outcomes[index], let envelope = envelope(of: outcome) {
+                    streamOf[index] = envelope.family
                     return Owner(actor: envelope.actor, family: envelope.family, type: envelope.type)
                 }
-                return WrittenEnvelope(UnsafeBufferPointer(rebasing: buffer[lines[index]]), tape: &tape)?.owner
+                let written = WrittenEnvelope(UnsafeBufferPointer(rebasing: buffer[lines[index]]), tape: &tape)
+                if let family = written?.family, Identifier.isValid(family) { streamOf[index] = family }
+                return written?.owner
             }
         }
-        let erase = closure(outcomes, owners: owners, family: family, users: users, scope: target.scope)
+        // Only the family's own stream is erased and re-sealed (SPEC §1.1, §5): a line of
+        // another family's stream is that family's, whoever it names as actor.
+        let inStream = streamOf.map { $0 == family }
+        let erase = closure(outcomes, owners: owners, family: family, users: users, scope: target.scope, inStream: inStream)
 
         var erasedLines: [Int] = [], unreadableLines: [Int] = []
         var erasedByType: [String: Int] = [:]
@@ -121,8 +129,9 @@ package enum ErasurePlanner {
             }
         }
 
-        // The chain: erased lines become `Erased` records carrying their original hash; every
-        // correct link after the first change is rewritten; a broken link stays broken.
+        // The family's chain: erased lines become `Erased` records carrying their original hash;
+        // every correct link after the first change is rewritten; a broken link stays broken.
+        // Other families' lines are copied byte for byte.
         var output: [UInt8] = []
         output.reserveCapacity(log.count + 512)
         var written = WrittenChain()
@@ -131,9 +140,16 @@ package enum ErasurePlanner {
         // the chain after that record starts from re-sealed lines, and the head kept now
         // cannot be proven (WrittenChain says why).
         var changedBeforeRecord = false, changedSoFar = false
+        var streamLines: Int64 = 0
         log.withUnsafeBufferPointer { buffer in
             for (index, range) in lines.enumerated() {
                 let line = UnsafeBufferPointer(rebasing: buffer[range])
+                guard inStream[index] else {
+                    output += line
+                    output.append(0x0A)
+                    continue
+                }
+                streamLines += 1
                 let chain = ChainLine(line, tape: &tape)
                 let previous = written.previous
                 if chain.recordsErasure, changedSoFar { changedBeforeRecord = true }
@@ -154,9 +170,10 @@ package enum ErasurePlanner {
             }
         }
 
-        let recorded = ErasureRecorded(oldHead: replayer.headHash, oldLines: Int64(lines.count),
+        let stream = replayer.streams[family: family]
+        let recorded = ErasureRecorded(oldHead: stream?.head.text ?? SHA256.emptyHex, oldLines: streamLines,
                                        erased: Int64(erasedLines.count), scope: target.scope)
-        let record = Event(seq: try EnvelopeDecoder.seq(after: replayer.lastSeq), id: eventId, at: at, actor: "-", family: family,
+        let record = Event(seq: try EnvelopeDecoder.seq(after: stream?.seq ?? 0), id: eventId, at: at, actor: "-", family: family,
                            payload: .erasureRecorded(recorded), prev: previousNew)
         let recordLine = EventEncoder.line(for: record)
         output += recordLine
@@ -209,13 +226,13 @@ package enum ErasurePlanner {
     /// repeatedly, every line (applied or refused) naming an entity (school, coach,
     /// interaction, document) an erased line created.
     static func closure(_ outcomes: [LineOutcome?], owners: [Owner?], family: String, users: Set<String>,
-                        scope: ErasureScope) -> [Bool] {
+                        scope: ErasureScope, inStream: [Bool]) -> [Bool] {
         var erase = [Bool](repeating: false, count: outcomes.count)
         var created: Set<EntityKey> = []
         // Applied lines only name entities created before them: one pass in line order finds
         // every entity the erasure removes; a second catches refused lines naming one.
         for pass in 0..<2 {
-            for (index, outcome) in outcomes.enumerated() where !erase[index] {
+            for (index, outcome) in outcomes.enumerated() where !erase[index] && inStream[index] {
                 guard let owner = owners[index] else { continue }
                 if let outcome, case .erased = outcome { continue }
                 if owner.type == Rules.erasedType { continue }

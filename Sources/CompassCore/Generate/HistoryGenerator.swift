@@ -23,8 +23,6 @@ package struct HistoryGenerator {
     package func generate(_ emit: ([UInt8]) -> Void) {
         var rng = SplitMix64(seed: seed)
         var state = CompassState()
-        var seq: Int64 = 0
-        var prev = SHA256.emptyHex
         var clock = start.millisecondsSinceEpoch
         let averageStep = max(1, spanSeconds * 1000 / Int64(max(events, 1)))
         var families: [FamilyPlan] = (0..<self.families).map { FamilyPlan(index: $0) }
@@ -34,13 +32,14 @@ package struct HistoryGenerator {
             clock += Int64(rng.below(Int(2 * averageStep)))
             let at = Timestamp(millisecondsSinceEpoch: clock)
             guard let (actor, type, data) = families[familyIndex].next(&rng, state: state, at: at) else { continue }
-            let draft = EventDraft(seq: seq + 1, id: rng.uuid(), type: type.rawValue, at: at, actor: actor,
-                                   family: families[familyIndex].id, data: data, prev: prev)
+            // Each family is its own stream (SPEC §1.1): its own `seq` and `prev` chain.
+            let draft = EventDraft(seq: families[familyIndex].seq + 1, id: rng.uuid(), type: type.rawValue, at: at, actor: actor,
+                                   family: families[familyIndex].id, data: data, prev: families[familyIndex].head)
             guard let event = try? Rules.decide(draft, in: state, sanitizing: true) else { continue }
             state.apply(event)
             let line = EventEncoder.line(for: event)
-            prev = SHA256.hex(line)
-            seq += 1
+            families[familyIndex].head = SHA256.hex(line)
+            families[familyIndex].seq += 1
             written += 1
             emit(line)
         }
@@ -66,6 +65,9 @@ struct FamilyPlan {
     var coaches: [(id: String, school: String)] = []
     var interactions: [(id: String, by: String)] = []
     var documents = 0
+    /// The family stream's last `seq` and head.
+    var seq: Int64 = 0
+    var head = SHA256.emptyHex
 
     init(index: Int) { self.index = index }
 
@@ -125,7 +127,7 @@ struct FamilyPlan {
             return (anyone, .notificationSettingsChanged, obj(["inboundAlerts": .bool(rng.chance(2))]))
         }
         if roll < 21 {
-            return (anyone, .notificationsRead, obj(["upToSeq": .int(Int64(rng.int(in: 0...max(0, state.appliedCount))))]))
+            return (anyone, .notificationsRead, obj(["upToSeq": .int(Int64(rng.int(in: 0...Int(seq))))]))
         }
         guard let player = players.isEmpty ? nil : rng.pick(players) else { return nil }
         return (player, .interactionLogged, interaction(&rng, at: at, by: player))

@@ -1,5 +1,7 @@
-/// Where to end a replay: before the first line whose readable `seq` is greater than
-/// `atSeq`, or whose readable `at` is later than `asOf` (SPEC §4).
+/// Where to cut a replay (SPEC §4): each family's stream after its line with `seq` `atSeq`
+/// (a line of the family whose readable `seq` is greater, and every later line of it, is left
+/// out while other families go on), and the whole log before the first line whose readable
+/// `at` is later than `asOf`.
 package struct ReplayCut: Equatable, Sendable {
     package var atSeq: Int64?
     package var asOf: Timestamp?
@@ -9,8 +11,8 @@ package struct ReplayCut: Equatable, Sendable {
         self.asOf = asOf
     }
 
-    func ends(seq: Int64?, at: Timestamp?) -> Bool {
-        if let atSeq, let seq, seq > atSeq { return true }
+    /// Whether a line recorded at `at` ends the whole replay.
+    func ends(at: Timestamp?) -> Bool {
         if let asOf, let at, at > asOf { return true }
         return false
     }

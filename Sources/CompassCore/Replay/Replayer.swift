@@ -23,14 +23,20 @@ package struct Replayer {
     /// The line of a torn last line, if the replay ended with one.
     package private(set) var tornLine: Int?
     private let retention: ProblemRetention
-    /// Lines read, a torn last line included.
+    /// Lines of the file read, a torn last line and lines past an `--at-seq` cut included
+    /// (the next line's number is one more).
     package private(set) var linesRead = 0
-    /// The last readable `seq` (0 before any).
-    package private(set) var lastSeq: Int64 = 0
-    /// SHA-256 of the last complete line's bytes: the `prev` the next line must carry.
-    package var headHash: String { head.text }
-    /// The head as the last line left it: words for a line read here, text when given one.
-    private var head = Head.text(SHA256.emptyHex)
+    /// Lines read that a family's `--at-seq` cut left out.
+    package private(set) var linesBeyondCut = 0
+    /// Lines read and replayed: ``linesRead`` without the lines past a cut.
+    package var linesInCut: Int { linesRead - linesBeyondCut }
+    /// Every family's stream: its last `seq`, its head, its last line (SPEC §1.1).
+    package private(set) var streams = StreamTable()
+    /// SHA-256 of the last complete line of the file, whatever its family: a snapshot records
+    /// it to check later that the log still ends its prefix with that line.
+    package var lastLineHash: String { lastLine.text }
+    /// The last line's hash: words for a line read here, text when given one.
+    private var lastLine = LineHead.text(SHA256.emptyHex)
     /// Complete lines that carry a `prev` field.
     package private(set) var sealedLines = 0
     /// Bytes of complete lines consumed (the offset where the next line starts).
@@ -85,8 +91,8 @@ package struct Replayer {
         state = snapshot.state
         problemSummary = snapshot.problems
         linesRead = snapshot.linesRead
-        lastSeq = snapshot.lastSeq
-        head = .text(snapshot.headHash)
+        streams = snapshot.streams
+        lastLine = .text(snapshot.lastLineHash)
         lastLineLength = snapshot.lastLineLength
         sealedLines = snapshot.sealedLines
         consumedBytes = snapshot.consumedBytes
@@ -130,7 +136,7 @@ package struct Replayer {
         linesRead += 1
         consumedBytes += byteCount + 1
         lastLineLength = byteCount
-        if checksChain { head = .text(hash) }
+        if checksChain { lastLine = .text(hash) }
         reject(linesRead, nil, "line too long", kind: .unreadable)
         return true
     }
@@ -150,31 +156,18 @@ package struct Replayer {
         case .badEnvelope, .draft, .event:
             break
         }
-        if cut.ends(seq: line.readableSeq, at: line.readableAt) {
+        if cut.ends(at: line.readableAt) {
             reachedCut = true
             return false
         }
         linesRead = number
-        // Whether `prev` names the line before, read before this line's hash takes its place.
-        let chainBreaks = checksChain && line.prevText.map { !head.isSpelled(by: $0) } == true
-        advance(over: &line)
-
         let family = line.readableFamily
-        if let seq = line.readableSeq {
-            if seq != lastSeq + 1 {
-                record(Problem(line: number, message: "seq \(seq), expected \(lastSeq + 1)", kind: .sequence, family: family))
-            }
-            lastSeq = seq
+        if let family, !followStream(of: family, &line, number: number) {
+            linesBeyondCut += 1
+            advance(over: &line)
+            return true
         }
-        if line.prevText != nil {
-            sealedLines += 1
-            if chainBreaks {
-                record(Problem(line: number, message: "prev does not match line \(number - 1)", kind: .chain, family: family))
-            }
-        } else if sealedLines > 0 {
-            // Once a line carried `prev`, every later line must (SPEC §1): reported, still applied.
-            record(Problem(line: number, message: "missing field prev", kind: .chain, family: family))
-        }
+        advance(over: &line)
         let keys = line.keys
         // The content is moved out (the line is not needed after it): the event goes into the
         // state without its texts being copied.
@@ -216,6 +209,54 @@ package struct Replayer {
         return true
     }
 
+    /// Checks a line against its family's stream (SPEC §1.1) and moves the stream past it:
+    /// `seq` one more than the stream's last readable one, `prev` the hash of the stream's last
+    /// line, `prev` present once the stream carried one. Returns false, changing nothing but
+    /// the stream's cut, when `--at-seq` has ended the stream.
+    private mutating func followStream(of family: String, _ line: inout PreparedLine, number: Int) -> Bool {
+        let position = streams.position(adding: family, hash: line.keys?.family ?? family.hashValue)
+        let (seq, prev, hash) = (line.readableSeq, line.prevText, line.hash)
+        let checksChain = self.checksChain
+        let atSeq = cut.atSeq
+        var expectedSeq: Int64?
+        var brokenLink: Int?
+        var missingPrev = false
+        let inCut = streams.update(at: position) { stream -> Bool in
+            if stream.cut { return false }
+            if let atSeq, let seq, seq > atSeq {
+                stream.cut = true
+                return false
+            }
+            if let seq {
+                if seq != stream.seq + 1 { expectedSeq = stream.seq + 1 }
+                stream.seq = seq
+            }
+            if let prev {
+                stream.sealed = true
+                if checksChain, !stream.head.isSpelled(by: prev) { brokenLink = stream.line }
+            } else if stream.sealed {
+                missingPrev = true
+            }
+            if checksChain { stream.head = hash.map(LineHead.words) ?? .text("") }
+            stream.line = number
+            stream.lines += 1
+            return true
+        }
+        guard inCut else { return false }
+        if prev != nil { sealedLines += 1 }
+        if let expectedSeq, let seq {
+            record(Problem(line: number, message: "seq \(seq), expected \(expectedSeq)", kind: .sequence, family: family))
+        }
+        if let brokenLink {
+            record(Problem(line: number, message: "prev does not match line \(brokenLink)", kind: .chain, family: family))
+        }
+        if missingPrev {
+            // Once a line of the stream carried `prev`, every later one must (SPEC §1): reported, still applied.
+            record(Problem(line: number, message: "missing field prev", kind: .chain, family: family))
+        }
+        return true
+    }
+
     /// Starts loading what deciding a line with these keys reads first: its slot in the
     /// event-id table and, for an interaction event, in its family's interaction index (the
     /// family found by hash alone: a wrong guess only wastes the hint). A reader calls it a
@@ -241,8 +282,16 @@ package struct Replayer {
     package mutating func advanceWritten(_ event: Event, lineLength: Int, hash: String) {
         linesRead += 1
         if event.prev != nil { sealedLines += 1 }
-        lastSeq = event.seq
-        head = .text(hash)
+        let number = linesRead
+        let position = streams.position(adding: event.family, hash: event.family.hashValue)
+        streams.update(at: position) { stream in
+            stream.seq = event.seq
+            stream.head = .text(hash)
+            stream.line = number
+            stream.lines += 1
+            if event.prev != nil { stream.sealed = true }
+        }
+        lastLine = .text(hash)
         consumedBytes += lineLength + 1
         lastLineLength = lineLength
     }
@@ -299,7 +348,7 @@ package struct Replayer {
     private mutating func advance(over line: inout PreparedLine) {
         consumedBytes += line.byteCount + 1
         lastLineLength = line.byteCount
-        if checksChain { head = line.hash.map(Head.words) ?? .text("") }
+        if checksChain { lastLine = line.hash.map(LineHead.words) ?? .text("") }
     }
 
     private mutating func reject(_ line: Int, _ draft: EventDraft?, _ message: String, kind: ProblemKind, family: String? = nil) {
@@ -315,30 +364,6 @@ package struct Replayer {
         case .all: problems.append(problem)
         case .summary: break
         case .forward(let body): body(problem)
-        }
-    }
-}
-
-extension Replayer {
-    /// The hash of the last line: kept as words when this replayer hashed the line (no string
-    /// per line), as text when it was handed one (a snapshot's head, a written line's hash).
-    enum Head: Equatable, Sendable {
-        case words(LineHash)
-        case text(String)
-
-        var text: String {
-            switch self {
-            case .words(let hash): hash.hex
-            case .text(let text): text
-            }
-        }
-
-        /// Whether a line's `prev` names this head.
-        func isSpelled(by prev: String) -> Bool {
-            switch self {
-            case .words(let hash): hash.isSpelled(by: prev)
-            case .text(let text): text == prev
-            }
         }
     }
 }

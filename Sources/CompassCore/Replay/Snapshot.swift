@@ -5,10 +5,11 @@ package struct ReplaySnapshot: Equatable, Sendable {
     /// How many problems the prefix has, and the first of each family's lines.
     package var problems: ProblemSummary
     package var linesRead: Int
-    package var lastSeq: Int64
+    /// Every family's stream at the end of the prefix: `seq`, head, last line (SPEC §1.1).
+    package var streams: StreamTable
     /// SHA-256 of the last complete line before `consumedBytes`: the log must still end
     /// that prefix with that line for the snapshot to be used.
-    package var headHash: String
+    package var lastLineHash: String
     /// The length of that line, so a reader can check it without scanning backwards.
     package var lastLineLength: Int
     package var sealedLines: Int
@@ -20,7 +21,7 @@ extension Replayer {
     /// is not part of the prefix and will be read again.
     package var snapshot: ReplaySnapshot {
         let lines = linesRead - (tornLine == linesRead ? 1 : 0)
-        return ReplaySnapshot(state: state, problems: problemSummary, linesRead: lines, lastSeq: lastSeq, headHash: headHash,
+        return ReplaySnapshot(state: state, problems: problemSummary, linesRead: lines, streams: streams, lastLineHash: lastLineHash,
                               lastLineLength: lastLineLength, sealedLines: sealedLines, consumedBytes: consumedBytes)
     }
 }

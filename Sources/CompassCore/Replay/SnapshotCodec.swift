@@ -1,4 +1,4 @@
-/// Snapshots as bytes (format 5): everything but the families in a header, the event ids,
+/// Snapshots as bytes (format 7): everything but the families in a header, the event ids,
 /// a directory, then one section per family. Each section carries its own SHA-256, so a
 /// reader loads and checks only what it needs: a query reads the header and its own family.
 ///
@@ -16,7 +16,7 @@
 /// used: it is rebuilt, never trusted.
 package enum SnapshotCodec {
     static let magic = Array("compass-snapshot\n".utf8)
-    package static let formatVersion: UInt64 = 6
+    package static let formatVersion: UInt64 = 7
     static let preambleLength = magic.count + 8 + 8 + 3 * (8 + 8 + 32)
 
     /// One family's encoded section, with its SHA-256 (sections are independent: a writer may
@@ -64,11 +64,17 @@ package enum SnapshotCodec {
     static func headerSection(_ s: ReplaySnapshot) -> [UInt8] {
         var w = ByteWriter()
         w.uint(UInt64(s.consumedBytes))
-        w.string(s.headHash)
+        w.string(s.lastLineHash)
         w.uint(UInt64(s.lastLineLength))
         w.uint(UInt64(s.linesRead))
-        w.int(s.lastSeq)
         w.uint(UInt64(s.sealedLines))
+        // Every family's stream, sorted by family id: what the next line of each is checked against.
+        let streams = s.streams.sorted
+        w.uint(UInt64(streams.count))
+        for stream in streams {
+            w.string(stream.family); w.int(stream.seq); w.string(stream.head.text); w.uint(UInt64(stream.line))
+            w.uint(UInt64(stream.lines)); w.uint(stream.sealed ? 1 : 0)
+        }
         // Problems in bounded space: the count, then per family (unnamed lines first) how many
         // and the first one.
         w.uint(UInt64(s.problems.count))
@@ -450,7 +456,17 @@ package struct SnapshotIndex: Sendable {
         bytes.withUnsafeBufferPointer { buffer -> ReplaySnapshot? in
             var r = ByteReader(buffer)
             guard let consumed = r.uint(), let head = r.string(), let lastLength = r.uint(), let lines = r.uint(),
-                  let lastSeq = r.int(), let sealed = r.uint(), let problemCount = r.uint(), let familyCount = r.uint(),
+                  lines <= UInt64(Int.max), let sealed = r.uint(), sealed <= lines, let streamCount = r.uint(),
+                  streamCount <= UInt64(buffer.count) else { return nil }
+            var streams: [FamilyStream] = []
+            streams.reserveCapacity(Int(streamCount))
+            for _ in 0..<streamCount {
+                guard let family = r.string(), let seq = r.int(), let streamHead = r.string(), let line = r.uint(), line <= lines,
+                      let count = r.uint(), count <= lines, let isSealed = r.uint(), isSealed <= 1 else { return nil }
+                streams.append(FamilyStream(family: family, seq: seq, head: streamHead, line: Int(line), lines: Int(count),
+                                            sealed: isSealed == 1))
+            }
+            guard let problemCount = r.uint(), let familyCount = r.uint(),
                   problemCount <= UInt64(Int.max), familyCount <= UInt64(buffer.count) else { return nil }
             var byFamily: [String?: ProblemSummary.Entry] = [:]
             for _ in 0..<familyCount {
@@ -480,7 +496,7 @@ package struct SnapshotIndex: Sendable {
                                              joinedAt: Timestamp(millisecondsSinceEpoch: joined), joinedSeq: joinedSeq)
             }
             guard r.isAtEnd else { return nil }
-            return ReplaySnapshot(state: state, problems: problems, linesRead: Int(lines), lastSeq: lastSeq, headHash: head,
+            return ReplaySnapshot(state: state, problems: problems, linesRead: Int(lines), streams: StreamTable(streams), lastLineHash: head,
                                   lastLineLength: Int(lastLength), sealedLines: Int(sealed), consumedBytes: Int(consumed))
         }
     }
