@@ -56,8 +56,12 @@ enum CommandCatalog {
         spec("show", "One interaction's detail page.", positionals: ["ID"], reading + [
             OptionSpec(name: "csv", value: nil, help: "the CSV export (athletes only)"),
         ] + timeTravel, examples: ["show i-41 --as u-maya", "show i-41 --as u-maya --csv > i-41.csv"]),
-        spec("export", "The filtered list as CSV (or --json).", [log, viewer, now, tz, json] + listFilters + timeTravel,
-             examples: ["export --as u-pat --type email > emails.csv"]),
+        spec("export", "The filtered list as CSV (or --json); with --stream, the family's lines as a log of their own.",
+             [log, viewer, now, tz, json] + listFilters + timeTravel + [
+                OptionSpec(name: "stream", value: nil, help: "the family's lines, byte for byte: a log that verifies alone (parents)"),
+                OptionSpec(name: "family", value: "F", help: "with --stream and no --as: this family (an operator)"),
+                OptionSpec(name: "output", value: "PATH", help: "with --stream: write a new file, its attachments beside it", short: "o"),
+             ], examples: ["export --as u-pat --type email > emails.csv", "export --stream --as u-pat -o lopez.jsonl"]),
         spec("activity", "The activity timeline: interactions, status changes and documents.", reading + [
             OptionSpec(name: "type", value: "T", help: "interaction|school_status_change|document_upload", choices: ActivityType.allCases.map(\.rawValue)),
             OptionSpec(name: "range", value: "R", help: "all|week|month|quarter (default all)", choices: ActivityRange.allCases.map(\.rawValue)),
@@ -152,6 +156,8 @@ enum CommandCatalog {
             OptionSpec(name: "dry-run", value: nil, help: "print what would be erased; change nothing"),
             OptionSpec(name: "event-id", value: "ID", help: "the id of the ErasureRecorded event (default: a new UUID)"),
         ], examples: ["erase --as u-pat --member u-leo --dry-run", "erase --as u-maya --member u-maya", "erase --as u-pat --family"]),
+        spec("migrate", "Rewrite a v2 log (one chain for all families) as v3 (one stream per family) into a new file.",
+             positionals: ["OLD", "NEW"], [json], examples: ["migrate events.jsonl events-v3.jsonl"]),
         spec("generate", "Write a valid synthetic log to stdout.", [
             OptionSpec(name: "families", value: "N", help: "number of families (default 3)"),
             OptionSpec(name: "events", value: "N", help: "number of events (default 1000)"),

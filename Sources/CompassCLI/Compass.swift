@@ -106,6 +106,7 @@ public enum Compass {
         case "follow": try FollowCommand.run(inv)
         case "audit": try AuditCommand.run(inv)
         case "import": try ImportCommand.run(inv)
+        case "migrate": try MigrateCommand.run(inv)
         case "schools", "coaches", "members", "documents": try LookupCommands.run(inv)
         case "notifications": try NotificationsCommand.run(inv)
         case "report": try ReportCommand.run(inv)

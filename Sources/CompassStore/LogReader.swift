@@ -134,8 +134,17 @@ enum LogReader {
     /// parses, hashes and decodes the next block's (``PreparedLine`` is pure); when the fold
     /// is done first, this thread helps prepare. The raw bytes are no longer needed once a
     /// block is prepared, so one buffer serves both stages.
+    ///
+    /// - Throws: ``StoreError/oneChainLog(path:)`` for a log written as SPEC v2 (one chain for
+    ///   all families): only `compass migrate` reads those.
     package static func stream(fd: Int32, path: String, from offset: Int, extent: LogExtent, fs: FileSystem,
-                       into replayer: inout Replayer, progress: ReadProgress? = nil) throws(StoreError) {
+                               into replayer: inout Replayer, progress: ReadProgress? = nil) throws(StoreError) {
+        try streamLines(fd: fd, path: path, from: offset, extent: extent, fs: fs, into: &replayer, progress: progress)
+        if replayer.oneChainLine != nil { throw .oneChainLog(path: path) }
+    }
+
+    private static func streamLines(fd: Int32, path: String, from offset: Int, extent: LogExtent, fs: FileSystem,
+                                    into replayer: inout Replayer, progress: ReadProgress?) throws(StoreError) {
         var offset = offset
         // Not zero-filled: only the bytes read into it are ever looked at.
         var buffer = [UInt8](unsafeUninitializedCapacity: min(blockSize, max(1 << 12, extent.complete - offset))) { _, count in

@@ -24,6 +24,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case noLog(path: String)
     /// The file system refused; `path` is the file or folder concerned.
     case io(path: String, message: String)
+    /// The log was written as SPEC v2, one `prev` chain for all families: `compass migrate`
+    /// converts it; nothing else reads or writes it.
+    case oneChainLog(path: String)
 
     /// A sentence for a person.
     public var message: String {
@@ -35,6 +38,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .conflict(let text): text
         case .noLog(let path): "no log at \(path)"
         case .io(_, let text): text
+        case .oneChainLog(let path): "this log uses one chain for all families (v2); run 'compass migrate \(path) NEW'"
         }
     }
 

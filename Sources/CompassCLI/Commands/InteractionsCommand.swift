@@ -71,11 +71,50 @@ enum InteractionsCommand {
     }
 
     static func runExport(_ inv: Invocation) throws {
+        if inv.arguments.has("stream") { return try runStreamExport(inv) }
+        for option in ["family", "output"] where inv.arguments.value(option) != nil {
+            throw CLIError.usage("'--\(option)' goes with '--stream' (the family's lines as a log of their own)")
+        }
         let (_, _, list) = try list(inv)
         if inv.json {
             inv.console.out(bytes: InteractionJSON.list(list))
         } else {
             inv.console.out(InteractionCSV.list(list.items))
+        }
+    }
+}
+
+extension InteractionsCommand {
+    /// `export --stream`: the family's lines, byte for byte, as a log that verifies alone
+    /// (SPEC §1.1): a parent's own family (`--as`), or any family for an operator (`--family F`,
+    /// no viewer). To standard output, or with `-o FILE` to a new file with its blobs beside it.
+    static func runStreamExport(_ inv: Invocation) throws {
+        let args = inv.arguments
+        for option in ["search", "type", "direction", "sentiment", "period", "logged-by", "as-of", "at-seq", "json"]
+        where args.has(option) || args.value(option) != nil {
+            throw CLIError.usage("'--\(option)' does not go with '--stream' (the stream is every line of the family, as it is)")
+        }
+        let family = args.value("family")
+        if family != nil, args.value("as") != nil {
+            throw CLIError.usage("'--family' and '--as' cannot be combined ('--as' exports your own family; '--family' is for an operator)")
+        }
+        let store = try inv.existingStore()
+        let export: FamilyStreamExport
+        if let family {
+            export = try store.exportStream(family: family)
+        } else {
+            export = try store.exportStream(as: try inv.viewer())
+        }
+        if let output = args.value("output") {
+            try store.writeExport(export, to: inv.resolve(output))
+            inv.console.err("exported \(export.lineCount) line\(export.lineCount == 1 ? "" : "s") of \(TerminalText.escape(export.family)) "
+                            + "to \(TerminalText.escape(output)) (seq \(export.seq), head \(export.head))\n")
+        } else {
+            inv.console.out(bytes: export.lines)
+            if !export.attachmentHashes.isEmpty {
+                inv.console.err("note: \(export.attachmentHashes.count) attachment blob\(export.attachmentHashes.count == 1 ? " is" : "s are") not in this output; "
+                                + "use -o FILE to copy them beside it, so the copy verifies alone\n")
+            }
         }
     }
 }

@@ -47,6 +47,18 @@ package struct JSONTape: Sendable {
     /// when the key and the value are written without escapes (nil otherwise). An erasure
     /// rewrites `prev` in place through it.
     package func plainStringRange(ofKey key: StaticString, in base: UnsafePointer<UInt8>) -> Range<Int>? {
+        guard let value = topLevelValue(ofKey: key, in: base), value.kind == .string, !value.escaped else { return nil }
+        return value.start..<value.end
+    }
+
+    /// Where the integer value of a top-level key (written with a plain key) is in the bytes of
+    /// a scanned object document: `compass migrate` renumbers `seq` in place through it.
+    package func integerRange(ofKey key: StaticString, in base: UnsafePointer<UInt8>) -> Range<Int>? {
+        guard let value = topLevelValue(ofKey: key, in: base), value.kind == .integer else { return nil }
+        return value.start..<value.end
+    }
+
+    private func topLevelValue(ofKey key: StaticString, in base: UnsafePointer<UInt8>) -> Token? {
         guard let root = tokens.first, root.kind == .object else { return nil }
         let wanted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
         var name = 1
@@ -55,8 +67,7 @@ package struct JSONTape: Sendable {
             let value = tokens[name + 1]
             if token.plain, token.end - token.start == wanted.count,
                (0..<wanted.count).allSatisfy({ base[token.start + $0] == wanted[$0] }) {
-                guard value.kind == .string, !value.escaped else { return nil }
-                return value.start..<value.end
+                return value
             }
             name = value.next
         }

@@ -39,6 +39,10 @@ package struct Replayer {
     private var lastLine = LineHead.text(SHA256.emptyHex)
     /// Complete lines that carry a `prev` field.
     package private(set) var sealedLines = 0
+    /// The first line that shows the log was written as SPEC v2 (one chain for all families):
+    /// a family's first line numbered after the lines before it and chained to the line before
+    /// it in the file, another family's. `compass migrate` converts such a log.
+    package private(set) var oneChainLine: Int?
     /// Bytes of complete lines consumed (the offset where the next line starts).
     package private(set) var consumedBytes = 0
     /// The length of the last complete line (a snapshot records it to check the log later).
@@ -221,6 +225,12 @@ package struct Replayer {
         var expectedSeq: Int64?
         var brokenLink: Int?
         var missingPrev = false
+        // A v2 log: a family's first line carries the global count and links to the file's
+        // previous line (rare, checked only where a stream starts wrong).
+        if oneChainLine == nil, let seq, seq > 1, let prev, streams.list[position].lines == 0, number > 1,
+           checksChain, lastLine.isSpelled(by: prev) {
+            oneChainLine = number
+        }
         let inCut = streams.update(at: position) { stream -> Bool in
             if stream.cut { return false }
             if let atSeq, let seq, seq > atSeq {

@@ -1,0 +1,87 @@
+import CompassCore
+
+/// One family's stream as it is in the log, byte for byte (SPEC §1.1 "Family export"): a log
+/// of its own that `verify` accepts alone, with the same head. The family's portable, provable
+/// copy of its history.
+public struct FamilyStreamExport: Sendable {
+    /// The family.
+    public var family: String
+    /// Its lines, each ending in `\n`, exactly as the log has them.
+    public var lines: [UInt8]
+    /// How many lines.
+    public var lineCount: Int
+    /// The family's version (its last `seq`) and head, as `verify` of the export prints them.
+    public var seq: Int64
+    public var head: String
+    /// The attachment blobs its lines name: a copy that verifies alone carries these beside it.
+    public var attachmentHashes: [String]
+}
+
+extension CompassStore {
+    /// The stream of `viewer`'s family, for a parent of it (SPEC §1.1).
+    ///
+    /// - Throws: ``StoreError/rejected(_:)`` `Unknown user U` for a non-member, or with kind
+    ///   `forbidden` for an athlete.
+    public func exportStream(as viewer: String) throws(StoreError) -> FamilyStreamExport {
+        let state = try state(for: viewer)
+        guard let member = state.members[viewer] else { throw .rejected(EventError("Unknown user \(viewer)", kind: .notFound)) }
+        guard member.role == .parent else {
+            throw .rejected(EventError("Only a parent can export the family's stream", kind: .forbidden))
+        }
+        return try exportStream(family: member.family)
+    }
+
+    /// The stream of `family`, for an operator (no viewer: whoever can read the log file).
+    ///
+    /// - Throws: ``StoreError/rejected(_:)`` with kind `notFound` when no line is the family's.
+    public func exportStream(family: String) throws(StoreError) -> FamilyStreamExport {
+        let fs = fileSystem
+        guard let fd = try fs.open(path, .read) else { throw .noLog(path: path) }
+        defer { fs.close(fd) }
+        let extent = try LogExtent.measure(fd, path: path, fs: fs)
+        var lines: [UInt8] = []
+        var count = 0
+        var tape = JSONTape()
+        let wanted = Array(family.utf8)
+        try LogReader.forEachLine(fd: fd, path: path, upTo: extent.complete, fs: fs) { line in
+            guard let base = line.baseAddress, tape.scan(line), let range = tape.plainStringRange(ofKey: "family", in: base),
+                  line[range].elementsEqual(wanted) else { return }
+            lines += line
+            lines.append(0x0A)
+            count += 1
+        }
+        guard count > 0 else { throw .rejected(EventError("No family \(family) in the log", kind: .notFound)) }
+        var replayer = Replayer(problems: .summary)
+        replayer.consume(bytes: lines)
+        let stream = replayer.streams[family: family]
+        return FamilyStreamExport(family: family, lines: lines, lineCount: count, seq: stream?.seq ?? 0,
+                                  head: stream?.head.text ?? SHA256.emptyHex,
+                                  attachmentHashes: replayer.state.families[family]?.attachmentHashes.sorted() ?? [])
+    }
+
+    /// Writes an export as a new log at `target` (which must not exist; missing folders are
+    /// made), with its blobs in `target.attachments/`, through the store's atomic writes; a
+    /// failure takes back what it made.
+    public func writeExport(_ export: FamilyStreamExport, to target: String) throws(StoreError) {
+        let fs = fileSystem
+        guard try fs.kind(of: target) == .missing else { throw .conflict("\(target) already exists (choose another path)") }
+        let from = AttachmentStore(logPath: path)
+        var staged: [StagedAttachment] = []
+        for hash in export.attachmentHashes {
+            guard let blob = try fs.readFile(from.path(for: hash), .readSide), SHA256.hex(blob) == hash else {
+                throw .io(path: from.path(for: hash), message: "attachment \(hash) is missing or does not match its hash")
+            }
+            staged.append(StagedAttachment(name: hash, bytes: blob, mimeType: "", sha256: hash))
+        }
+        let folders = try fs.makeDirectories(POSIX.directory(of: target))
+        var undo: () -> Void = {}
+        do throws(StoreError) {
+            undo = try AttachmentStore(logPath: target).save(staged, fs: fs)
+            try fs.writeFileAtomically(target, parts: [export.lines])
+        } catch {
+            undo()
+            for folder in folders.reversed() { fs.removeDirectory(folder) }
+            throw error
+        }
+    }
+}
