@@ -112,6 +112,7 @@ public enum Compass {
         case "report": try ReportCommand.run(inv)
         case "erase": try EraseCommand.run(inv)
         case "attachment": try AttachmentCommand.run(inv)
+        case "document": try DocumentCommand.run(inv)
         case "completions": try ShellCommands.completions(inv)
         case "man": ShellCommands.man(inv)
         case "__ids": ShellCommands.ids(inv)

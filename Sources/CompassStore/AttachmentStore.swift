@@ -33,7 +33,7 @@ package struct AttachmentStore {
     /// - Parameters:
     ///   - own: the family's ``Family/attachmentHashes``.
     ///   - supplied: the folder of bytes beside the imported file, if there is one.
-    package func importable(_ attachments: [Attachment], own: Set<String>, supplied: AttachmentStore?,
+    package func importable(_ attachments: [Attachment], own: Set<String>, supplied: AttachmentStore?, maxBytes: Int64 = AttachmentRules.maxSizeBytes,
                             fs: FileSystem) throws(StoreError) -> Result<[StagedAttachment], EventError> {
         var staged: [StagedAttachment] = []
         for attachment in attachments {
@@ -41,7 +41,7 @@ package struct AttachmentStore {
             if own.contains(sha), try fs.kind(of: path(for: sha)) == .regular { continue }
             let refusal = EventError("attachment \(sha) is not in this family's store, nor beside the imported file", kind: .notFound)
             guard let supplied, try fs.kind(of: supplied.path(for: sha)) == .regular,
-                  try Self.describe(supplied.path(for: sha), fs: fs).size <= AttachmentRules.maxSizeBytes,
+                  try Self.describe(supplied.path(for: sha), fs: fs).size <= maxBytes,
                   let bytes = try fs.readFile(supplied.path(for: sha)), SHA256.hex(bytes) == sha else { return .failure(refusal) }
             staged.append(StagedAttachment(name: attachment.name, bytes: bytes, mimeType: attachment.mimeType, sha256: sha))
         }
@@ -65,6 +65,26 @@ package struct AttachmentStore {
         guard let mime = AttachmentRules.mimeType(forFileName: name) else { throw .rejected(EventError(RuleMessage.unsupportedFileType, kind: .rule)) }
         guard bytes.count <= AttachmentRules.maxSizeBytes else { throw .rejected(EventError(RuleMessage.fileTooLarge, kind: .rule)) }
         return StagedAttachment(name: name, bytes: bytes, mimeType: mime, sha256: SHA256.hex(bytes))
+    }
+
+    /// The most bytes a document's file may have (SPEC §2 sets no limit; the store reads a file
+    /// whole before it stores it, so it sets one).
+    package static let maxDocumentBytes: Int64 = 100 << 20
+
+    /// Reads a file for `upload-document --file`: any type, up to ``maxDocumentBytes``. Only a
+    /// regular file is read.
+    package static func stageDocument(_ full: String, fs: FileSystem) throws(StoreError) -> StagedAttachment {
+        if try fs.kind(of: full) == .directory { throw .io(path: full, message: "\(full) is a directory, not a file") }
+        let size = try describe(full, fs: fs).size
+        guard size <= maxDocumentBytes else { throw .rejected(EventError("File exceeds 100MB limit", kind: .rule)) }
+        guard let bytes = try fs.readFile(full) else { throw .io(path: full, message: "cannot open \(full): no such file") }
+        return StagedAttachment(name: fileName(of: full), bytes: bytes, mimeType: "", sha256: SHA256.hex(bytes))
+    }
+
+    /// A document's bytes given in memory, as ``stageDocument(_:fs:)`` checks a file.
+    package static func stageDocument(name: String, bytes: [UInt8]) throws(StoreError) -> StagedAttachment {
+        guard bytes.count <= maxDocumentBytes else { throw .rejected(EventError("File exceeds 100MB limit", kind: .rule)) }
+        return StagedAttachment(name: name, bytes: bytes, mimeType: "", sha256: SHA256.hex(bytes))
     }
 
     /// A regular file's name and size, for `upload-document --file` and `--attach`.

@@ -91,6 +91,7 @@ public final class CompassStore: @unchecked Sendable {
     ///   - expectVersion: fail with a conflict unless the user's family is at this version, the
     ///     `seq` of its last line (SPEC §1.1): writers of different families never conflict.
     ///   - files: attachment files for a ``LogInteraction``: checked (type by extension, size),
+    ///     or the one file of an ``UploadDocument`` (its name, size and SHA-256 are recorded),
     ///     stored content-addressed before the line is written, taken back if it fails.
     /// - Throws: ``StoreError/rejected(_:)`` with the SPEC's message, ``StoreError/conflict(_:)``,
     ///   ``StoreError/io(path:message:)``.
@@ -129,11 +130,22 @@ public final class CompassStore: @unchecked Sendable {
             }
         }
         var staged: [StagedAttachment] = []
-        for file in files { staged.append(try file.staged(fs: fs)) }
-        if !staged.isEmpty, let index = commands.lastIndex(where: { if case .logInteraction = $0 { true } else { false } }),
-           case .logInteraction(var logged) = commands[index] {
-            logged.attachments += staged.map(\.attachment)
-            commands[index] = .logInteraction(logged)
+        if case .uploadDocument(var document)? = commands.last, !files.isEmpty {
+            // A document's one file (SPEC §2 v3): its name, size and hash go into the event.
+            guard files.count == 1 else { throw .rejected(EventError("A document has one file", kind: .rule)) }
+            let file = try files[0].stagedAsDocument(fs: fs)
+            staged = [file]
+            document.fileName = document.fileName ?? file.name
+            document.sizeBytes = Int64(file.bytes.count)
+            document.sha256 = file.sha256
+            commands[commands.count - 1] = .uploadDocument(document)
+        } else {
+            for file in files { staged.append(try file.staged(fs: fs)) }
+            if !staged.isEmpty, let index = commands.lastIndex(where: { if case .logInteraction = $0 { true } else { false } }),
+               case .logInteraction(var logged) = commands[index] {
+                logged.attachments += staged.map(\.attachment)
+                commands[index] = .logInteraction(logged)
+            }
         }
         let now = configuration.clock()
         // The idempotency key names the command's own event, the last; a coach added with it gets
@@ -433,7 +445,7 @@ public struct Receipt: Sendable, Hashable, Identifiable {
     }
 }
 
-/// A file to attach to a logged interaction.
+/// A file to attach to a logged interaction, or a document's file.
 public enum AttachmentFile: Sendable, Hashable {
     /// A file on disk (read by the store; only a regular file).
     case path(String)
@@ -444,6 +456,14 @@ public enum AttachmentFile: Sendable, Hashable {
         switch self {
         case .path(let path): try AttachmentStore.stage(path, fs: fs)
         case .bytes(let name, let bytes): try AttachmentStore.stage(name: name, bytes: bytes)
+        }
+    }
+
+    /// The file as a document's bytes: any type, up to ``AttachmentStore/maxDocumentBytes``.
+    func stagedAsDocument(fs: FileSystem) throws(StoreError) -> StagedAttachment {
+        switch self {
+        case .path(let path): try AttachmentStore.stageDocument(path, fs: fs)
+        case .bytes(let name, let bytes): try AttachmentStore.stageDocument(name: name, bytes: bytes)
         }
     }
 }

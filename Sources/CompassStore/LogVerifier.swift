@@ -74,7 +74,7 @@ public struct FamilyHead: Sendable, Hashable {
 
 /// A blob the log references that is not as the log says.
 public struct AttachmentProblem: Sendable, Hashable {
-    /// The interaction that references it.
+    /// The interaction (or document) that references it.
     public var interactionId: String
     /// The attachment's file name.
     public var name: String
@@ -138,31 +138,38 @@ enum LogVerifier {
         return report
     }
 
-    /// Every blob an applied interaction references (deleted ones too: their lines still
-    /// point at the bytes), read and hashed once each. Only a blob that does not exist is
+    /// Every blob an applied interaction (deleted ones too: their lines still point at the
+    /// bytes) or document references, read and hashed once each. Only a blob that does not exist is
     /// "missing"; one that cannot be read stops `verify` with the error.
     static func checkAttachments(_ state: CompassState, log: String, fs: FileSystem) throws(StoreError) -> (Int, [AttachmentProblem]) {
         let store = AttachmentStore(logPath: log)
         enum Verdict { case whole, corrupt, missing }
         var verdicts: [String: Verdict] = [:]
         var problems: [AttachmentProblem] = []
+        func check(_ sha: String, owner: String, name: String) throws(StoreError) {
+            let verdict: Verdict
+            if let known = verdicts[sha] {
+                verdict = known
+            } else if let bytes = try fs.readFile(store.path(for: sha), .readSide) {
+                verdict = SHA256.hex(bytes) == sha ? .whole : .corrupt
+            } else {
+                verdict = .missing
+            }
+            verdicts[sha] = verdict
+            if verdict != .whole {
+                problems.append(AttachmentProblem(interactionId: owner, name: name, sha256: sha, missing: verdict == .missing))
+            }
+        }
         for family in state.families.values {
             for record in family.interactions.records {
                 for attachment in record.logged.attachments ?? [] {
-                    guard let sha = attachment.sha256 else { continue }
-                    let verdict: Verdict
-                    if let known = verdicts[sha] {
-                        verdict = known
-                    } else if let bytes = try fs.readFile(store.path(for: sha), .readSide) {
-                        verdict = SHA256.hex(bytes) == sha ? .whole : .corrupt
-                    } else {
-                        verdict = .missing
-                    }
-                    verdicts[sha] = verdict
-                    if verdict != .whole {
-                        problems.append(AttachmentProblem(interactionId: record.logged.interactionId, name: attachment.name, sha256: sha,
-                                                          missing: verdict == .missing))
-                    }
+                    if let sha = attachment.sha256 { try check(sha, owner: record.logged.interactionId, name: attachment.name) }
+                }
+            }
+            // A document's bytes (v3) are checked like an attachment's.
+            for record in family.documents.values {
+                if let sha = record.document.sha256 {
+                    try check(sha, owner: record.document.documentId, name: record.document.fileName ?? record.document.title)
                 }
             }
         }

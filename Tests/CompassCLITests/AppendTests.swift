@@ -196,8 +196,10 @@ import CompassTestSupport
         cli.write("first.jsonl", Self.sample(1...30))
         cli.write("rest.jsonl", Self.sample(31...79))
         // An exported history brings its attachments' bytes beside it, as a log keeps them.
-        try FileManager.default.copyItem(atPath: Binary.packageRoot + "/events-samples/family.jsonl.attachments",
-                                         toPath: cli.directory + "/rest.jsonl.attachments")
+        for file in ["first", "rest"] {
+            try FileManager.default.copyItem(atPath: Binary.packageRoot + "/events-samples/family.jsonl.attachments",
+                                             toPath: cli.directory + "/\(file).jsonl.attachments")
+        }
         #expect(cli.run("import first.jsonl").stdout == "imported 30 events\n  fam-lopez: seq 1–30\n")
         #expect(cli.run("import rest.jsonl --json").stdout
             == #"{"imported":49,"families":[{"family":"fam-lopez","firstSeq":31,"lastSeq":79}]}"# + "\n")

@@ -73,7 +73,7 @@ import Testing
 
         let result = cli.run("erase --as u-pat --member u-kid")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("attachments removed: 1\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("attachments removed: 2\n"), "\(result.stdout)")  // the attachment and the document's file
         #expect(result.stdout.contains("torn fragments removed: 1\n"))
         #expect(result.stdout.contains("snapshot removed\n"))
         let after = Self.files(under: cli.directory)

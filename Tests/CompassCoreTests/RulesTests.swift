@@ -111,10 +111,24 @@ import Testing
         (#"{"documentId":"d-1","title":"T","docType":"PDF"}"#, "Invalid document type"),
         (#"{"documentId":"d-1","title":"T","docType":"transcript","sizeBytes":-1}"#, "field data.sizeBytes must be an integer ≥ 0"),
         (#"{"documentId":"d-1","title":"T","docType":"transcript","sizeBytes":1.5}"#, "field data.sizeBytes must be an integer ≥ 0"),
+        // v3: the bytes' hash is 64 lower-case hex digits, and needs the size.
+        (#"{"documentId":"d-1","title":"T","docType":"transcript","sizeBytes":3,"sha256":"ABC"}"#, "Invalid file hash"),
+        (#"{"documentId":"d-1","title":"T","docType":"transcript","sizeBytes":3,"sha256":"\#(String(repeating: "A", count: 64))"}"#, "Invalid file hash"),
+        (#"{"documentId":"d-1","title":"T","docType":"transcript","sizeBytes":3,"sha256":7}"#, "Invalid file hash"),
+        (#"{"documentId":"d-1","title":"T","docType":"transcript","sha256":"\#(String(repeating: "a", count: 64))"}"#, "missing field sizeBytes"),
+        (#"{"documentId":"d-1","title":"","docType":"transcript","sha256":"x"}"#, "Title is required"),
     ])
     func documentRejections(data: String, message: String) {
         var f = Fixture.family()
         #expect(f.apply("DocumentUploaded", "u-pat", data) == message)
+    }
+
+    @Test func aDocumentWithItsBytesHashKeepsItAndNamesTheBlob() {
+        var f = Fixture.family()
+        let hash = String(repeating: "ab", count: 32)
+        #expect(f.apply("DocumentUploaded", "u-maya", #"{"documentId":"d-1","title":"T","docType":"transcript","sizeBytes":3,"sha256":"\#(hash)"}"#) == nil)
+        #expect(f.state.families["fam"]?.documents["d-1"]?.document.sha256 == hash)
+        #expect(f.state.families["fam"]?.attachmentHashes == [hash])
     }
 
     @Test func documentIdsAreUniqueInTheFamily() {

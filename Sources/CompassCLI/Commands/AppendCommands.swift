@@ -29,7 +29,8 @@ enum AppendCommands {
             throw CLIError.hinted("no log at \(inv.logPathForDisplay)",
                                   hint: "a log starts with its family's first member: compass add-member --family FAMILY --user USER --name NAME --role ROLE")
         }
-        let files = args.command == "log-interaction" ? args.all("attach").map { AttachmentFile.path(inv.resolve($0)) } : []
+        let files = args.command == "log-interaction" ? args.all("attach").map { AttachmentFile.path(inv.resolve($0)) }
+            : args.command == "upload-document" ? args.all("file").map { AttachmentFile.path(inv.resolve($0)) } : []
         let ids = IdSource(inv.makeId)
         let store = try CompassStore(path: inv.logPath, createIfMissing: true,
                                      configuration: .init(clock: { now }, makeId: { ids.next() }),
@@ -79,10 +80,8 @@ enum AppendCommands {
             return .deleteInteraction(DeleteInteraction(interactionId: args.positionals[0]))
         case "change-status":
             return .changeStatus(ChangeStatus(schoolId: text("school"), newStatus: text("status"), notes: try inv.longText("notes")))
-        default:  // upload-document
-            let file = try args.value("file").map { path throws in try AttachmentStore.describe(inv.resolve(path), fs: inv.fileSystem) }
-            return .uploadDocument(UploadDocument(title: text("title"), docType: text("doc-type"), fileName: file?.name,
-                                                  sizeBytes: file?.size, documentId: args.value("document")))
+        default:  // upload-document: the store reads `--file` and records its name, size and hash
+            return .uploadDocument(UploadDocument(title: text("title"), docType: text("doc-type"), documentId: args.value("document")))
         }
     }
 

@@ -97,12 +97,22 @@ enum ImportCommand {
                         filled[index] = placeholder
                         continue
                     }
-                    guard case .success(.interactionLogged(let logged)) = payloads[index], let named = logged.attachments,
-                          named.contains(where: { $0.sha256 != nil }) else { continue }
+                    // The blobs a line names: an interaction's attachments, a document's bytes (v3).
+                    let named: [Attachment]
+                    var maxBytes = AttachmentRules.maxSizeBytes
+                    switch payloads[index] {
+                    case .success(.interactionLogged(let logged)): named = logged.attachments ?? []
+                    case .success(.documentUploaded(let document)):
+                        named = document.sha256.map { [Attachment(name: document.fileName ?? document.documentId, sizeBytes: document.sizeBytes ?? 0,
+                                                                  mimeType: "", sha256: $0)] } ?? []
+                        maxBytes = AttachmentStore.maxDocumentBytes
+                    default: named = []
+                    }
+                    guard named.contains(where: { $0.sha256 != nil }) else { continue }
                     let family = filled[index].family
                     let own = ownBlobs[family] ?? state.families[family]?.attachmentHashes ?? []
                     ownBlobs[family] = own
-                    switch try attachments.importable(named, own: own, supplied: supplied, fs: fs) {
+                    switch try attachments.importable(named, own: own, supplied: supplied, maxBytes: maxBytes, fs: fs) {
                     case .success(let bytes): staged += bytes
                     case .failure(let refusal):
                         shapeProblems.append(Problem(line: numbers[index], message: refusal.message, kind: refusal.kind))

@@ -102,6 +102,7 @@ package enum EventEncoder {
             w.field("docType", e.docType)
             optional(&w, "fileName", e.fileName)
             if let size = e.sizeBytes { w.field("sizeBytes", size) }
+            optional(&w, "sha256", e.sha256)
         case .notificationSettingsChanged(let e):
             w.key("inboundAlerts")
             w.bool(e.inboundAlerts)

@@ -231,12 +231,16 @@ public struct UploadDocument: Sendable, Hashable {
     public var sizeBytes: Int64?
     /// The document's id in the family.
     public var documentId: String?
+    /// SHA-256 of the bytes (the store fills it in when it stores a file's bytes).
+    public var sha256: String?
 
-    public init(title: String, docType: String, fileName: String? = nil, sizeBytes: Int64? = nil, documentId: String? = nil) {
+    public init(title: String, docType: String, fileName: String? = nil, sizeBytes: Int64? = nil, documentId: String? = nil,
+                sha256: String? = nil) {
         self.title = title
         self.docType = docType
         self.fileName = fileName
         self.sizeBytes = sizeBytes
         self.documentId = documentId
+        self.sha256 = sha256
     }
 }

@@ -69,6 +69,7 @@ extension Command {
             put("docType", document.docType)
             put("fileName", document.fileName)
             if let size = document.sizeBytes { data.append("sizeBytes", .int(size)) }
+            put("sha256", document.sha256)
         case .changeNotificationSettings(let settings):
             data.append("inboundAlerts", .bool(settings.inboundAlerts))
         case .markNotificationsRead(let read):

@@ -314,14 +314,20 @@ package enum ErasurePlanner {
         }
     }
 
-    /// The attachment hashes a line names.
+    /// The blob hashes a line names: an interaction's attachments, a document's bytes.
     static func attachmentHashes(_ outcome: LineOutcome) -> [String] {
         switch outcome {
         case .applied(_, let event):
-            guard case .interactionLogged(let logged) = event.payload else { return [] }
-            return (logged.attachments ?? []).compactMap(\.sha256)
+            switch event.payload {
+            case .interactionLogged(let logged): return (logged.attachments ?? []).compactMap(\.sha256)
+            case .documentUploaded(let document): return document.sha256.map { [$0] } ?? []
+            default: return []
+            }
         case .rejected(_, let draft, _):
-            guard let draft, case .array(let list)? = draft.data["attachments"] else { return [] }
+            guard let draft else { return [] }
+            // A document's bytes (v3), or an interaction's attachments.
+            if case .string(let hash)? = draft.data["sha256"] { return [hash] }
+            guard case .array(let list)? = draft.data["attachments"] else { return [] }
             return list.compactMap { item in
                 guard case .object(let attachment) = item, case .string(let hash)? = attachment["sha256"] else { return nil }
                 return hash

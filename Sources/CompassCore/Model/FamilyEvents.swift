@@ -97,12 +97,17 @@ public struct DocumentUploaded: Hashable, Sendable {
     /// The size in bytes.
     public var sizeBytes: Int64?
 
-    public init(documentId: String, title: String, docType: String, fileName: String? = nil, sizeBytes: Int64? = nil) {
+    /// SHA-256 of the document's bytes, stored beside the log like an attachment's (v3).
+    public var sha256: String?
+
+    public init(documentId: String, title: String, docType: String, fileName: String? = nil, sizeBytes: Int64? = nil,
+                sha256: String? = nil) {
         self.documentId = documentId
         self.title = title
         self.docType = docType
         self.fileName = fileName
         self.sizeBytes = sizeBytes
+        self.sha256 = sha256
     }
 }
 

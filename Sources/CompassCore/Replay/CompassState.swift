@@ -190,13 +190,14 @@ public struct Family: Equatable, Sendable {
     /// An empty family.
     public init(id: String) { self.id = id }
 
-    /// The hashes of every attachment the family's interactions name (deleted ones too):
-    /// the bytes that are this family's in the store.
+    /// The hashes of every blob the family's lines name: its interactions' attachments
+    /// (deleted ones too) and its documents' bytes: the bytes that are this family's in the store.
     public var attachmentHashes: Set<String> {
         var hashes: Set<String> = []
         for record in interactions.records {
             for attachment in record.logged.attachments ?? [] { if let sha = attachment.sha256 { hashes.insert(sha) } }
         }
+        for record in documents.values { if let sha = record.document.sha256 { hashes.insert(sha) } }
         return hashes
     }
 

@@ -177,7 +177,7 @@ package enum SnapshotCodec {
             let d = f.documents[id]!
             w.string(d.eventId); w.int(d.seq); w.int(d.at.millisecondsSinceEpoch); w.string(d.actor)
             w.string(d.document.documentId); w.string(d.document.title); w.string(d.document.docType)
-            w.optional(d.document.fileName); w.optionalInt(d.document.sizeBytes)
+            w.optional(d.document.fileName); w.optionalInt(d.document.sizeBytes); w.optional(d.document.sha256)
         }
         w.uint(UInt64(f.alertSettings.count))
         for user in f.alertSettings.keys.sorted() {
@@ -265,9 +265,11 @@ package enum SnapshotCodec {
         guard let documentCount = r.uint() else { return nil }
         for _ in 0..<documentCount {
             guard let eventId = r.string(), let seq = r.int(), let at = r.int(), let actor = r.string(), let did = r.string(),
-                  let title = r.string(), let type = r.string(), let file = r.optional(), let size = r.optionalInt() else { return nil }
+                  let title = r.string(), let type = r.string(), let file = r.optional(), let size = r.optionalInt(),
+                  let hash = r.optional() else { return nil }
             f.documents[did] = DocumentRecord(eventId: eventId, seq: seq, at: Timestamp(millisecondsSinceEpoch: at), actor: actor,
-                                              document: DocumentUploaded(documentId: did, title: title, docType: type, fileName: file, sizeBytes: size))
+                                              document: DocumentUploaded(documentId: did, title: title, docType: type, fileName: file,
+                                                                         sizeBytes: size, sha256: hash))
             f.documentOrder.append(did)
         }
         guard let settingsCount = r.uint(), settingsCount <= UInt64(buffer.count) else { return nil }

@@ -179,7 +179,14 @@ struct RuleContext<Fields: JSONFields> {
         guard case .string(let docType)? = reader.data["docType"], TextRules.isSlug(docType) else {
             throw EventError("Invalid document type")
         }
-        return DocumentUploaded(documentId: documentId, title: title, docType: docType, fileName: fileName, sizeBytes: sizeBytes)
+        // v3: the bytes' hash, with their size (SPEC §2).
+        let sha256 = try reader.optionalText("sha256", else: "Invalid file hash")
+        if let sha256 {
+            guard EnvelopeDecoder.isSHA256Hex(sha256) else { throw EventError("Invalid file hash") }
+            guard sizeBytes != nil else { throw EventError("missing field sizeBytes", kind: .shape) }
+        }
+        return DocumentUploaded(documentId: documentId, title: title, docType: docType, fileName: fileName, sizeBytes: sizeBytes,
+                                sha256: sha256)
     }
 
     /// The actor's own setting: any member may change it (SPEC §2, §3.5).

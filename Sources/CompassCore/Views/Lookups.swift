@@ -87,6 +87,8 @@ public struct DocumentItem: Hashable, Sendable, Identifiable {
     public var uploadedByName: String
     /// When it was uploaded.
     public var uploadedAt: Timestamp
+    /// SHA-256 of its stored bytes, when it was uploaded with its file (v3; not in the JSON of §3.4).
+    public var sha256: String? = nil
 
     public var id: String { documentId }
 }
@@ -140,7 +142,8 @@ public enum LookupViews {
             let name = record.actor == viewer.userId ? "You" : state.members[record.actor].flatMap { $0.family == family.id ? $0.fullName : nil } ?? "Unknown"
             return DocumentItem(documentId: record.document.documentId, title: record.document.title, docType: record.document.docType,
                                 docTypeName: TextRules.humanize(record.document.docType), fileName: record.document.fileName,
-                                sizeBytes: record.document.sizeBytes, uploadedBy: record.actor, uploadedByName: name, uploadedAt: record.at)
+                                sizeBytes: record.document.sizeBytes, uploadedBy: record.actor, uploadedByName: name, uploadedAt: record.at,
+                                sha256: record.document.sha256)
         }.sorted { $0.uploadedAt != $1.uploadedAt ? $0.uploadedAt > $1.uploadedAt : $0.documentId < $1.documentId }
     }
 
