@@ -47,7 +47,7 @@ import Testing
     ])
     func envelopeProblemsNameTheField(line: String, message: String) throws {
         guard case .object(let object)? = JSONParser.parse(line) else { Issue.record("fixture"); return }
-        #expect(throws: EventError(message)) { try EnvelopeDecoder.decode(object) }
+        #expect(throws: EventError(message, kind: .shape)) { try EnvelopeDecoder.decode(object) }
     }
 
     @Test func unknownFieldsAreIgnored() throws {

@@ -159,11 +159,11 @@ import Testing
         #expect(throws: EventError("Cannot erase u-pat: they added u-maya, u-leo to the family; erase those members first, or the whole family with --family")) {
             try Self.plan(bytes, .member("u-pat"), "u-pat")
         }
-        #expect(throws: EventError("Unknown user u-nobody")) { try Self.plan(bytes, .member("u-nobody"), "u-pat") }
-        #expect(throws: EventError("Only a parent or the member can erase a member's data")) {
+        #expect(throws: EventError("Unknown user u-nobody", kind: .notFound)) { try Self.plan(bytes, .member("u-nobody"), "u-pat") }
+        #expect(throws: EventError("Only a parent or the member can erase a member's data", kind: .forbidden)) {
             try Self.plan(bytes, .member("u-leo"), "u-maya")
         }
-        #expect(throws: EventError("Only a parent can erase the family's data")) { try Self.plan(bytes, .family, "u-maya") }
+        #expect(throws: EventError("Only a parent can erase the family's data", kind: .forbidden)) { try Self.plan(bytes, .family, "u-maya") }
         let plan = try Self.plan(bytes, .member("u-maya"), "u-maya")
         #expect(plan.erasedLines.count > 0)
     }

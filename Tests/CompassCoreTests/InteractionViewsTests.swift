@@ -135,7 +135,7 @@ import Testing
     }
 
     @Test func unknownViewerIsAnError() {
-        #expect(throws: EventError("Unknown user u-ghost")) { try Viewer("u-ghost", in: Self.fixture().state) }
+        #expect(throws: EventError("Unknown user u-ghost", kind: .notFound)) { try Viewer("u-ghost", in: Self.fixture().state) }
     }
 
     @Test func deletedInteractionsDisappearFromListAndAnalytics() throws {
@@ -188,7 +188,7 @@ import Testing
         var f = InteractionListTests.fixture()
         f.must("InteractionLogged", "u-maya", #"{"interactionId":"i-deleted","schoolId":"s-ucla","type":"email","direction":"inbound"}"#)
         f.must("InteractionDeleted", "u-maya", #"{"interactionId":"i-deleted"}"#)
-        #expect(throws: EventError("Interaction not found")) { try Self.detail(f, viewer, id) }
+        #expect(throws: EventError("Interaction not found", kind: .notFound)) { try Self.detail(f, viewer, id) }
     }
 
     @Test func csvExportQuotesEveryFieldAndFormatsTheDateInTheZone() throws {

@@ -141,12 +141,12 @@ import Testing
         var f = Fixture.family()
         var d = f.draft("SchoolAdded", "u-pat", #"{"schoolId":"s-v2","name":"V2"}"#)
         d.version = 2
-        #expect(throws: EventError("unsupported version 2")) { try Rules.decide(d, in: f.state) }
+        #expect(throws: EventError("unsupported version 2", kind: .unsupportedVersion)) { try Rules.decide(d, in: f.state) }
         d = f.draft("TeamFormed", "u-pat", #"{}"#)
-        #expect(throws: EventError("unknown event type TeamFormed")) { try Rules.decide(d, in: f.state) }
+        #expect(throws: EventError("unknown event type TeamFormed", kind: .unknownType)) { try Rules.decide(d, in: f.state) }
         d = f.draft("SchoolAdded", "u-pat", #"{"schoolId":"s-dup","name":"Dup"}"#)
         d.id = "e-1"
-        #expect(throws: EventError("duplicate event id e-1")) { try Rules.decide(d, in: f.state) }
+        #expect(throws: EventError("duplicate event id e-1", kind: .duplicate)) { try Rules.decide(d, in: f.state) }
     }
 }
 

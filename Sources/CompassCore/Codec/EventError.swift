@@ -10,9 +10,6 @@ public struct EventError: Error, Equatable, Sendable, CustomStringConvertible {
     }
     public var description: String { message }
 
-    /// Errors are equal when their messages are: the kind follows from the message.
-    public static func == (a: EventError, b: EventError) -> Bool { a.message == b.message }
-
     static func missing(_ field: String) -> EventError { EventError("missing field \(field)", kind: .shape) }
     static func mustBe(_ field: String, _ kind: String) -> EventError { EventError("field \(field) must be \(kind)", kind: .shape) }
 }

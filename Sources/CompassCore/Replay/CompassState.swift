@@ -256,7 +256,7 @@ public struct InteractionRecord: Equatable, Sendable {
 
 /// When and by whom an interaction was deleted.
 public struct Deletion: Equatable, Sendable {
-    /// The id of the event that logged it.
+    /// The id of the `InteractionDeleted` event that deleted it.
     public var eventId: String
     /// When it was recorded.
     public var at: Timestamp
