@@ -31,25 +31,29 @@ extension CompassStore {
     /// Replays the committed log once, from its snapshot when the store keeps them and the
     /// options allow; a log that does not exist reads as empty.
     package func replay(_ options: ReadOptions = ReadOptions()) throws(StoreError) -> Replayer {
-        try LogReader.replay(path: path, fs: fileSystem, cut: options.cut, observer: options.observer, snapshots: snapshotPolicy,
-                             scope: options.scope, problems: options.problems, progress: options.progress)
+        try backend.replay(options)
     }
 
     /// `verify`, every problem handed to `problems` as it is found.
     package func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
                         progress: ReadProgress?) throws(StoreError) -> VerifyReport {
-        try LogVerifier.verify(path: path, fs: fileSystem, expectHead: expectHead, problems: problems, progress: progress)
+        try backend.verify(expectHead: expectHead, problems: problems, progress: progress)
     }
 
     /// Appends a batch of drafts read from a file (`import`): each with its line number, every
     /// rejected one reported, all or nothing. `beforeWrite` stores what the events point at.
     package func importBatch(expectVersion: Int64?, lineNumbers: [Int], prebuilt: [Result<Payload, EventError>],
-                             beforeWrite: BeforeWriting, keepUntilExit: (Any) -> Void, progress: ReadProgress?,
+                             beforeWrite: @escaping BeforeWriting, keepUntilExit: @escaping (Any) -> Void, progress: ReadProgress?,
                              build: DraftBuilder) throws(StoreError) -> [Event] {
         lock.lock()
         defer { lock.unlock() }
-        let outcome = try writer.append(eventId: nil, expectVersion: expectVersion, lineNumbers: lineNumbers, prebuilt: prebuilt,
-                                        beforeWrite: beforeWrite, keepUntilExit: keepUntilExit, progress: progress, build: build)
+        var request = AppendRequest(expectVersion: expectVersion)
+        request.lineNumbers = lineNumbers
+        request.prebuilt = prebuilt
+        request.beforeWrite = beforeWrite
+        request.keepUntilExit = keepUntilExit
+        request.progress = progress
+        let outcome = try backend.append(request, build: build)
         guard case .written(let events) = outcome else { return [] }
         return events
     }
@@ -57,16 +61,16 @@ extension CompassStore {
     /// A feed of the events the log gains from now on, polled by its owner (`follow`); its
     /// state holds `viewer`'s family from the start.
     package func feed(for viewer: String) throws(StoreError) -> ChangeFeed {
-        ChangeFeed(try LogFeed(path: path, fs: fileSystem, scope: .familyOf(viewer)))
+        ChangeFeed(try backend.changes(scope: .familyOf(viewer), after: nil))
     }
 }
 
 /// The events a log gains, poll by poll, and the state they build: `follow`'s view of the
 /// store's feed (an app uses ``CompassStore/changes(every:)``).
 package struct ChangeFeed {
-    private var feed: LogFeed
+    private var feed: any ChangeSource
 
-    init(_ feed: LogFeed) { self.feed = feed }
+    init(_ feed: any ChangeSource) { self.feed = feed }
 
     /// The state after the last poll.
     package var state: CompassState { feed.state }

@@ -35,21 +35,7 @@ extension CompassStore {
     ///
     /// - Throws: ``StoreError/rejected(_:)`` with kind `notFound` when no line is the family's.
     public func exportStream(family: String) throws(StoreError) -> FamilyStreamExport {
-        let fs = fileSystem
-        guard let fd = try fs.open(path, .read) else { throw .noLog(path: path) }
-        defer { fs.close(fd) }
-        let extent = try LogExtent.measure(fd, path: path, fs: fs)
-        var lines: [UInt8] = []
-        var count = 0
-        var tape = JSONTape()
-        let wanted = Array(family.utf8)
-        try LogReader.forEachLine(fd: fd, path: path, upTo: extent.complete, fs: fs) { line in
-            guard let base = line.baseAddress, tape.scan(line), let range = tape.plainStringRange(ofKey: "family", in: base),
-                  line[range].elementsEqual(wanted) else { return }
-            lines += line
-            lines.append(0x0A)
-            count += 1
-        }
+        let (lines, count) = try backend.familyLines(family)
         guard count > 0 else { throw .rejected(EventError("No family \(family) in the log", kind: .notFound)) }
         var replayer = Replayer(problems: .summary)
         replayer.consume(bytes: lines)
@@ -65,11 +51,11 @@ extension CompassStore {
     public func writeExport(_ export: FamilyStreamExport, to target: String) throws(StoreError) {
         let fs = fileSystem
         guard try fs.kind(of: target) == .missing else { throw .conflict("\(target) already exists (choose another path)") }
-        let from = AttachmentStore(logPath: path)
         var staged: [StagedAttachment] = []
         for hash in export.attachmentHashes {
-            guard let blob = try fs.readFile(from.path(for: hash), .readSide), SHA256.hex(blob) == hash else {
-                throw .io(path: from.path(for: hash), message: "attachment \(hash) is missing or does not match its hash")
+            guard let blob = try backend.blob(hash), SHA256.hex(blob) == hash else {
+                throw .io(path: AttachmentStore(logPath: backend.location).path(for: hash),
+                          message: "attachment \(hash) is missing or does not match its hash")
             }
             staged.append(StagedAttachment(name: hash, bytes: blob, mimeType: "", sha256: hash))
         }

@@ -47,9 +47,10 @@ public final class CompassStore: @unchecked Sendable {
     private let fs: FileSystem
     private let snapshots: SnapshotPolicy?
     let lock = NSLock()
-    let writer: LogWriter
+    /// Where the log lives: every read, append, erasure and blob goes through it.
+    let backend: any LogBackend
     // The read side, guarded by `lock`: the committed lines read so far, folded.
-    private var tail: LogTail
+    private var tail: any LogCursor
     private var replayer = Replayer(problems: .summary)
 
     /// Opens the log at `path`.
@@ -66,16 +67,18 @@ public final class CompassStore: @unchecked Sendable {
     /// A store over any file system (tests inject faults) with an explicit snapshot policy.
     package init(path: String, createIfMissing: Bool, configuration: Configuration, fileSystem: FileSystem,
                  snapshots: SnapshotPolicy?) throws(StoreError) {
-        if !createIfMissing, try fileSystem.kind(of: path) == .missing { throw .noLog(path: path) }
+        let backend = FileLogBackend(path: path, fs: fileSystem, snapshots: snapshots)
+        if !createIfMissing, try !backend.exists() { throw .noLog(path: path) }
         self.path = path
         self.configuration = configuration
         self.fs = fileSystem
         self.snapshots = snapshots
-        self.writer = LogWriter(path: path, snapshots: snapshots, fileSystem: fileSystem)
-        self.tail = LogTail(path: path, fs: fileSystem)
+        self.backend = backend
+        self.tail = backend.makeCursor()
     }
 
-    /// The file system the store reaches its files through.
+    /// The file system the store reads files given to it and writes files it is asked for
+    /// through (the log itself is the backend's).
     var fileSystem: FileSystem { fs }
     /// When reads write a snapshot.
     var snapshotPolicy: SnapshotPolicy? { snapshots }
@@ -156,11 +159,10 @@ public final class CompassStore: @unchecked Sendable {
             let derived = key + ".coach"
             return derived.utf8.count <= 64 ? derived : configuration.makeId()
         }
-        let attachments = AttachmentStore(logPath: path)
-        let fs = self.fs
-        let outcome = try writer.append(
-            eventId: idempotencyKey, expectVersion: expectVersion, actor: user,
-            beforeWrite: { _ throws(StoreError) in try attachments.save(staged, fs: fs) },
+        let backend = self.backend
+        var request = AppendRequest(eventId: idempotencyKey, expectVersion: expectVersion, actor: user)
+        request.beforeWrite = { _ throws(StoreError) in try backend.saveBlobs(staged) }
+        let outcome = try backend.append(request,
             build: { state, original throws(StoreError) in
                 var drafts: [EventDraft] = []
                 var state = state
@@ -222,7 +224,7 @@ public final class CompassStore: @unchecked Sendable {
             replayer.loadEverything()
         }
         if replayer.deferredFailed {
-            tail = LogTail(path: path, fs: fs)
+            tail = backend.makeCursor()
             replayer = Replayer(problems: .summary)
             _ = try tail.poll(into: &replayer)
         }
@@ -290,17 +292,17 @@ public final class CompassStore: @unchecked Sendable {
     /// one. The stream ends when the consumer stops iterating, or at once when the log cannot
     /// be read to measure it.
     public func changes(every interval: Duration = .milliseconds(100)) -> AsyncStream<Event> {
-        feed(every: interval) { () throws(StoreError) in try LogFeed(path: path, fs: fs) }
+        feed(every: interval) { () throws(StoreError) in try backend.changes(scope: .summary, after: nil) }
     }
 
     /// Every event of `family` after its `seq` (SPEC §1.1: each family counts on its own),
     /// already in the log or appended later, in log order: an app that kept the `seq` of the
     /// last event it handled resumes with no gap and no duplicate.
     public func changes(inFamily family: String, after seq: Int64, every interval: Duration = .milliseconds(100)) -> AsyncStream<Event> {
-        feed(every: interval) { () throws(StoreError) in LogFeed(path: path, fs: fs, family: family, after: seq) }
+        feed(every: interval) { () throws(StoreError) in try backend.changes(scope: .summary, after: (family, seq)) }
     }
 
-    private func feed(every interval: Duration, _ make: () throws(StoreError) -> LogFeed) -> AsyncStream<Event> {
+    private func feed(every interval: Duration, _ make: () throws(StoreError) -> any ChangeSource) -> AsyncStream<Event> {
         let made = Result { () throws(StoreError) in try make() }
         return AsyncStream { continuation in
             guard case .success(let start) = made else {
@@ -325,8 +327,8 @@ public final class CompassStore: @unchecked Sendable {
     /// the timeline.
     public func activityChanges(as viewer: String, every interval: Duration = .milliseconds(100),
                                 zone: TimeZone = TimeZone(secondsFromGMT: 0)!) -> AsyncStream<ActivityItem> {
-        let path = path, fs = fs, clock = configuration.clock
-        let made = Result { () throws(StoreError) in try LogFeed(path: path, fs: fs, scope: .familyOf(viewer)) }
+        let clock = configuration.clock
+        let made = Result { () throws(StoreError) in try backend.changes(scope: .familyOf(viewer), after: nil) }
         return AsyncStream { continuation in
             guard case .success(let start) = made else {
                 continuation.finish()
@@ -358,8 +360,8 @@ public final class CompassStore: @unchecked Sendable {
         guard let sha = attachment.sha256, EnvelopeDecoder.isSHA256Hex(sha) else {
             throw .rejected(EventError("Attachment \(attachment.name) has no stored bytes", kind: .notFound))
         }
-        let blob = AttachmentStore(logPath: path).path(for: sha)
-        guard let bytes = try fs.readFile(blob, .readSide) else { throw .io(path: blob, message: "missing attachment \(attachment.name)") }
+        let blob = AttachmentStore(logPath: backend.location).path(for: sha)
+        guard let bytes = try backend.blob(sha) else { throw .io(path: blob, message: "missing attachment \(attachment.name)") }
         guard SHA256.hex(bytes) == sha else { throw .io(path: blob, message: "attachment \(attachment.name) does not match its hash") }
         return bytes
     }
@@ -413,7 +415,7 @@ public final class CompassStore: @unchecked Sendable {
     private func erase(_ target: ErasureTarget, as requester: String, dryRun: Bool) throws(StoreError) -> ErasureReport {
         lock.lock()
         defer { lock.unlock() }
-        let outcome = try writer.erase(target, requester: requester, at: configuration.clock(), eventId: configuration.makeId(), dryRun: dryRun)
+        let outcome = try backend.erase(target, requester: requester, at: configuration.clock(), eventId: configuration.makeId(), dryRun: dryRun)
         return ErasureReport(outcome, target: target)
     }
 
@@ -421,7 +423,7 @@ public final class CompassStore: @unchecked Sendable {
 
     /// Checks every line, the `prev` chain and any snapshot (SPEC §4 `verify`).
     public func verify(expectHead: String? = nil) throws(StoreError) -> VerifyReport {
-        try LogVerifier.verify(path: path, fs: fs, expectHead: expectHead, problems: nil)
+        try backend.verify(expectHead: expectHead, problems: nil, progress: nil)
     }
 }
 

@@ -4,7 +4,7 @@ import CompassCore
 /// collects what each poll applies. After the log is replaced it reads the new file from
 /// its start and hands on only events the old one did not have, so nothing is lost or
 /// repeated.
-struct LogFeed {
+struct LogFeed: ChangeSource {
     private var tail: LogTail
     private var replayer: Replayer
     private let sink = AppliedEvents()

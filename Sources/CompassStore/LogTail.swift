@@ -4,7 +4,7 @@ import CompassCore
 /// last line, or a batch not yet committed, is read once it is whole. A log that does not
 /// exist yet is waited for; a log replaced (renamed over, removed and made again, or cut
 /// below what was read) is read again from its start.
-struct LogTail {
+struct LogTail: LogCursor {
     package let path: String
     package let fs: FileSystem
     private var fd: Int32 = -1
@@ -19,13 +19,7 @@ struct LogTail {
 
     package var isOpen: Bool { fd >= 0 }
 
-    package enum Poll: Equatable {
-        /// New committed lines (if any) were folded.
-        case read
-        /// The log was replaced: nothing was read. Start a fresh replayer and poll again; the
-        /// new file is read from its start.
-        case replaced
-    }
+    package typealias Poll = LogPoll
 
     /// Opens the log (when it exists) and returns how many bytes of complete committed lines
     /// it holds now. ``firstRead(upTo:snapshots:scope:)`` reads them later from this same file,
@@ -52,7 +46,11 @@ struct LogTail {
     ///     it is anchored now).
     ///   - scope: what the reader needs first (a viewer's family: the other families stay in
     ///     the snapshot until asked for).
-    mutating func firstRead(upTo anchored: Int? = nil, snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer? {
+    mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer? {
+        try firstRead(upTo: nil, snapshots: snapshots, scope: scope)
+    }
+
+    mutating func firstRead(upTo anchored: Int?, snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer? {
         guard offset == 0 else { return nil }
         let end: Int
         if let anchored { end = anchored } else { end = try anchor() }

@@ -1,0 +1,107 @@
+import CompassCore
+
+/// Where a store's log lives, behind the one door (``CompassStore``): what the store asks of
+/// its storage, and nothing about files. ``FileLogBackend`` keeps the log in one JSON-lines
+/// file; a database backend keeps the same lines, byte for byte, per family.
+///
+/// Every method works on committed lines only and throws ``StoreError``; a backend decides
+/// appends with the one rule set (``Rules``) under its own lock, so what it stores replays as
+/// it was decided.
+package protocol LogBackend: AnyObject {
+    /// Where the log is, as messages name it.
+    var location: String { get }
+
+    /// Whether there is a log (a read of a missing one is ``StoreError/noLog(path:)``).
+    func exists() throws(StoreError) -> Bool
+
+    /// One whole read of the committed log with these options.
+    func replay(_ options: CompassStore.ReadOptions) throws(StoreError) -> Replayer
+
+    /// A reader that keeps its place: it folds only what was committed since its last read.
+    func makeCursor() -> any LogCursor
+
+    /// A conditional append of a batch: the drafts `build` makes from the state under the
+    /// backend's lock are decided in order, given their family's next `seq` and `prev`, and
+    /// stored all or nothing (durable before this returns), after `beforeWrite` stored what
+    /// they point at.
+    func append(_ request: AppendRequest, build: DraftBuilder) throws(StoreError) -> AppendOutcome
+
+    /// Rewrites one family's stream for an erasure (SPEC §5); other families are untouched.
+    func erase(_ target: ErasureTarget, requester: String, at: Timestamp, eventId: String,
+               dryRun: Bool) throws(StoreError) -> ErasureOutcome
+
+    /// A source of the events committed from now on (`scope`: what its first read keeps), or
+    /// of every event of a family after a `seq`.
+    func changes(scope: ReplayScope, after: (family: String, seq: Int64)?) throws(StoreError) -> any ChangeSource
+
+    /// The committed lines of one family, byte for byte, each ending in `\n`, and how many.
+    func familyLines(_ family: String) throws(StoreError) -> (lines: [UInt8], count: Int)
+
+    /// `verify`, every problem handed to `problems` as it is found.
+    func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
+                progress: ReadProgress?) throws(StoreError) -> VerifyReport
+
+    /// The stored bytes with this SHA-256, or nil when there are none.
+    func blob(_ sha256: String) throws(StoreError) -> [UInt8]?
+
+    /// Stores blobs durably (those already there are kept); returns what takes back the new ones.
+    func saveBlobs(_ blobs: [StagedAttachment]) throws(StoreError) -> () -> Void
+}
+
+/// What an append asks for besides its drafts.
+package struct AppendRequest {
+    /// The event's id, for an idempotent retry (a single-event append).
+    package var eventId: String?
+    /// Fail with a conflict unless the drafts' family is at this version (its last `seq`).
+    package var expectVersion: Int64?
+    /// Who appends: `build` may read their family.
+    package var actor: String?
+    /// Strip markup from subject and content.
+    package var sanitizing = true
+    /// For a batch (`import`): each draft's line in its file; every rejected draft is reported.
+    package var lineNumbers: [Int]?
+    /// Each draft's payload already built without the state (one per draft).
+    package var prebuilt: [Result<Payload, EventError>]?
+    /// Stores what the events point at; its undo runs if the write then fails.
+    package var beforeWrite: BeforeWriting = { _ throws(StoreError) in {} }
+    /// Takes large intermediate values the process may hand back at exit.
+    package var keepUntilExit: (Any) -> Void = { _ in }
+    /// Called as the read before deciding goes.
+    package var progress: ReadProgress?
+
+    package init(eventId: String? = nil, expectVersion: Int64? = nil, actor: String? = nil) {
+        self.eventId = eventId
+        self.expectVersion = expectVersion
+        self.actor = actor
+    }
+}
+
+/// A reader that keeps its place in a log (``LogBackend/makeCursor()``).
+package protocol LogCursor {
+    /// The first read, from a snapshot where the backend keeps one (nil when it has none to
+    /// start from, or after the first read): what it holds of `scope`.
+    mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer?
+
+    /// Folds what was committed since the last poll; `.replaced` when the log is another
+    /// history now (erased, replaced): the caller reads it again from its start.
+    mutating func poll(into replayer: inout Replayer) throws(StoreError) -> LogPoll
+}
+
+/// What a poll of a ``LogCursor`` did.
+package enum LogPoll: Equatable {
+    /// New committed lines (if any) were folded.
+    case read
+    /// The log was replaced: nothing was read. Start a fresh replayer and poll again; the
+    /// new log is read from its start.
+    case replaced
+}
+
+/// The events a log gains, poll by poll (``LogBackend/changes(scope:after:)``).
+package protocol ChangeSource {
+    /// The state after the last poll.
+    var state: CompassState { get }
+    /// Whether the log exists (has been opened).
+    var isOpen: Bool { get }
+    /// The events committed since the last call, in log order.
+    mutating func next() throws(StoreError) -> [Event]
+}
