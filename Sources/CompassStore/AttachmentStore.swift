@@ -22,32 +22,6 @@ package struct AttachmentStore {
     /// Where the bytes with this hash live.
     package func path(for sha256: String) -> String { folder + "/" + sha256 }
 
-    /// The bytes an imported line's attachments need, or why the line may not be appended.
-    ///
-    /// Import never trusts a hash: each must name bytes the family's own lines already name
-    /// and the store holds, or bytes supplied beside the imported file (`FILE.attachments/HASH`,
-    /// the layout of a log's own folder) that hash to it, which are then stored with the
-    /// batch. A hash of another family's bytes is "not in this family's store", so no family
-    /// can reach, or keep from erasure, another's file.
-    ///
-    /// - Parameters:
-    ///   - own: the family's ``Family/attachmentHashes``.
-    ///   - supplied: the folder of bytes beside the imported file, if there is one.
-    package func importable(_ attachments: [Attachment], own: Set<String>, supplied: AttachmentStore?, maxBytes: Int64 = AttachmentRules.maxSizeBytes,
-                            fs: FileSystem) throws(StoreError) -> Result<[StagedAttachment], EventError> {
-        var staged: [StagedAttachment] = []
-        for attachment in attachments {
-            guard let sha = attachment.sha256 else { continue }
-            if own.contains(sha), try fs.kind(of: path(for: sha)) == .regular { continue }
-            let refusal = EventError("attachment \(sha) is not in this family's store, nor beside the imported file", kind: .notFound)
-            guard let supplied, try fs.kind(of: supplied.path(for: sha)) == .regular,
-                  try Self.describe(supplied.path(for: sha), fs: fs).size <= maxBytes,
-                  let bytes = try fs.readFile(supplied.path(for: sha)), SHA256.hex(bytes) == sha else { return .failure(refusal) }
-            staged.append(StagedAttachment(name: attachment.name, bytes: bytes, mimeType: attachment.mimeType, sha256: sha))
-        }
-        return .success(staged)
-    }
-
     /// Reads and checks a file for `--attach`: MIME type from the extension first, then size.
     /// Only a regular file is read (a FIFO or device is refused without blocking).
     package static func stage(_ full: String, fs: FileSystem) throws(StoreError) -> StagedAttachment {

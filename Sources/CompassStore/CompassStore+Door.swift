@@ -58,6 +58,50 @@ extension CompassStore {
         return events
     }
 
+    /// The bytes an imported line needs (an interaction's attachments, a document's file),
+    /// or why the line may not be appended.
+    ///
+    /// Import never trusts a hash: each must name bytes the family's own lines already name
+    /// and the store holds, or bytes supplied beside the imported file (`FILE.attachments/HASH`,
+    /// the layout of a log's own folder) that hash to it, which are then stored with the
+    /// batch. A hash of another family's bytes is "not in this family's store", so no family
+    /// can reach, or keep from erasure, another's file.
+    ///
+    /// - Parameters:
+    ///   - own: the family's ``Family/attachmentHashes``.
+    ///   - importedFile: the imported file's path (nil for standard input: nothing beside it).
+    package func importableBlobs(of payload: Payload, own: Set<String>,
+                                 importedFile: String?) throws(StoreError) -> Result<[StagedAttachment], EventError> {
+        let named: [Attachment]
+        var maxBytes = AttachmentRules.maxSizeBytes
+        switch payload {
+        case .interactionLogged(let logged): named = logged.attachments ?? []
+        case .documentUploaded(let document):
+            named = document.sha256.map { [Attachment(name: document.fileName ?? document.documentId, sizeBytes: document.sizeBytes ?? 0,
+                                                      mimeType: "", sha256: $0)] } ?? []
+            maxBytes = AttachmentStore.maxDocumentBytes
+        default: named = []
+        }
+        let supplied = importedFile.map { AttachmentStore(logPath: $0) }
+        var staged: [StagedAttachment] = []
+        for attachment in named {
+            guard let sha = attachment.sha256 else { continue }
+            if own.contains(sha), try backend.hasBlob(sha) { continue }
+            let refusal = EventError("attachment \(sha) is not in this family's store, nor beside the imported file", kind: .notFound)
+            guard let supplied, try fileSystem.kind(of: supplied.path(for: sha)) == .regular,
+                  try AttachmentStore.describe(supplied.path(for: sha), fs: fileSystem).size <= maxBytes,
+                  let bytes = try fileSystem.readFile(supplied.path(for: sha)), SHA256.hex(bytes) == sha else { return .failure(refusal) }
+            staged.append(StagedAttachment(name: attachment.name, bytes: bytes, mimeType: attachment.mimeType, sha256: sha))
+        }
+        return .success(staged)
+    }
+
+    /// Stores blobs with the log (an import's, before its lines are written); returns what
+    /// takes back the new ones.
+    package func saveBlobs(_ staged: [StagedAttachment]) throws(StoreError) -> () -> Void {
+        try backend.saveBlobs(staged)
+    }
+
     /// A feed of the events the log gains from now on, polled by its owner (`follow`); its
     /// state holds `viewer`'s family from the start.
     package func feed(for viewer: String) throws(StoreError) -> ChangeFeed {

@@ -72,6 +72,10 @@ final class FileLogBackend: LogBackend {
         try fs.readFile(AttachmentStore(logPath: path).path(for: sha256), .readSide)
     }
 
+    func hasBlob(_ sha256: String) throws(StoreError) -> Bool {
+        try fs.kind(of: AttachmentStore(logPath: path).path(for: sha256)) == .regular
+    }
+
     func saveBlobs(_ blobs: [StagedAttachment]) throws(StoreError) -> () -> Void {
         try AttachmentStore(logPath: path).save(blobs, fs: fs)
     }

@@ -44,6 +44,9 @@ package protocol LogBackend: AnyObject {
     /// The stored bytes with this SHA-256, or nil when there are none.
     func blob(_ sha256: String) throws(StoreError) -> [UInt8]?
 
+    /// Whether bytes with this SHA-256 are stored (without reading them).
+    func hasBlob(_ sha256: String) throws(StoreError) -> Bool
+
     /// Stores blobs durably (those already there are kept); returns what takes back the new ones.
     func saveBlobs(_ blobs: [StagedAttachment]) throws(StoreError) -> () -> Void
 }

@@ -57,7 +57,7 @@ case "stages":
     var ranges: [Range<Int>] = []
     var start = 0
     while let end = bytes[start...].firstIndex(of: 0x0A) { ranges.append(start..<end); start = end + 1 }
-    try bytes.withUnsafeBufferPointer { all in
+    bytes.withUnsafeBufferPointer { all in
         var tape = JSONTape()
         var valid = 0
         let scan = fastest { for r in ranges where tape.scan(UnsafeBufferPointer(rebasing: all[r])) { valid += 1 } }

@@ -74,14 +74,12 @@ enum ImportCommand {
         let (progress, meter) = inv.readProgress("reading the log before importing")
         defer { meter?.finish() }
         do throws(StoreError) {
-            let attachments = AttachmentStore(logPath: inv.logPath)
-            let supplied = given == "-" ? nil : AttachmentStore(logPath: inv.resolve(given))
+            let importedFile = given == "-" ? nil : inv.resolve(given)
             var staged: [StagedAttachment] = []
-            let fs = inv.fileSystem
             events = try store.importBatch(expectVersion: expectVersion, lineNumbers: numbers, prebuilt: payloads,
                                            beforeWrite: { _ throws(StoreError) in
                                                if anyUnreadable { throw .rejectedLines([]) }  // decided, never written
-                                               return try attachments.save(staged, fs: fs)
+                                               return try store.saveBlobs(staged)
                                            },
                                            keepUntilExit: inv.console.keepUntilExit, progress: progress) { state, _ throws(StoreError) in
                 shapeProblems = unreadable
@@ -98,21 +96,11 @@ enum ImportCommand {
                         continue
                     }
                     // The blobs a line names: an interaction's attachments, a document's bytes (v3).
-                    let named: [Attachment]
-                    var maxBytes = AttachmentRules.maxSizeBytes
-                    switch payloads[index] {
-                    case .success(.interactionLogged(let logged)): named = logged.attachments ?? []
-                    case .success(.documentUploaded(let document)):
-                        named = document.sha256.map { [Attachment(name: document.fileName ?? document.documentId, sizeBytes: document.sizeBytes ?? 0,
-                                                                  mimeType: "", sha256: $0)] } ?? []
-                        maxBytes = AttachmentStore.maxDocumentBytes
-                    default: named = []
-                    }
-                    guard named.contains(where: { $0.sha256 != nil }) else { continue }
+                    guard case .success(let payload) = payloads[index] else { continue }
                     let family = filled[index].family
                     let own = ownBlobs[family] ?? state.families[family]?.attachmentHashes ?? []
                     ownBlobs[family] = own
-                    switch try attachments.importable(named, own: own, supplied: supplied, maxBytes: maxBytes, fs: fs) {
+                    switch try store.importableBlobs(of: payload, own: own, importedFile: importedFile) {
                     case .success(let bytes): staged += bytes
                     case .failure(let refusal):
                         shapeProblems.append(Problem(line: numbers[index], message: refusal.message, kind: refusal.kind))
