@@ -17,7 +17,10 @@ let package = Package(
         .target(name: "CompassSHA"),
         // Everything on disk: the log's reader and writer, the lock, fsync, the rollback journal,
         // torn tails, snapshots, attachments, tailing. Every file operation goes through one seam.
-        .target(name: "CompassStore", dependencies: ["CompassCore"]),
+        .target(name: "CompassStore", dependencies: ["CompassCore", "CLibPQ"]),
+        // libpq, PostgreSQL's own C client, loaded at run time (dlopen): nothing of it is needed
+        // to build or test; only a store on a postgresql:// address needs libpq.so.5.
+        .target(name: "CLibPQ", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The command-line layer: words in, store and core calls, text out. No file-system calls.
         .target(name: "CompassCLI", dependencies: ["CompassCore", "CompassStore"]),
         // The thin executable: hands the process to CompassCLI.

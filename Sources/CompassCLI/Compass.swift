@@ -107,6 +107,7 @@ public enum Compass {
         case "audit": try AuditCommand.run(inv)
         case "import": try ImportCommand.run(inv)
         case "migrate": try MigrateCommand.run(inv)
+        case "db": try DatabaseCommand.run(inv)
         case "schools", "coaches", "members", "documents": try LookupCommands.run(inv)
         case "notifications": try NotificationsCommand.run(inv)
         case "report": try ReportCommand.run(inv)

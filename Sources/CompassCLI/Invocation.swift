@@ -35,15 +35,16 @@ struct Invocation {
     /// `--log`, else `$COMPASS_LOG`, else `./events.jsonl`.
     var logPath: String {
         let path = arguments.value("log") ?? environment["COMPASS_LOG"] ?? "events.jsonl"
-        return resolve(path)
+        return CompassStore.isDatabaseAddress(path) ? path : resolve(path)
     }
 
     /// The log path as the user typed it (for messages).
-    var logPathForDisplay: String { arguments.value("log") ?? environment["COMPASS_LOG"] ?? "events.jsonl" }
+    var logPathForDisplay: String { CompassStore.displayAddress(arguments.value("log") ?? environment["COMPASS_LOG"] ?? "events.jsonl") }
 
     /// The log's path for a read, `verify` or `audit`: a log that does not exist is an error
     /// (a mistyped `--log` must not look like an empty log).
     func existingLog() throws -> String {
+        if CompassStore.isDatabaseAddress(logPath) { return logPath }  // the store says when it has no tables
         switch try fileSystem.kind(of: logPath) {
         case .missing: throw CLIError.domain("no log at \(logPathForDisplay)")
         case .directory: throw CLIError.io("\(logPathForDisplay) is a directory, not a log")

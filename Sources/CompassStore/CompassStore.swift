@@ -41,7 +41,7 @@ public final class CompassStore: @unchecked Sendable {
         }
     }
 
-    /// The log's path.
+    /// The log's path, or the database's address.
     public let path: String
     private let configuration: Configuration
     private let fs: FileSystem
@@ -67,7 +67,12 @@ public final class CompassStore: @unchecked Sendable {
     /// A store over any file system (tests inject faults) with an explicit snapshot policy.
     package init(path: String, createIfMissing: Bool, configuration: Configuration, fileSystem: FileSystem,
                  snapshots: SnapshotPolicy?) throws(StoreError) {
-        let backend = FileLogBackend(path: path, fs: fileSystem, snapshots: snapshots)
+        let backend: any LogBackend
+        if Self.isDatabaseAddress(path) {
+            backend = try PostgresLogBackend(address: path)
+        } else {
+            backend = FileLogBackend(path: path, fs: fileSystem, snapshots: snapshots)
+        }
         if !createIfMissing, try !backend.exists() { throw .noLog(path: path) }
         self.path = path
         self.configuration = configuration
@@ -75,6 +80,23 @@ public final class CompassStore: @unchecked Sendable {
         self.snapshots = snapshots
         self.backend = backend
         self.tail = backend.makeCursor()
+    }
+
+    /// Whether `path` names a PostgreSQL database (`postgresql://…` or `postgres://…`) rather
+    /// than a file: the store then keeps its log there (libpq is loaded when it is opened).
+    public static func isDatabaseAddress(_ path: String) -> Bool {
+        path.hasPrefix("postgresql://") || path.hasPrefix("postgres://")
+    }
+
+    /// `path` as messages may show it: a database address without its password.
+    public static func displayAddress(_ path: String) -> String {
+        isDatabaseAddress(path) ? PostgresConnection.redacted(path) : path
+    }
+
+    /// Creates or upgrades the store's tables in the PostgreSQL database at `address`
+    /// (idempotent); returns the schema versions before and after.
+    public static func initializeDatabase(_ address: String) throws(StoreError) -> (from: Int, to: Int) {
+        try PostgresLogBackend.initialize(address: address)
     }
 
     /// The file system the store reads files given to it and writes files it is asked for

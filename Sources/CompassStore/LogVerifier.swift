@@ -93,15 +93,43 @@ enum LogVerifier {
         guard let fd = try fs.open(path, .read) else { throw .noLog(path: path) }
         defer { fs.close(fd) }
         let extent = try LogExtent.measure(fd, path: path, fs: fs)
-        var firstChainLine: Int?
-        let lock = ChainWatch()
+        let watch = ChainWatch()
         var replayer = Replayer(problems: .forward { problem in
-            if problem.kind == .chain { lock.note(problem.line) }
+            if problem.kind == .chain { watch.note(problem.line) }
             problems?(problem)
         })
         let snapshot = try checkSnapshot(log: fd, path: path, extent: extent, fs: fs, replayer: &replayer)
         try LogReader.stream(fd: fd, path: path, from: replayer.consumedBytes, extent: extent, fs: fs, into: &replayer, progress: progress)
-        firstChainLine = lock.first
+        let store = AttachmentStore(logPath: path)
+        return try report(replayer, firstChainLine: watch.first, snapshot: snapshot, expectHead: expectHead,
+                          blob: { sha throws(StoreError) in try fs.readFile(store.path(for: sha), .readSide) },
+                          eachLine: { body throws(StoreError) in try LogReader.forEachLine(fd: fd, path: path, upTo: extent.complete, fs: fs, body) })
+    }
+
+    /// `verify` of lines held in memory (a database backend's, read in their order).
+    package static func verify(lines: [UInt8], expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
+                               blob: (String) throws(StoreError) -> [UInt8]?) throws(StoreError) -> VerifyReport {
+        let watch = ChainWatch()
+        var replayer = Replayer(problems: .forward { problem in
+            if problem.kind == .chain { watch.note(problem.line) }
+            problems?(problem)
+        })
+        replayer.consume(bytes: lines)
+        return try report(replayer, firstChainLine: watch.first, snapshot: .none, expectHead: expectHead, blob: blob,
+                          eachLine: { body throws(StoreError) in
+                              lines.withUnsafeBufferPointer { buffer in
+                                  var ranges: [Range<Int>] = []
+                                  LineSplitter.completeLines(in: buffer, from: 0, to: buffer.count, into: &ranges)
+                                  for range in ranges { body(UnsafeBufferPointer(rebasing: buffer[range])) }
+                              }
+                          })
+    }
+
+    /// The report of a finished replay: the chains, heads and root, blobs, and every erasure
+    /// walked (`eachLine` reads every complete line again, in order, when that is needed).
+    static func report(_ replayer: Replayer, firstChainLine: Int?, snapshot: VerifyReport.SnapshotCheck, expectHead: String?,
+                       blob: (String) throws(StoreError) -> [UInt8]?,
+                       eachLine: ((UnsafeBufferPointer<UInt8>) -> Void) throws(StoreError) -> Void) throws(StoreError) -> VerifyReport {
         let completeLines = replayer.linesRead - (replayer.tornLine == nil ? 0 : 1)
         let chain: VerifyReport.Chain
         if let broken = firstChainLine {
@@ -113,7 +141,7 @@ enum LogVerifier {
         } else {
             chain = .intact(sealed: replayer.sealedLines, lines: completeLines)
         }
-        let (checked, blobProblems) = try checkAttachments(replayer.state, log: path, fs: fs)
+        let (checked, blobProblems) = try checkAttachments(replayer.state, blob: blob)
         let families = replayer.streams.sorted.map { FamilyHead(family: $0.family, seq: $0.seq, head: $0.head.text) }
         let root = replayer.streams.root
         let current = expectHead.map { expected in expected == root || families.contains { $0.head == expected } }
@@ -127,7 +155,7 @@ enum LogVerifier {
             // Every family's chain of written hashes, walked through every erasure (SPEC §5),
             // looking for a kept head or root that is not the log's current one.
             var proof = ErasureProof(seeking: current == false ? expectHead : nil)
-            try LogReader.forEachLine(fd: fd, path: path, upTo: extent.complete, fs: fs) { proof.consume(line: $0) }
+            try eachLine { proof.consume(line: $0) }
             report.erasures = proof.steps
             report.erasedCountsAgree = proof.erasedCountsAgree
             if current == false {
@@ -141,8 +169,7 @@ enum LogVerifier {
     /// Every blob an applied interaction (deleted ones too: their lines still point at the
     /// bytes) or document references, read and hashed once each. Only a blob that does not exist is
     /// "missing"; one that cannot be read stops `verify` with the error.
-    static func checkAttachments(_ state: CompassState, log: String, fs: FileSystem) throws(StoreError) -> (Int, [AttachmentProblem]) {
-        let store = AttachmentStore(logPath: log)
+    static func checkAttachments(_ state: CompassState, blob: (String) throws(StoreError) -> [UInt8]?) throws(StoreError) -> (Int, [AttachmentProblem]) {
         enum Verdict { case whole, corrupt, missing }
         var verdicts: [String: Verdict] = [:]
         var problems: [AttachmentProblem] = []
@@ -150,7 +177,7 @@ enum LogVerifier {
             let verdict: Verdict
             if let known = verdicts[sha] {
                 verdict = known
-            } else if let bytes = try fs.readFile(store.path(for: sha), .readSide) {
+            } else if let bytes = try blob(sha) {
                 verdict = SHA256.hex(bytes) == sha ? .whole : .corrupt
             } else {
                 verdict = .missing

@@ -100,7 +100,7 @@ final class LogWriter {
                         // so a rejected one creates no folder and no file.
                         var empty = Replayer(problems: .summary)
                         let drafts = try build(empty.state, nil)
-                        _ = try decide(drafts, against: &empty, sanitizing: sanitizing, lineNumbers: lineNumbers, prebuilt: prebuilt)
+                        _ = try StreamSealing.decide(drafts, against: &empty, sanitizing: sanitizing, lineNumbers: lineNumbers, prebuilt: prebuilt)
                         created = try fs.makeDirectories(folder)
                         // Created only where nothing is; another first writer that won the race
                         // made it, so it is opened again like any existing log.
@@ -220,7 +220,7 @@ final class LogWriter {
                 throw .conflict("Conflict: expected version \(expectVersion) of family \(family), but it is \(version)")
             }
         }
-        var events = try decide(drafts, against: &replayer, sanitizing: sanitizing, lineNumbers: lineNumbers, prebuilt: prebuilt)
+        var events = try StreamSealing.decide(drafts, against: &replayer, sanitizing: sanitizing, lineNumbers: lineNumbers, prebuilt: prebuilt)
 
         let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
         // Each line is chained to its own family's last line (SPEC §1.1).
@@ -267,45 +267,6 @@ final class LogWriter {
             cachedLastLine = Array(output[lastLine])
         }
         return .written(events)
-    }
-
-    /// Decides each draft against the state in order, folding each accepted one so the next
-    /// is decided against it. A batch (`lineNumbers`) reports every rejected draft.
-    private func decide(_ drafts: [EventDraft], against replayer: inout Replayer, sanitizing: Bool,
-                        lineNumbers: [Int]?, prebuilt given: [Result<Payload, EventError>]?) throws(StoreError) -> [Event] {
-        // Payloads are built without the state on every core (unless the caller built them),
-        // then each draft is decided against the state in order.
-        precondition(given == nil || given?.count == drafts.count, "one prebuilt payload per draft")
-        let prebuilt = given ?? Parallel.map(drafts) { draft in
-            Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: sanitizing) }
-        }
-        // Each family's next `seq` (SPEC §1.1), counted on from its stream as the batch goes.
-        var seqs: [String: Int64] = [:]
-        var events: [Event] = []
-        events.reserveCapacity(drafts.count)
-        var rejected: [Problem] = []
-        for index in drafts.indices {
-            var event: Event
-            do throws(EventError) {
-                // Only `erase` writes erasure records (it does not append through here).
-                if drafts[index].type == EventType.erasureRecorded.rawValue {
-                    throw EventError("ErasureRecorded lines are written only by compass erase", kind: .erased)
-                }
-                // Deciding reads neither `seq` nor `prev`: they are assigned here, `prev` when sealed.
-                event = try Rules.decide(drafts[index], prebuilt: prebuilt[index], in: replayer.state, sanitizing: sanitizing)
-                event.seq = try EnvelopeDecoder.seq(after: seqs[event.family] ?? replayer.streams.version(of: event.family))
-            } catch {
-                guard let lineNumbers else { throw .rejected(error) }
-                rejected.append(Problem(line: lineNumbers[index], message: error.message))
-                continue
-            }
-            seqs[event.family] = event.seq
-            event.prev = nil
-            replayer.applyWritten(event)
-            events.append(event)
-        }
-        if !rejected.isEmpty { throw .rejectedLines(rejected) }
-        return events
     }
 
     /// Puts the log back as it was before a failed write: cut to its old size and fsynced,

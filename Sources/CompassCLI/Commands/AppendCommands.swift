@@ -25,7 +25,7 @@ enum AppendCommands {
         let command = try command(args, inv: inv)
         // Only a new family's first member starts a log: any other append to a path with no
         // log is a mistyped --log, not an unknown user.
-        if !startsFamily, try inv.fileSystem.kind(of: inv.logPath) == .missing {
+        if !startsFamily, !CompassStore.isDatabaseAddress(inv.logPath), try inv.fileSystem.kind(of: inv.logPath) == .missing {
             throw CLIError.hinted("no log at \(inv.logPathForDisplay)",
                                   hint: "a log starts with its family's first member: compass add-member --family FAMILY --user USER --name NAME --role ROLE")
         }

@@ -167,7 +167,7 @@ package struct JSONTape: Sendable {
         return value
     }
 
-    @inline(__always) static func hexDigit(_ byte: UInt8) -> UInt8? {
+    @inline(__always) package static func hexDigit(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

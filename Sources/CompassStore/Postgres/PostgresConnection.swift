@@ -1,0 +1,153 @@
+import CLibPQ
+import CompassCore
+
+/// One connection to PostgreSQL through libpq, which is loaded the first time one is opened.
+///
+/// Every statement is parameterised (`$1`, `$2`…): values never become SQL text. Results are
+/// copied out as text (a `bytea` column comes back as `\x` hex and is decoded).
+final class PostgresConnection {
+    private let conn: UnsafeMutableRawPointer
+    /// The address as messages show it: without a password.
+    let display: String
+
+    /// Connects to `address` (a `postgresql://` URI or `key=value` words; libpq also reads the
+    /// usual `PG*` variables).
+    init(_ address: String) throws(StoreError) {
+        display = Self.redacted(address)
+        var reason = [CChar](repeating: 0, count: 512)
+        guard compass_pq_load(&reason, reason.count) == 1 else {
+            throw .io(path: display, message: "a postgresql:// log needs libpq.so.5, PostgreSQL's client library, which is not installed "
+                      + "(Debian and Ubuntu: apt-get install libpq5): \(String(cString: reason))")
+        }
+        guard let opened = compass_pq_connect(address) else { throw .io(path: display, message: "cannot connect to \(display): out of memory") }
+        guard compass_pq_ok(opened) == 1 else {
+            let message = String(cString: compass_pq_error_message(opened)).trimmingTrailingNewlines
+            compass_pq_finish(opened)
+            throw .io(path: display, message: "cannot connect to \(display): \(Self.redacted(message))")
+        }
+        conn = opened
+    }
+
+    deinit { compass_pq_finish(conn) }
+
+    /// A statement's rows, each value as text (nil for NULL).
+    struct Rows {
+        var rows: [[String?]]
+        var count: Int { rows.count }
+        subscript(row: Int, column: Int) -> String? { rows[row][column] }
+    }
+
+    /// Why a statement failed: its SQLSTATE (`23505` a unique violation…) and message.
+    struct Failure: Error {
+        var sqlstate: String?
+        var message: String
+        var isUniqueViolation: Bool { sqlstate == "23505" }
+    }
+
+    /// A value for a parameter.
+    enum Value {
+        case text(String)
+        case bytes([UInt8])
+        case int(Int64)
+        case null
+    }
+
+    /// Runs one statement.
+    @discardableResult
+    func run(_ sql: String, _ values: [Value] = []) throws(Failure) -> Rows {
+        // The parameters' bytes, kept alive for the call; bytea is sent in binary.
+        var buffers: [[CChar]] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        var isNull: [Bool] = []
+        for value in values {
+            switch value {
+            case .text(let text):
+                buffers.append(Array(text.utf8CString)); lengths.append(0); formats.append(0); isNull.append(false)
+            case .int(let number):
+                buffers.append(Array(String(number).utf8CString)); lengths.append(0); formats.append(0); isNull.append(false)
+            case .bytes(let bytes):
+                buffers.append(bytes.map { CChar(bitPattern: $0) } + [0]); lengths.append(Int32(bytes.count)); formats.append(1)
+                isNull.append(false)
+            case .null:
+                buffers.append([0]); lengths.append(0); formats.append(0); isNull.append(true)
+            }
+        }
+        let result: UnsafeMutableRawPointer? = withPointers(buffers, isNull) { pointers in
+            compass_pq_exec(conn, sql, Int32(values.count), pointers, lengths, formats, 0)
+        }
+        defer { compass_pq_clear(result) }
+        guard let result, compass_pq_result_ok(result) == 1 else {
+            let message = result.map { String(cString: compass_pq_result_message($0)) } ?? String(cString: compass_pq_error_message(conn))
+            let state = result.flatMap { compass_pq_sqlstate($0) }.map { String(cString: $0) }
+            throw Failure(sqlstate: state, message: Self.redacted(message.trimmingTrailingNewlines))
+        }
+        let count = Int(compass_pq_rows(result))
+        var rows: [[String?]] = []
+        rows.reserveCapacity(count)
+        let columns = Int(compass_pq_columns(result))
+        for row in 0..<count {
+            var fields: [String?] = []
+            fields.reserveCapacity(columns)
+            for column in 0..<columns {
+                if compass_pq_is_null(result, Int32(row), Int32(column)) == 1 { fields.append(nil); continue }
+                let length = Int(compass_pq_length(result, Int32(row), Int32(column)))
+                let start = UnsafeRawPointer(compass_pq_value(result, Int32(row), Int32(column))!).assumingMemoryBound(to: UInt8.self)
+                fields.append(String(decoding: UnsafeBufferPointer(start: start, count: length), as: UTF8.self))
+            }
+            rows.append(fields)
+        }
+        return Rows(rows: rows)
+    }
+
+    private func withPointers<R>(_ buffers: [[CChar]], _ isNull: [Bool], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+        var pointers: [UnsafePointer<CChar>?] = []
+        func nest(_ index: Int) -> R {
+            if index == buffers.count { return body(pointers) }
+            return buffers[index].withUnsafeBufferPointer { buffer in
+                pointers.append(isNull[index] ? nil : buffer.baseAddress)
+                return nest(index + 1)
+            }
+        }
+        return nest(0)
+    }
+
+    /// A `bytea` value as text (`\x0a1b…`) decoded.
+    static func bytes(fromHex text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count >= 2, digits[0] == UInt8(ascii: "\\"), digits[1] == UInt8(ascii: "x"), digits.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity((digits.count - 2) / 2)
+        var index = 2
+        while index < digits.count {
+            guard let high = JSONTape.hexDigit(digits[index]), let low = JSONTape.hexDigit(digits[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+
+    /// `postgresql://user:secret@host/db` → `postgresql://user@host/db`; `password=…` words
+    /// hidden too: no password is ever printed.
+    static func redacted(_ text: String) -> String {
+        var out = text
+        if let scheme = out.range(of: "://"), let at = out[scheme.upperBound...].firstIndex(of: "@") {
+            let credentials = out[scheme.upperBound..<at]
+            if let colon = credentials.firstIndex(of: ":") { out.replaceSubrange(colon..<at, with: "") }
+        }
+        while let range = out.range(of: "password=") {
+            let end = out[range.upperBound...].firstIndex(where: { $0 == " " || $0 == "&" }) ?? out.endIndex
+            out.replaceSubrange(range.lowerBound..<end, with: "password=***")
+            if out[range.lowerBound...].hasPrefix("password=***") { break }
+        }
+        return out
+    }
+}
+
+extension String {
+    var trimmingTrailingNewlines: String {
+        var text = self
+        while text.last == "\n" { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,423 @@
+import CompassCore
+import Foundation
+
+/// The log in PostgreSQL (``PostgresSchema``): the same lines, byte for byte, as the file
+/// store writes, one stream per family.
+///
+/// An append locks only its family's row in `families`, checks that the family is still at
+/// the version it decided against (else it reads the newer lines, decides again and retries),
+/// inserts the lines and commits: acknowledged means committed (with the server's
+/// `synchronous_commit` on, as it is by default). User and event ids are unique across the
+/// store through their own tables, so two families' appends never wait for each other and
+/// still cannot take the same id.
+final class PostgresLogBackend: LogBackend {
+    let db: PostgresConnection
+    /// One statement or transaction at a time on the connection.
+    let lock = NSLock()
+
+    init(address: String) throws(StoreError) {
+        db = try PostgresConnection(address)
+        let version = try schemaVersion()
+        guard version == PostgresSchema.version else {
+            throw .io(path: db.display, message: version == 0
+                      ? "no Compass tables in \(db.display); create them with: compass db init --log ADDRESS"
+                      : "the Compass tables in \(db.display) are version \(version); this build reads version \(PostgresSchema.version)")
+        }
+    }
+
+    private init(connection: PostgresConnection) { db = connection }
+
+    var location: String { db.display }
+
+    /// Creates or upgrades the tables (idempotent); returns the versions before and after.
+    static func initialize(address: String) throws(StoreError) -> (from: Int, to: Int) {
+        let backend = PostgresLogBackend(connection: try PostgresConnection(address))
+        let from = try backend.schemaVersion()
+        for version in from..<PostgresSchema.version {
+            try backend.transaction { () throws(StoreError) in
+                for statement in PostgresSchema.migrations[version] { try backend.sql(statement) }
+                try backend.sql("INSERT INTO compass_meta (key, value) VALUES ('schema', $1) ON CONFLICT (key) DO UPDATE SET value = $1",
+                                [.int(Int64(version + 1))])
+            }
+        }
+        return (from, PostgresSchema.version)
+    }
+
+    private func schemaVersion() throws(StoreError) -> Int {
+        let exists = try sql("SELECT to_regclass('compass_meta') IS NOT NULL")
+        guard exists[0, 0] == "t" else { return 0 }
+        return Int(try sql("SELECT value FROM compass_meta WHERE key = 'schema'").rows.first?[0] ?? "0") ?? 0
+    }
+
+    // MARK: Statements
+
+    @discardableResult
+    func sql(_ text: String, _ values: [PostgresConnection.Value] = []) throws(StoreError) -> PostgresConnection.Rows {
+        do throws(PostgresConnection.Failure) {
+            return try db.run(text, values)
+        } catch {
+            throw .io(path: db.display, message: "PostgreSQL: \(error.message)")
+        }
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try sql("BEGIN")
+        do throws(StoreError) {
+            let value = try body()
+            try sql("COMMIT")
+            return value
+        } catch {
+            _ = try? db.run("ROLLBACK")
+            throw error
+        }
+    }
+
+    // MARK: Reading
+
+    func exists() throws(StoreError) -> Bool { true }
+
+    /// Every line in the store's order: by committing transaction, then insertion.
+    func allLines() throws(StoreError) -> [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        return Self.joined(try sql("SELECT line FROM events ORDER BY tx, position"))
+    }
+
+    func familyLines(_ family: String) throws(StoreError) -> (lines: [UInt8], count: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        let rows = try sql("SELECT line FROM events WHERE family = $1 ORDER BY seq", [.text(family)])
+        return (Self.joined(rows), rows.count)
+    }
+
+    private func family(of user: String) throws(StoreError) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return try sql("SELECT family FROM users WHERE user_id = $1", [.text(user)]).rows.first?[0] ?? nil
+    }
+
+    static func joined(_ rows: PostgresConnection.Rows) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for row in rows.rows {
+            bytes += Array((row[0] ?? "").utf8)
+            bytes.append(0x0A)
+        }
+        return bytes
+    }
+
+    func replay(_ options: CompassStore.ReadOptions) throws(StoreError) -> Replayer {
+        var replayer = Replayer(cut: options.cut, observer: options.observer, problems: options.problems)
+        // A viewer's read costs their family: its lines alone, in `seq` order.
+        if case .familyOf(let user) = options.scope, options.observer == nil {
+            if let family = try family(of: user) { replayer.consume(bytes: try familyLines(family).lines) }
+            return replayer
+        }
+        replayer.consume(bytes: try allLines())
+        return replayer
+    }
+
+    func makeCursor() -> any LogCursor { PostgresCursor(backend: self) }
+
+    func changes(scope: ReplayScope, after: (family: String, seq: Int64)?) throws(StoreError) -> any ChangeSource {
+        try PostgresFeed(backend: self, after: after)
+    }
+
+    func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
+                progress: ReadProgress?) throws(StoreError) -> VerifyReport {
+        try LogVerifier.verify(lines: try allLines(), expectHead: expectHead, problems: problems) { sha throws(StoreError) in try blob(sha) }
+    }
+
+    // MARK: Blobs
+
+    func blob(_ sha256: String) throws(StoreError) -> [UInt8]? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let text = try sql("SELECT bytes FROM blobs WHERE sha256 = $1", [.text(sha256)]).rows.first?[0] else { return nil }
+        return PostgresConnection.bytes(fromHex: text)
+    }
+
+    func hasBlob(_ sha256: String) throws(StoreError) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return try sql("SELECT 1 FROM blobs WHERE sha256 = $1", [.text(sha256)]).count == 1
+    }
+
+    func saveBlobs(_ blobs: [StagedAttachment]) throws(StoreError) -> () -> Void {
+        lock.lock()
+        defer { lock.unlock() }
+        var added: [String] = []
+        for blob in blobs {
+            let inserted = try sql("INSERT INTO blobs (sha256, bytes) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING sha256",
+                                   [.text(blob.sha256), .bytes(blob.bytes)])
+            if inserted.count == 1 { added.append(blob.sha256) }
+        }
+        return { [self] in
+            lock.lock()
+            defer { lock.unlock() }
+            for sha in added { _ = try? sql("DELETE FROM blobs WHERE sha256 = $1", [.text(sha)]) }
+        }
+    }
+
+    // MARK: Appending
+
+    func append(_ request: AppendRequest, build: DraftBuilder) throws(StoreError) -> AppendOutcome {
+        // Decided against the state read, committed only if no other writer moved the family
+        // since: otherwise read again and decide again.
+        for _ in 0..<50 {
+            if let outcome = try attemptAppend(request, build: build) { return outcome }
+        }
+        throw .conflict("Conflict: the family kept changing while this append was decided; try again")
+    }
+
+    /// One attempt; nil when another writer changed a family it decided against.
+    private func attemptAppend(_ request: AppendRequest, build: DraftBuilder) throws(StoreError) -> AppendOutcome? {
+        // The state to decide against: the whole store for an import (its lines may be of any
+        // family), else the actor's family.
+        var replayer = Replayer(problems: .summary)
+        if request.lineNumbers != nil {
+            replayer.consume(bytes: try allLines())
+        } else if let actor = request.actor, let family = try family(of: actor) {
+            replayer.consume(bytes: try familyLines(family).lines)
+        }
+        var original: Event?
+        if let eventId = request.eventId {
+            lock.lock()
+            let found = try? sql("SELECT e.line FROM event_ids i JOIN events e ON e.family = i.family AND e.seq = i.seq WHERE i.event_id = $1",
+                                 [.text(eventId)])
+            lock.unlock()
+            if let line = found?.rows.first?[0] { original = Self.event(in: line) }
+        }
+        let drafts = try build(replayer.state, original)
+        if let eventId = request.eventId, let original {
+            guard let draft = drafts.first, drafts.count == 1,
+                  draft.type == original.type.rawValue, draft.actor == original.actor, draft.family == original.family,
+                  (try? Rules.payloadIgnoringState(draft, sanitizing: request.sanitizing)) == original.payload
+            else { throw .conflict("Conflict: event \(eventId) is already in the log with different content") }
+            return .alreadyPresent(original)  // committed, hence durable
+        }
+        if let expectVersion = request.expectVersion, let family = drafts.first?.family {
+            if let other = drafts.first(where: { $0.family != family })?.family {
+                throw .conflict("Conflict: --expect-version names one family's version, but the batch writes to \(family) and \(other)")
+            }
+            // Checked again under the family's lock below.
+            let version = replayer.streams.version(of: family)
+            if expectVersion != version { throw .conflict("Conflict: expected version \(expectVersion) of family \(family), but it is \(version)") }
+        }
+        // The families the batch writes, each at the version and head it was decided against.
+        var before: [String: (seq: Int64, head: String)] = [:]
+        for draft in drafts where before[draft.family] == nil {
+            let stream = replayer.streams[family: draft.family]
+            before[draft.family] = (stream?.seq ?? 0, stream?.head.text ?? SHA256.emptyHex)
+        }
+        let events = try StreamSealing.decide(drafts, against: &replayer, sanitizing: request.sanitizing,
+                                              lineNumbers: request.lineNumbers, prebuilt: request.prebuilt)
+        let lines = StreamSealing.seal(events, heads: before.mapValues(\.head))
+        request.keepUntilExit(drafts)
+        let undo = try request.beforeWrite(lines.map(\.event))
+
+        // The undo of the blobs runs after the connection is free again.
+        lock.lock()
+        let result = Result { () throws(StoreError) -> Bool in
+            for family in before.keys.sorted() {
+                try sql("INSERT INTO families (family) VALUES ($1) ON CONFLICT DO NOTHING", [.text(family)])
+            }
+            return try transaction { () throws(StoreError) -> Bool in
+                // The only lock an append takes: its families' rows, in id order (no deadlock).
+                for family in before.keys.sorted() {
+                    let row = try sql("SELECT version, head FROM families WHERE family = $1 FOR UPDATE", [.text(family)])
+                    guard let version = row.rows.first?[0].flatMap({ Int64($0) }), row.rows.first?[1] == before[family]!.head,
+                          version == before[family]!.seq else { return true }
+                }
+                for line in lines {
+                    let event = line.event
+                    try insertLine(line.text, hash: line.hash, event: event)
+                    if case .memberJoined(let joined) = event.payload {
+                        try insertUnique("INSERT INTO users (user_id, family) VALUES ($1, $2)", [.text(joined.userId), .text(event.family)],
+                                         else: EventError("User \(joined.userId) is already a member"))
+                    }
+                }
+                var heads: [String: (Int64, String)] = [:]
+                for line in lines { heads[line.event.family] = (line.event.seq, line.hash) }
+                for (family, head) in heads {
+                    try sql("UPDATE families SET version = $2, head = $3 WHERE family = $1", [.text(family), .int(head.0), .text(head.1)])
+                }
+                return false
+            }
+        }
+        lock.unlock()
+        switch result {
+        case .failure(let error):
+            undo()
+            throw error
+        case .success(true):
+            undo()  // another writer moved a family: decide again
+            return nil
+        case .success(false):
+            break
+        }
+        return .written(lines.map(\.event))
+    }
+
+    /// Inserts one sealed line with its columns and its event id.
+    func insertLine(_ text: String, hash: String, event: Event) throws(StoreError) {
+        try insertUnique("INSERT INTO event_ids (event_id, family, seq) VALUES ($1, $2, $3)",
+                         [.text(event.id), .text(event.family), .int(event.seq)],
+                         else: EventError("duplicate event id \(event.id)", kind: .duplicate))
+        try sql("INSERT INTO events (family, seq, line, hash, event_id, type, actor, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                [.text(event.family), .int(event.seq), .text(text), .text(hash), .text(event.id), .text(event.type.rawValue),
+                 .text(event.actor), .text(event.at.rfc3339)])
+    }
+
+    /// An insert whose unique violation is the rule `refusal` (another family took the id).
+    private func insertUnique(_ text: String, _ values: [PostgresConnection.Value], else refusal: EventError) throws(StoreError) {
+        do throws(PostgresConnection.Failure) {
+            try db.run(text, values)
+        } catch {
+            if error.isUniqueViolation { throw .rejected(refusal) }
+            throw .io(path: db.display, message: "PostgreSQL: \(error.message)")
+        }
+    }
+
+    /// The event a stored line holds.
+    static func event(in line: String) -> Event? {
+        // Read alone: only its shape matters here (the line was decided when it was written).
+        let bytes = Array(line.utf8)
+        let prepared = bytes.withUnsafeBufferPointer { PreparedLine($0, hashing: false) }
+        switch prepared.content {
+        case .event(let event): return event
+        case .draft(let draft, .success(let payload)):
+            return Event(seq: draft.seq, id: draft.id, at: draft.at, actor: draft.actor, family: draft.family, payload: payload, prev: draft.prev)
+        default: return nil
+        }
+    }
+
+    // MARK: Erasure
+
+    func erase(_ target: ErasureTarget, requester: String, at: Timestamp, eventId: String,
+               dryRun: Bool) throws(StoreError) -> ErasureOutcome {
+        guard let family = try family(of: requester) else { throw .rejected(EventError("Unknown user \(requester)", kind: .notFound)) }
+        for _ in 0..<50 {
+            let (lines, count) = try familyLines(family)
+            let plan: ErasurePlan
+            do throws(EventError) {
+                plan = try ErasurePlanner.plan(log: lines, target: target, requester: requester, at: at, eventId: eventId)
+            } catch {
+                throw .rejected(error)
+            }
+            if dryRun {
+                return ErasureOutcome(plan: plan, tornFragments: 0, blobs: plan.orphanedBlobs.count, snapshot: false, committed: false)
+            }
+            let old = lines.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+            let new = plan.newLog.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+            lock.lock()
+            defer { lock.unlock() }
+            let removed: Int? = try transaction { () throws(StoreError) -> Int? in
+                let row = try sql("SELECT version FROM families WHERE family = $1 FOR UPDATE", [.text(family)])
+                guard row.rows.first?[0].flatMap({ Int64($0) }) == Int64(count) else { return nil }  // changed: plan again
+                for (index, line) in new.enumerated() where index < old.count && line != old[index] {
+                    try sql("UPDATE events SET line = $3, hash = $4 WHERE family = $1 AND seq = $2",
+                            [.text(family), .int(Int64(index + 1)), .text(line), .text(SHA256.hex(Array(line.utf8)))])
+                }
+                for index in plan.erasedLines {
+                    if let event = Self.event(in: old[index - 1]) {
+                        try sql("DELETE FROM event_ids WHERE event_id = $1 AND family = $2", [.text(event.id), .text(family)])
+                    }
+                }
+                for user in plan.erasedUsers { try sql("DELETE FROM users WHERE user_id = $1 AND family = $2", [.text(user), .text(family)]) }
+                try insertLine(new.last!, hash: plan.newHead, event: plan.record)
+                try sql("UPDATE families SET version = $2, head = $3 WHERE family = $1",
+                        [.text(family), .int(plan.record.seq), .text(plan.newHead)])
+                try sql("UPDATE compass_meta SET value = value + 1 WHERE key = 'erasures'")
+                var removed = 0
+                for sha in plan.orphanedBlobs {
+                    // Content-addressed: kept while another family's line still names the bytes.
+                    removed += try sql("DELETE FROM blobs WHERE sha256 = $1 AND NOT EXISTS (SELECT 1 FROM events WHERE family <> $2 AND strpos(line, $1) > 0) RETURNING sha256",
+                                       [.text(sha), .text(family)]).count
+                }
+                return removed
+            }
+            if let removed {
+                return ErasureOutcome(plan: plan, tornFragments: 0, blobs: removed, snapshot: false, committed: true)
+            }
+        }
+        throw .conflict("Conflict: the family kept changing while the erasure was planned; try again")
+    }
+}
+
+/// Reads a PostgreSQL store in its order, only below the oldest running transaction's
+/// horizon: a line whose transaction may still commit before others that already did is
+/// never passed over (the gap that reading by sequence value alone would leave).
+struct PostgresCursor: LogCursor {
+    let backend: PostgresLogBackend
+    private var lastTx = "0"
+    private var lastPosition: Int64 = 0
+    private var erasures: Int64?
+
+    init(backend: PostgresLogBackend) { self.backend = backend }
+
+    mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer? { nil }
+
+    mutating func poll(into replayer: inout Replayer) throws(StoreError) -> LogPoll {
+        backend.lock.lock()
+        defer { backend.lock.unlock() }
+        let generation = Int64(try backend.sql("SELECT value FROM compass_meta WHERE key = 'erasures'").rows.first?[0] ?? "0") ?? 0
+        if let erasures, erasures != generation {
+            // An erasure rewrote lines already read: the caller reads the store again.
+            self.erasures = generation
+            lastTx = "0"
+            lastPosition = 0
+            return .replaced
+        }
+        erasures = generation
+        let rows = try backend.sql("""
+            SELECT tx::text, position, family, seq, line FROM events
+            WHERE (tx, position) > ($1::xid8, $2::bigint) AND tx < pg_snapshot_xmin(pg_current_snapshot())
+            ORDER BY tx, position
+            """, [.text(lastTx), .int(lastPosition)])
+        for row in rows.rows {
+            guard let tx = row[0], let position = row[1].flatMap({ Int64($0) }), let family = row[2],
+                  let seq = row[3].flatMap({ Int64($0) }), let line = row[4] else { continue }
+            lastTx = tx
+            lastPosition = position
+            // A line this process already folded (its own append read its family first).
+            if seq <= replayer.streams.version(of: family) { continue }
+            let bytes = Array(line.utf8)
+            bytes.withUnsafeBufferPointer { _ = replayer.consume(line: $0, terminated: true) }
+        }
+        return .read
+    }
+}
+
+/// A PostgreSQL store's change feed: what is there when it is made is read, not delivered;
+/// then every event committed after, in the store's order, without a gap.
+struct PostgresFeed: ChangeSource {
+    private var cursor: PostgresCursor
+    private var replayer = Replayer(problems: .summary)
+    private let sink = AppliedEvents()
+    private let after: (family: String, seq: Int64)?
+
+    init(backend: PostgresLogBackend, after: (family: String, seq: Int64)?) throws(StoreError) {
+        cursor = PostgresCursor(backend: backend)
+        self.after = after
+        if after == nil { _ = try cursor.poll(into: &replayer) }
+        replayer.observe(with: sink.observe)
+    }
+
+    var state: CompassState { replayer.state }
+    var isOpen: Bool { true }
+
+    mutating func next() throws(StoreError) -> [Event] {
+        defer { sink.events.removeAll() }
+        if try cursor.poll(into: &replayer) == .replaced {
+            let old = replayer.state.eventIds
+            sink.events.removeAll()
+            replayer = Replayer(observer: sink.observe, problems: .summary)
+            _ = try cursor.poll(into: &replayer)
+            return sink.events.filter { !old.contains($0.id) && isAfter($0) }
+        }
+        return sink.events.filter(isAfter)
+    }
+
+    private func isAfter(_ event: Event) -> Bool { after.map { event.family == $0.family && event.seq > $0.seq } ?? true }
+}

@@ -1,0 +1,59 @@
+import CompassCore
+
+/// What every backend does to a batch of drafts before storing it: decide them in order with
+/// the one rule set, numbering each in its family's stream (SPEC §1.1), then seal each line
+/// with its family's previous line's hash.
+enum StreamSealing {
+    /// Decides each draft against the state in order, folding each accepted one so the next
+    /// is decided against it. A batch (`lineNumbers`) reports every rejected draft.
+    static func decide(_ drafts: [EventDraft], against replayer: inout Replayer, sanitizing: Bool,
+                        lineNumbers: [Int]?, prebuilt given: [Result<Payload, EventError>]?) throws(StoreError) -> [Event] {
+        // Payloads are built without the state on every core (unless the caller built them),
+        // then each draft is decided against the state in order.
+        precondition(given == nil || given?.count == drafts.count, "one prebuilt payload per draft")
+        let prebuilt = given ?? Parallel.map(drafts) { draft in
+            Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: sanitizing) }
+        }
+        // Each family's next `seq` (SPEC §1.1), counted on from its stream as the batch goes.
+        var seqs: [String: Int64] = [:]
+        var events: [Event] = []
+        events.reserveCapacity(drafts.count)
+        var rejected: [Problem] = []
+        for index in drafts.indices {
+            var event: Event
+            do throws(EventError) {
+                // Only `erase` writes erasure records (it does not append through here).
+                if drafts[index].type == EventType.erasureRecorded.rawValue {
+                    throw EventError("ErasureRecorded lines are written only by compass erase", kind: .erased)
+                }
+                // Deciding reads neither `seq` nor `prev`: they are assigned here, `prev` when sealed.
+                event = try Rules.decide(drafts[index], prebuilt: prebuilt[index], in: replayer.state, sanitizing: sanitizing)
+                event.seq = try EnvelopeDecoder.seq(after: seqs[event.family] ?? replayer.streams.version(of: event.family))
+            } catch {
+                guard let lineNumbers else { throw .rejected(error) }
+                rejected.append(Problem(line: lineNumbers[index], message: error.message))
+                continue
+            }
+            seqs[event.family] = event.seq
+            event.prev = nil
+            replayer.applyWritten(event)
+            events.append(event)
+        }
+        if !rejected.isEmpty { throw .rejectedLines(rejected) }
+        return events
+    }
+
+    /// The lines of decided events, each sealed with its family's head (`heads`: each family's
+    /// head before the batch) and hashed.
+    static func seal(_ events: [Event], heads: [String: String]) -> [(event: Event, text: String, hash: String)] {
+        var heads = heads
+        return events.map { event in
+            var sealed = event
+            sealed.prev = heads[event.family] ?? SHA256.emptyHex
+            let line = EventEncoder.line(for: sealed)
+            let hash = SHA256.hex(line)
+            heads[event.family] = hash
+            return (sealed, String(decoding: line, as: UTF8.self), hash)
+        }
+    }
+}
