@@ -17,7 +17,9 @@ final class CLIHarness {
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
-    var logPath: String { directory + "/events.jsonl" }
+    /// Where the log is: the folder's `events.jsonl`, or a database address when set.
+    var database: String?
+    var logPath: String { database ?? directory + "/events.jsonl" }
 
     struct Result {
         var status: Int32
