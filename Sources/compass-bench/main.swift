@@ -5,6 +5,8 @@
 //   compass-bench hammer LOG N W     N appends by worker W (one process of a concurrent-writers test)
 //   compass-bench stages FILE        one core: time per line of each stage of preparing it (fastest of 3), and of the fold
 //   compass-bench retained FILE      resident memory after replaying FILE against the peak during the replay
+//   compass-bench pg-load ADDRESS FAMILIES WRITERS SECONDS [zipf]
+//                                    appenders on a PostgreSQL store, each with its own connection: appends/s, p50/p99
 import CompassCLI
 import CompassCore
 import CompassStore
@@ -159,6 +161,67 @@ case "feeds":
     getrusage(RUSAGE_SELF.rawValue, &usage)
     print("store with \(count) feeds: peak RSS \(usage.ru_maxrss / 1024) MB")
     for task in tasks { task.cancel() }
+
+case "pg-load":
+    // W appenders, each its own store (own connection), append to random families of F for S
+    // seconds; families are made first (one parent each). Uniform, or Zipf (s = 1) with "zipf".
+    let address = args[2]
+    let families = Int(args[3]) ?? 1000, writers = Int(args[4]) ?? 8, duration = Double(args[5]) ?? 10
+    let zipf = args.count > 6 && args[6] == "zipf"
+    let setup = try CompassStore(path: address)
+    let existing = try setup.replay(.init(scope: .summary, problems: .summary)).state.members.count
+    for index in existing..<max(existing, families) {
+        try setup.append(.addMember(AddMember(userId: "u-\(index)", fullName: "Parent \(index)", role: .parent, newFamily: "fam-\(index)")),
+                         as: "u-\(index)")
+    }
+    // Zipf over the families: P(k) ∝ 1/k, by inverting the cumulative weights.
+    let weights = (1...families).map { 1.0 / Double($0) }
+    let total = weights.reduce(0, +)
+    var sums: [Double] = []
+    var running = 0.0
+    for weight in weights { running += weight / total; sums.append(running) }
+    let cumulative = sums
+    final class Tally: @unchecked Sendable {
+        let lock = NSLock()
+        var latencies: [Double] = []
+        var failures = 0
+    }
+    let tally = Tally()
+    let deadline = Date().addingTimeInterval(duration)
+    let threads = (0..<writers).map { writer in
+        Thread {
+            guard let store = try? CompassStore(path: address) else { return }
+            var rng = SplitMix64(seed: UInt64(writer + 1))
+            var mine: [Double] = []
+            var failed = 0
+            while Date() < deadline {
+                let family: Int
+                if zipf {
+                    let u = Double(rng.below(1_000_000)) / 1_000_000
+                    family = cumulative.firstIndex { $0 >= u } ?? families - 1
+                } else {
+                    family = rng.below(families)
+                }
+                let started = DispatchTime.now().uptimeNanoseconds
+                do {
+                    try store.append(.changeNotificationSettings(ChangeNotificationSettings(inboundAlerts: rng.below(2) == 0)), as: "u-\(family)")
+                    mine.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+                } catch {
+                    failed += 1
+                }
+            }
+            tally.lock.lock()
+            tally.latencies += mine
+            tally.failures += failed
+            tally.lock.unlock()
+        }
+    }
+    for thread in threads { thread.start() }
+    while threads.contains(where: { !$0.isFinished }) { usleep(50_000) }
+    let sorted = tally.latencies.sorted()
+    func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+    print(String(format: "%d writers, %d families%@: %.0f appends/s, p50 %.1f ms, p99 %.1f ms, %d failed",
+                 writers, families, zipf ? " (zipf)" : "", Double(sorted.count) / duration, percentile(0.5), percentile(0.99), tally.failures))
 
 case "hammer":
     // One of several processes appending to the same log at once; the family (parent u-pat,

@@ -12,8 +12,14 @@ import Foundation
 /// still cannot take the same id.
 final class PostgresLogBackend: LogBackend {
     let db: PostgresConnection
-    /// One statement or transaction at a time on the connection.
-    let lock = NSLock()
+    /// One statement or transaction at a time on the connection (recursive: an append's
+    /// transaction stores its blobs through ``saveBlobs(_:)`` on the same connection).
+    let lock = NSRecursiveLock()
+    /// Each family this process appended to, replayed up to the version it last saw: an
+    /// append reads only the lines other writers added since (guarded by `lock`).
+    private var families: [String: Replayer] = [:]
+    /// The erasure generation the cached families were read at.
+    private var cachedGeneration: Int64 = -1
 
     init(address: String) throws(StoreError) {
         db = try PostgresConnection(address)
@@ -77,11 +83,13 @@ final class PostgresLogBackend: LogBackend {
 
     func exists() throws(StoreError) -> Bool { true }
 
-    /// Every line in the store's order: by committing transaction, then insertion.
+    /// Every line, family by family, each family's in `seq` order. (Families are independent
+    /// streams, and the ids that are unique across families are held unique by the database,
+    /// so no order between families changes what a replay decides.)
     func allLines() throws(StoreError) -> [UInt8] {
         lock.lock()
         defer { lock.unlock() }
-        return Self.joined(try sql("SELECT line FROM events ORDER BY tx, position"))
+        return Self.joined(try sql("SELECT line FROM events ORDER BY family, seq"))
     }
 
     func familyLines(_ family: String) throws(StoreError) -> (lines: [UInt8], count: Int) {
@@ -164,7 +172,7 @@ final class PostgresLogBackend: LogBackend {
     func append(_ request: AppendRequest, build: DraftBuilder) throws(StoreError) -> AppendOutcome {
         // Decided against the state read, committed only if no other writer moved the family
         // since: otherwise read again and decide again.
-        for _ in 0..<50 {
+        for _ in 0..<200 {
             if let outcome = try attemptAppend(request, build: build) { return outcome }
         }
         throw .conflict("Conflict: the family kept changing while this append was decided; try again")
@@ -172,6 +180,92 @@ final class PostgresLogBackend: LogBackend {
 
     /// One attempt; nil when another writer changed a family it decided against.
     private func attemptAppend(_ request: AppendRequest, build: DraftBuilder) throws(StoreError) -> AppendOutcome? {
+        // An append by a member to their own family: locked first, decided under the lock, so a
+        // hot family queues instead of retrying.
+        if request.lineNumbers == nil, let actor = request.actor, let family = try family(of: actor),
+           let outcome = try lockedAppend(request, family: family, build: build) {
+            return outcome
+        }
+        return try optimisticAppend(request, build: build)
+    }
+
+    /// Marks an append that writes outside the actor's family (decided optimistically
+    /// instead); never leaves this type.
+    private static let otherFamilies = EventError("an append outside the actor's family", kind: .erased)
+
+    /// Locks the family's row, folds the lines other writers added since this process last
+    /// saw the family, decides, writes and commits. Nil when the drafts are not all of the
+    /// family (a new family's first member): then the optimistic path decides.
+    private func lockedAppend(_ request: AppendRequest, family: String, build: DraftBuilder) throws(StoreError) -> AppendOutcome? {
+        lock.lock()
+        defer { lock.unlock() }
+        var undo: () -> Void = {}
+        let outcome: Result<AppendOutcome?, StoreError> = Result { () throws(StoreError) -> AppendOutcome? in
+            try sql("INSERT INTO families (family) VALUES ($1) ON CONFLICT DO NOTHING", [.text(family)])
+            return try transaction { () throws(StoreError) -> AppendOutcome? in
+                let row = try sql("SELECT version, head FROM families WHERE family = $1 FOR UPDATE", [.text(family)])
+                guard let version = row.rows.first?[0].flatMap({ Int64($0) }), let head = row.rows.first?[1] else { return nil }
+                let generation = Int64(try sql("SELECT value FROM compass_meta WHERE key = 'erasures'").rows.first?[0] ?? "0") ?? 0
+                if generation != cachedGeneration { families = [:]; cachedGeneration = generation }
+                var replayer = families.removeValue(forKey: family) ?? Replayer(problems: .summary)
+                if replayer.streams.version(of: family) > version { replayer = Replayer(problems: .summary) }
+                let newer = try sql("SELECT line FROM events WHERE family = $1 AND seq > $2 ORDER BY seq",
+                                    [.text(family), .int(replayer.streams.version(of: family))])
+                replayer.consume(bytes: Self.joined(newer))
+                var original: Event?
+                if let eventId = request.eventId,
+                   let line = try sql("SELECT e.line FROM event_ids i JOIN events e ON e.family = i.family AND e.seq = i.seq WHERE i.event_id = $1",
+                                      [.text(eventId)]).rows.first?[0] {
+                    original = Self.event(in: line)
+                }
+                let drafts = try build(replayer.state, original)
+                if let eventId = request.eventId, let original {
+                    guard let draft = drafts.first, drafts.count == 1,
+                          draft.type == original.type.rawValue, draft.actor == original.actor, draft.family == original.family,
+                          (try? Rules.payloadIgnoringState(draft, sanitizing: request.sanitizing)) == original.payload
+                    else { throw .conflict("Conflict: event \(eventId) is already in the log with different content") }
+                    families[family] = replayer
+                    return .alreadyPresent(original)
+                }
+                guard drafts.allSatisfy({ $0.family == family }) else { throw .rejected(Self.otherFamilies) }
+                if let expectVersion = request.expectVersion, expectVersion != version {
+                    throw .conflict("Conflict: expected version \(expectVersion) of family \(family), but it is \(version)")
+                }
+                let events = try StreamSealing.decide(drafts, against: &replayer, sanitizing: request.sanitizing,
+                                                      lineNumbers: nil, prebuilt: request.prebuilt)
+                let lines = StreamSealing.seal(events, heads: [family: head])
+                request.keepUntilExit(drafts)
+                undo = try request.beforeWrite(lines.map(\.event))
+                for line in lines {
+                    try insertLine(line.text, hash: line.hash, event: line.event)
+                    if case .memberJoined(let joined) = line.event.payload {
+                        try insertUnique("INSERT INTO users (user_id, family) VALUES ($1, $2)", [.text(joined.userId), .text(family)],
+                                         else: EventError("User \(joined.userId) is already a member"))
+                    }
+                    replayer.advanceWritten(line.event, lineLength: line.text.utf8.count, hash: line.hash)
+                }
+                if let last = lines.last {
+                    try sql("UPDATE families SET version = $2, head = $3 WHERE family = $1", [.text(family), .int(last.event.seq), .text(last.hash)])
+                }
+                families[family] = replayer  // kept for the next append once committed (dropped below if not)
+                return .written(lines.map(\.event))
+            }
+        }
+        switch outcome {
+        case .success(let value):
+            return value
+        case .failure(.rejected(let error)) where error == Self.otherFamilies:
+            families[family] = nil
+            undo()
+            return nil  // drafts of other families: decided optimistically
+        case .failure(let error):
+            families[family] = nil
+            undo()
+            throw error
+        }
+    }
+
+    private func optimisticAppend(_ request: AppendRequest, build: DraftBuilder) throws(StoreError) -> AppendOutcome? {
         // The state to decide against: the whole store for an import (its lines may be of any
         // family), else the actor's family.
         var replayer = Replayer(problems: .summary)
@@ -348,11 +442,18 @@ final class PostgresLogBackend: LogBackend {
 /// Reads a PostgreSQL store in its order, only below the oldest running transaction's
 /// horizon: a line whose transaction may still commit before others that already did is
 /// never passed over (the gap that reading by sequence value alone would leave).
+///
+/// Transaction ids do not follow a family's `seq` order (writers waiting for a family's row
+/// are woken together, and the one that wins need not be the first that asked), so a line
+/// can come before its family's previous line; each family's lines are held until they are
+/// contiguous, then folded in `seq` order.
 struct PostgresCursor: LogCursor {
     let backend: PostgresLogBackend
     private var lastTx = "0"
     private var lastPosition: Int64 = 0
     private var erasures: Int64?
+    /// Lines read ahead of their family's previous line, by family and `seq`.
+    private var pending: [String: [Int64: String]] = [:]
 
     init(backend: PostgresLogBackend) { self.backend = backend }
 
@@ -367,6 +468,7 @@ struct PostgresCursor: LogCursor {
             self.erasures = generation
             lastTx = "0"
             lastPosition = 0
+            pending = [:]
             return .replaced
         }
         erasures = generation
@@ -375,6 +477,7 @@ struct PostgresCursor: LogCursor {
             WHERE (tx, position) > ($1::xid8, $2::bigint) AND tx < pg_snapshot_xmin(pg_current_snapshot())
             ORDER BY tx, position
             """, [.text(lastTx), .int(lastPosition)])
+        var touched: Set<String> = []
         for row in rows.rows {
             guard let tx = row[0], let position = row[1].flatMap({ Int64($0) }), let family = row[2],
                   let seq = row[3].flatMap({ Int64($0) }), let line = row[4] else { continue }
@@ -382,8 +485,15 @@ struct PostgresCursor: LogCursor {
             lastPosition = position
             // A line this process already folded (its own append read its family first).
             if seq <= replayer.streams.version(of: family) { continue }
-            let bytes = Array(line.utf8)
-            bytes.withUnsafeBufferPointer { _ = replayer.consume(line: $0, terminated: true) }
+            pending[family, default: [:]][seq] = line
+            touched.insert(family)
+        }
+        for family in touched.sorted() {
+            while let line = pending[family]?.removeValue(forKey: replayer.streams.version(of: family) + 1) {
+                let bytes = Array(line.utf8)
+                bytes.withUnsafeBufferPointer { _ = replayer.consume(line: $0, terminated: true) }
+            }
+            if pending[family]?.isEmpty == true { pending[family] = nil }
         }
         return .read
     }
