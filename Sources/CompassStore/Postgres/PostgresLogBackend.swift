@@ -201,17 +201,24 @@ final class PostgresLogBackend: LogBackend {
         defer { lock.unlock() }
         var undo: () -> Void = {}
         let outcome: Result<AppendOutcome?, StoreError> = Result { () throws(StoreError) -> AppendOutcome? in
-            try sql("INSERT INTO families (family) VALUES ($1) ON CONFLICT DO NOTHING", [.text(family)])
             return try transaction { () throws(StoreError) -> AppendOutcome? in
-                let row = try sql("SELECT version, head FROM families WHERE family = $1 FOR UPDATE", [.text(family)])
+                // One statement makes the row if need be, locks it (ON CONFLICT DO UPDATE takes
+                // the row lock) and returns it with the erasure generation.
+                let row = try sql("""
+                    INSERT INTO families (family) VALUES ($1) ON CONFLICT (family) DO UPDATE SET family = EXCLUDED.family
+                    RETURNING version, head, (SELECT value FROM compass_meta WHERE key = 'erasures')
+                    """, [.text(family)])
                 guard let version = row.rows.first?[0].flatMap({ Int64($0) }), let head = row.rows.first?[1] else { return nil }
-                let generation = Int64(try sql("SELECT value FROM compass_meta WHERE key = 'erasures'").rows.first?[0] ?? "0") ?? 0
+                let generation = row.rows.first?[2].flatMap { Int64($0) } ?? 0
                 if generation != cachedGeneration { families = [:]; cachedGeneration = generation }
                 var replayer = families.removeValue(forKey: family) ?? Replayer(problems: .summary)
                 if replayer.streams.version(of: family) > version { replayer = Replayer(problems: .summary) }
-                let newer = try sql("SELECT line FROM events WHERE family = $1 AND seq > $2 ORDER BY seq",
-                                    [.text(family), .int(replayer.streams.version(of: family))])
-                replayer.consume(bytes: Self.joined(newer))
+                // Only what other writers added since this process last saw the family.
+                if replayer.streams.version(of: family) < version {
+                    let newer = try sql("SELECT line FROM events WHERE family = $1 AND seq > $2 ORDER BY seq",
+                                        [.text(family), .int(replayer.streams.version(of: family))])
+                    replayer.consume(bytes: Self.joined(newer))
+                }
                 var original: Event?
                 if let eventId = request.eventId,
                    let line = try sql("SELECT e.line FROM event_ids i JOIN events e ON e.family = i.family AND e.seq = i.seq WHERE i.event_id = $1",
