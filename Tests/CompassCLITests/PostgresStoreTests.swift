@@ -190,4 +190,45 @@ import CompassTestSupport
         #expect(ordered, "a family's events came out of seq order")
         #expect(try setup.verify().ok)
     }
+
+    /// Appending processes SIGKILLed at random moments: every append that was acknowledged
+    /// (exit 0) is in the store, no batch is partial (a new coach and its interaction are one
+    /// batch), and every chain verifies.
+    @Test func killedAppendersLoseNoAcknowledgedAppendAndLeaveNoPartialBatch() throws {
+        guard let address = try Self.database() else { return }
+        let cli = CLIHarness()
+        cli.database = address
+        cli.runAll(["add-member --user u-pat --name Pat --role parent --family fam-a",
+                    "add-member --as u-pat --user u-kid --name Kid --role player",
+                    "add-school --as u-pat --name UCLA --school s-1"])
+        var acknowledged: [String] = []
+        var rng = SplitMix64(seed: 42)
+        for round in 0..<12 {
+            let processes = (0..<4).map { w -> Process in
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: Binary.path)
+                let id = "k\(round)-\(w)"
+                process.arguments = ["log-interaction", "--as", "u-kid", "--school", "s-1", "--type", "email", "--direction", "inbound",
+                                     "--new-coach", "Coach \(id)", "--coach-role", "head", "--event-id", id, "--log", address]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                return process
+            }
+            for process in processes { try process.run() }
+            usleep(UInt32(rng.below(40_000)))
+            for process in processes where rng.below(2) == 0 { kill(process.processIdentifier, SIGKILL) }
+            for (w, process) in processes.enumerated() {
+                process.waitUntilExit()
+                if process.terminationReason == .exit, process.terminationStatus == 0 { acknowledged.append("k\(round)-\(w)") }
+            }
+        }
+        let store = try CompassStore(path: address)
+        let state = try store.state()
+        for id in acknowledged { #expect(state.eventIds.contains(id), "acknowledged \(id) is missing") }
+        // Each interaction's coach is there (the batch is whole), and each coach has its interaction.
+        let family = try #require(state.families["fam-a"])
+        #expect(family.interactions.records.count == family.coaches.count)
+        #expect(try store.verify().ok)
+        print("postgres kill test: \(acknowledged.count) of 48 acknowledged")
+    }
 }
