@@ -240,6 +240,7 @@ public final class CompassStore: @unchecked Sendable {
             replayer = Replayer(problems: .summary)
             _ = try tail.poll(into: &replayer)
         }
+        try tail.include(viewer.map { .familyOf($0) } ?? .everything, into: &replayer)
         if let viewer {
             if let family = replayer.state.members[viewer]?.family { replayer.load(families: [family]) }
         } else {

@@ -88,6 +88,15 @@ package protocol LogCursor {
     /// Folds what was committed since the last poll; `.replaced` when the log is another
     /// history now (erased, replaced): the caller reads it again from its start.
     mutating func poll(into replayer: inout Replayer) throws(StoreError) -> LogPoll
+
+    /// Makes sure the replayer holds what `scope` needs (a cursor that reads only the families
+    /// it was asked for reads another family's lines, or every family's, now).
+    mutating func include(_ scope: ReplayScope, into replayer: inout Replayer) throws(StoreError)
+}
+
+extension LogTail {
+    /// A file is read whole (a snapshot's families are loaded from it as they are asked for).
+    mutating func include(_ scope: ReplayScope, into replayer: inout Replayer) throws(StoreError) {}
 }
 
 /// What a poll of a ``LogCursor`` did.

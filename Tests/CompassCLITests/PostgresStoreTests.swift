@@ -231,4 +231,21 @@ import CompassTestSupport
         #expect(try store.verify().ok)
         print("postgres kill test: \(acknowledged.count) of 48 acknowledged")
     }
+
+    /// An app's store on PostgreSQL reads its viewer's family, follows what other writers add
+    /// to it, and reads another family (or every family) when asked.
+    @Test func anAppsReadsFollowTheViewersFamilyAndWidenWhenAsked() throws {
+        guard let address = try Self.database() else { return }
+        let (file, _) = Self.both(address, Self.script)
+        let app = try CompassStore(path: address, configuration: .init(clock: { Timestamp(rfc3339: "2026-03-02T00:00:00Z")! }))
+        let before = try app.interactions(as: "u-pat").items.map(\.id)
+        #expect(!before.isEmpty && file.run("interactions --as u-pat --json").stdout.contains(#"{"id":"\#(before[0])""#))
+        let other = try CompassStore(path: address)
+        try other.append(.logInteraction(LogInteraction(type: .text, direction: .outbound, schoolId: "s-ucla", subject: "Later")), as: "u-maya")
+        try other.append(.addSchool(AddSchool(name: "Duke")), as: "u-kim")
+        #expect(try app.interactions(as: "u-pat").items.count == before.count + 1)
+        #expect(try app.interactions(as: "u-kim").items.map(\.subject) == ["Call"])
+        #expect(try app.state().families.count == 2)
+        #expect(try app.state().families["fam-park"]?.schools["s-duke"] != nil)
+    }
 }

@@ -461,10 +461,59 @@ struct PostgresCursor: LogCursor {
     private var erasures: Int64?
     /// Lines read ahead of their family's previous line, by family and `seq`.
     private var pending: [String: [Int64: String]] = [:]
+    /// The families this cursor reads (nil: every family). A view's first read follows only
+    /// its viewer's family, so it costs that family, not the store.
+    private var following: Set<String>?
 
     init(backend: PostgresLogBackend) { self.backend = backend }
 
-    mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer? { nil }
+    mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer? {
+        guard erasures == nil, case .familyOf = scope else { return nil }
+        // Start at the store's current position (every transaction before it has ended, so
+        // the family's lines before it are all visible now), then read the family whole.
+        backend.lock.lock()
+        let now = try backend.sql("SELECT value FROM compass_meta WHERE key = 'erasures'").rows.first?[0]
+        let position = try backend.sql("""
+            SELECT tx::text, position FROM events WHERE tx < pg_snapshot_xmin(pg_current_snapshot())
+            ORDER BY tx DESC, position DESC LIMIT 1
+            """).rows.first
+        backend.lock.unlock()
+        erasures = now.flatMap { Int64($0) } ?? 0
+        if let position, let tx = position[0], let at = position[1].flatMap({ Int64($0) }) {
+            lastTx = tx
+            lastPosition = at
+        }
+        following = []
+        var replayer = Replayer(problems: .summary)
+        try include(scope, into: &replayer)
+        return replayer
+    }
+
+    mutating func include(_ scope: ReplayScope, into replayer: inout Replayer) throws(StoreError) {
+        guard let followed = following else { return }
+        backend.lock.lock()
+        defer { backend.lock.unlock() }
+        switch scope {
+        case .familyOf(let user):
+            guard let family = try backend.sql("SELECT family FROM users WHERE user_id = $1", [.text(user)]).rows.first?[0] ?? nil,
+                  !followed.contains(family) else { return }
+            let rows = try backend.sql("SELECT line FROM events WHERE family = $1 AND seq > $2 ORDER BY seq",
+                                       [.text(family), .int(replayer.streams.version(of: family))])
+            replayer.consume(bytes: PostgresLogBackend.joined(rows))
+            following?.insert(family)
+        default:
+            // Every family now: those not followed yet are read whole, then all are followed.
+            let rows = try backend.sql("SELECT line FROM events WHERE NOT (family = ANY($1::text[])) ORDER BY family, seq",
+                                       [.text(Self.array(followed))])
+            replayer.consume(bytes: PostgresLogBackend.joined(rows))
+            following = nil
+        }
+    }
+
+    /// A text array literal of family ids (ids are `A-Z a-z 0-9 _ . : -`: nothing to escape).
+    static func array(_ families: Set<String>) -> String {
+        "{" + families.sorted().map { "\"\($0)\"" }.joined(separator: ",") + "}"
+    }
 
     mutating func poll(into replayer: inout Replayer) throws(StoreError) -> LogPoll {
         backend.lock.lock()
@@ -476,14 +525,18 @@ struct PostgresCursor: LogCursor {
             lastTx = "0"
             lastPosition = 0
             pending = [:]
+            following = nil
             return .replaced
         }
         erasures = generation
+        // A cursor that follows some families reads only theirs (the others are read whole if
+        // a later read asks for them).
         let rows = try backend.sql("""
             SELECT tx::text, position, family, seq, line FROM events
             WHERE (tx, position) > ($1::xid8, $2::bigint) AND tx < pg_snapshot_xmin(pg_current_snapshot())
+              AND ($3::text[] IS NULL OR family = ANY($3::text[]))
             ORDER BY tx, position
-            """, [.text(lastTx), .int(lastPosition)])
+            """, [.text(lastTx), .int(lastPosition), following.map { .text(Self.array($0)) } ?? .null])
         var touched: Set<String> = []
         for row in rows.rows {
             guard let tx = row[0], let position = row[1].flatMap({ Int64($0) }), let family = row[2],
@@ -492,6 +545,7 @@ struct PostgresCursor: LogCursor {
             lastPosition = position
             // A line this process already folded (its own append read its family first).
             if seq <= replayer.streams.version(of: family) { continue }
+            if let following, !following.contains(family) { continue }
             pending[family, default: [:]][seq] = line
             touched.insert(family)
         }
