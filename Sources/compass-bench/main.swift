@@ -223,6 +223,29 @@ case "pg-load":
     print(String(format: "%d writers, %d families%@: %.0f appends/s, p50 %.1f ms, p99 %.1f ms, %d failed",
                  writers, families, zipf ? " (zipf)" : "", Double(sorted.count) / duration, percentile(0.5), percentile(0.99), tally.failures))
 
+case "pg-read":
+    // An app's first read on a PostgreSQL store, RUNS times: a new store (connection), then
+    // one viewer's interactions list; p50 and p99 of each.
+    let address = args[2], user = args[3], runs = Int(args[4]) ?? 50
+    var connects: [Double] = [], reads: [Double] = []
+    var items = 0
+    for _ in 0..<runs {
+        var store: CompassStore?
+        connects.append(try seconds { store = try CompassStore(path: address) } * 1000)
+        reads.append(try seconds { items = try store!.interactions(as: user).items.count } * 1000)
+    }
+    func p(_ values: [Double], _ q: Double) -> Double { let s = values.sorted(); return s[min(s.count - 1, Int(Double(s.count) * q))] }
+    print(String(format: "%@: %d items; connect p50 %.1f ms p99 %.1f ms; first interactions(as:) p50 %.1f ms p99 %.1f ms",
+                 user, items, p(connects, 0.5), p(connects, 0.99), p(reads, 0.5), p(reads, 0.99)))
+    // On a warm connection (a server's pool): the store has served another family first.
+    var warm: [Double] = []
+    for _ in 0..<runs {
+        let store = try CompassStore(path: address)
+        _ = try store.interactions(as: args.count > 5 ? args[5] : user)
+        warm.append(try seconds { items = try store.interactions(as: user).items.count } * 1000)
+    }
+    print(String(format: "%@ on a warm connection: first interactions(as:) p50 %.1f ms p99 %.1f ms", user, p(warm, 0.5), p(warm, 0.99)))
+
 case "hammer":
     // One of several processes appending to the same log at once; the family (parent u-pat,
     // school s-1, family fam) must already exist.

@@ -473,10 +473,9 @@ struct PostgresCursor: LogCursor {
         // the family's lines before it are all visible now), then read the family whole.
         backend.lock.lock()
         let now = try backend.sql("SELECT value FROM compass_meta WHERE key = 'erasures'").rows.first?[0]
-        let position = try backend.sql("""
-            SELECT tx::text, position FROM events WHERE tx < pg_snapshot_xmin(pg_current_snapshot())
-            ORDER BY tx DESC, position DESC LIMIT 1
-            """).rows.first
+        let horizon = try Self.horizon(backend)
+        let position = try backend.sql("SELECT tx::text, position FROM events WHERE tx < $1::xid8 ORDER BY tx DESC, position DESC LIMIT 1",
+                                       [.text(horizon)]).rows.first
         backend.lock.unlock()
         erasures = now.flatMap { Int64($0) } ?? 0
         if let position, let tx = position[0], let at = position[1].flatMap({ Int64($0) }) {
@@ -510,6 +509,14 @@ struct PostgresCursor: LogCursor {
         }
     }
 
+    /// The oldest transaction still running: every row of a transaction below it is committed
+    /// (or never will be) and visible to any later statement. Read on its own and passed as a
+    /// parameter, so the `(tx, position)` index serves the read (a function call in the
+    /// condition would not).
+    static func horizon(_ backend: PostgresLogBackend) throws(StoreError) -> String {
+        try backend.sql("SELECT pg_snapshot_xmin(pg_current_snapshot())::text").rows.first?[0] ?? "0"
+    }
+
     /// A text array literal of family ids (ids are `A-Z a-z 0-9 _ . : -`: nothing to escape).
     static func array(_ families: Set<String>) -> String {
         "{" + families.sorted().map { "\"\($0)\"" }.joined(separator: ",") + "}"
@@ -533,10 +540,10 @@ struct PostgresCursor: LogCursor {
         // a later read asks for them).
         let rows = try backend.sql("""
             SELECT tx::text, position, family, seq, line FROM events
-            WHERE (tx, position) > ($1::xid8, $2::bigint) AND tx < pg_snapshot_xmin(pg_current_snapshot())
-              AND ($3::text[] IS NULL OR family = ANY($3::text[]))
+            WHERE (tx, position) > ($1::xid8, $2::bigint) AND tx < $3::xid8
+              AND ($4::text[] IS NULL OR family = ANY($4::text[]))
             ORDER BY tx, position
-            """, [.text(lastTx), .int(lastPosition), following.map { .text(Self.array($0)) } ?? .null])
+            """, [.text(lastTx), .int(lastPosition), .text(try Self.horizon(backend)), following.map { .text(Self.array($0)) } ?? .null])
         var touched: Set<String> = []
         for row in rows.rows {
             guard let tx = row[0], let position = row[1].flatMap({ Int64($0) }), let family = row[2],
