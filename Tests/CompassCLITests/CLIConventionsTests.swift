@@ -110,6 +110,14 @@ import CompassTestSupport
         #expect(cli.run("audit --as u-pat --limit 2").stdout.split(separator: "\n").count == 2)
         #expect(cli.run("activity --as u-pat --limit 1").stdout.components(separatedBy: "Text with UCLA").count == 2)
         #expect(cli.run("audit --limit 0").status == 2)
+        // The audit's limit keeps the latest entries (as `git log -n`), oldest of them first.
+        let latest = cli.run("audit --as u-pat --limit 2 --json").stdout.split(separator: "\n")
+        #expect(latest.count == 2 && latest[0].contains(#""seq":7"#) && latest[1].contains(#""seq":8"#), "\(latest)")
+        // With --json the limit applies to the items; the counts stay the whole list's.
+        let json = cli.run("interactions --as u-pat --limit 1 --json").stdout
+        #expect(json.contains(#""count":3"#) && json.components(separatedBy: #""displaySubject""#).count == 2)
+        let activity = cli.run("activity --as u-pat --limit 1 --json").stdout
+        #expect(activity.components(separatedBy: #""clickUrl""#).count == 2 && !activity.contains(#""totalCount":1,"#))
     }
 
     // MARK: 5 (part). Colour

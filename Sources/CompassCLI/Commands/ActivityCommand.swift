@@ -18,7 +18,10 @@ enum ActivityCommand {
         let context = try ReadContext(inv)
         let page = ActivityViews.page(context.state, viewer: context.viewer, query: query, now: context.now, zone: context.zone)
         if inv.json {
-            inv.console.out(bytes: ActivityJSON.page(page))
+            // `--limit` keeps the page's first N items; the totals stay the page's.
+            var shown = page
+            if let limit = try inv.limit() { shown.items = Array(page.items.prefix(limit)) }
+            inv.console.out(bytes: ActivityJSON.page(shown))
         } else {
             var shown = page
             if let limit = try inv.limit() { shown.items = Array(page.items.prefix(limit)) }

@@ -22,7 +22,11 @@ enum AuditCommand {
             do throws(EventError) { viewer = try Viewer(id, in: members.state) } catch { throw CLIError.domain(error.message) }
         }
         let style = TextStyle(inv)
-        let limit = try inv.limit() ?? Int.max
+        // `--limit N`: the latest N entries (as `git log -n`), still oldest first; kept in a ring of
+        // N while the log is read. Without it every entry streams out as it is found.
+        let limit = try inv.limit()
+        var latest: [[UInt8]] = []
+        var next = 0
         var trail = AuditTrail(zone: zone)
         var out: [UInt8] = []
         var written = 0
@@ -32,9 +36,12 @@ enum AuditCommand {
         defer { meter?.finish() }
         let replayer = try store.replay(.init(cut: cut, problems: .summary, progress: progress, observer: { outcome, state in
             trail.record(outcome, state: state)
-            for entry in trail.takeEntries() where written < limit && AuditTrail.shows(entry, to: viewer, query: query) {
-                out += json ? AuditJSON.line(entry) : Array(line(entry, zone: zone, style: style).utf8)
+            for entry in trail.takeEntries() where AuditTrail.shows(entry, to: viewer, query: query) {
+                let bytes = json ? AuditJSON.line(entry) : Array(line(entry, zone: zone, style: style).utf8)
                 written += 1
+                guard let limit else { out += bytes; continue }
+                if latest.count < limit { latest.append(bytes) } else { latest[next] = bytes }
+                next = (next + 1) % limit
             }
             if out.count >= 1 << 16 {
                 console.out(bytes: out)
@@ -42,6 +49,10 @@ enum AuditCommand {
             }
         }))
         inv.console.keepUntilExit(replayer)
+        if limit != nil {
+            // Oldest first: the ring starts at `next` once it is full.
+            for index in 0..<latest.count { out += latest[(next + index) % latest.count] }
+        }
         if written == 0, !json { out = Array((style.dim("No history matches") + "\n").utf8) }
         inv.console.out(bytes: out)
     }

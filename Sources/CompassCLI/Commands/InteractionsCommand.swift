@@ -39,7 +39,10 @@ enum InteractionsCommand {
     static func runList(_ inv: Invocation) throws {
         let (context, query, list) = try list(inv)
         if inv.json {
-            inv.console.out(bytes: InteractionJSON.list(list))
+            // `--limit` keeps the first N items; `count` and the analytics stay the filtered list's.
+            var shown = list
+            if let limit = try inv.limit() { shown.items = Array(list.items.prefix(limit)) }
+            inv.console.out(bytes: InteractionJSON.list(shown, count: list.items.count))
         } else {
             // `--limit` shows the first N cards; the analytics and the count stay the filtered list's.
             var shown = list

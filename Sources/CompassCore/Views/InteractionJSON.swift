@@ -5,6 +5,12 @@ import Foundation
 public enum InteractionJSON {
     /// `interactions --json`.
     public static func list(_ list: InteractionList) -> [UInt8] {
+        Self.list(list, count: list.items.count)
+    }
+
+    /// The document with `count` given: the whole list's when only its first items are written
+    /// (`--limit`).
+    public static func list(_ list: InteractionList, count: Int) -> [UInt8] {
         var w = JSONWriter(reservingCapacity: 1024 + list.items.count * 600)
         w.beginObject()
         w.key("viewer")
@@ -29,7 +35,7 @@ public enum InteractionJSON {
         }
         w.key("analytics")
         writeAnalytics(list.analytics, into: &w)
-        w.field("count", list.items.count)
+        w.field("count", count)
         w.key("items")
         w.beginArray()
         for item in list.items {

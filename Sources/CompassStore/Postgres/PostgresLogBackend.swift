@@ -243,14 +243,8 @@ final class PostgresLogBackend: LogBackend {
                 let lines = StreamSealing.seal(events, heads: [family: head])
                 request.keepUntilExit(drafts)
                 undo = try request.beforeWrite(lines.map(\.event))
-                for line in lines {
-                    try insertLine(line.text, hash: line.hash, event: line.event)
-                    if case .memberJoined(let joined) = line.event.payload {
-                        try insertUnique("INSERT INTO users (user_id, family) VALUES ($1, $2)", [.text(joined.userId), .text(family)],
-                                         else: EventError("User \(joined.userId) is already a member"))
-                    }
-                    replayer.advanceWritten(line.event, lineLength: line.text.utf8.count, hash: line.hash)
-                }
+                try insertLines(lines)
+                for line in lines { replayer.advanceWritten(line.event, lineLength: line.text.utf8.count, hash: line.hash) }
                 if let last = lines.last {
                     try sql("UPDATE families SET version = $2, head = $3 WHERE family = $1", [.text(family), .int(last.event.seq), .text(last.hash)])
                 }
@@ -330,14 +324,7 @@ final class PostgresLogBackend: LogBackend {
                     guard let version = row.rows.first?[0].flatMap({ Int64($0) }), row.rows.first?[1] == before[family]!.head,
                           version == before[family]!.seq else { return true }
                 }
-                for line in lines {
-                    let event = line.event
-                    try insertLine(line.text, hash: line.hash, event: event)
-                    if case .memberJoined(let joined) = event.payload {
-                        try insertUnique("INSERT INTO users (user_id, family) VALUES ($1, $2)", [.text(joined.userId), .text(event.family)],
-                                         else: EventError("User \(joined.userId) is already a member"))
-                    }
-                }
+                try insertLines(lines)
                 var heads: [String: (Int64, String)] = [:]
                 for line in lines { heads[line.event.family] = (line.event.seq, line.hash) }
                 for (family, head) in heads {
@@ -358,6 +345,53 @@ final class PostgresLogBackend: LogBackend {
             break
         }
         return .written(lines.map(\.event))
+    }
+
+    /// Inserts sealed lines with their columns, their event ids and the members they add: one
+    /// line by itself, many in statements of up to 2,000 lines (arrays unnested server-side).
+    func insertLines(_ lines: [(event: Event, text: String, hash: String)]) throws(StoreError) {
+        if lines.count == 1 {
+            try insertLine(lines[0].text, hash: lines[0].hash, event: lines[0].event)
+        } else {
+            var start = 0
+            while start < lines.count {
+                let chunk = lines[start..<min(lines.count, start + 2000)]
+                func column(_ value: (Event, String, String) -> String) -> PostgresConnection.Value {
+                    .text(Self.arrayLiteral(chunk.map { value($0.event, $0.text, $0.hash) }))
+                }
+                try insertUnique("""
+                    WITH ids AS (INSERT INTO event_ids (event_id, family, seq)
+                                 SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]))
+                    INSERT INTO events (family, seq, line, hash, event_id, type, actor, at)
+                    SELECT * FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $1::text[], $6::text[], $7::text[], $8::text[])
+                    """, [column { e, _, _ in e.id }, column { e, _, _ in e.family }, column { e, _, _ in String(e.seq) },
+                          column { _, text, _ in text }, column { _, _, hash in hash }, column { e, _, _ in e.type.rawValue },
+                          column { e, _, _ in e.actor }, column { e, _, _ in e.at.rfc3339 }],
+                         else: EventError("duplicate event id: another writer took an id of this batch meanwhile", kind: .duplicate))
+                start += 2000
+            }
+        }
+        for line in lines {
+            if case .memberJoined(let joined) = line.event.payload {
+                try insertUnique("INSERT INTO users (user_id, family) VALUES ($1, $2)", [.text(joined.userId), .text(line.event.family)],
+                                 else: EventError("User \(joined.userId) is already a member"))
+            }
+        }
+    }
+
+    /// A PostgreSQL array literal of texts: each element quoted, `\` and `"` escaped.
+    static func arrayLiteral(_ values: [String]) -> String {
+        var out = "{"
+        for (index, value) in values.enumerated() {
+            if index > 0 { out += "," }
+            out += "\""
+            for character in value.unicodeScalars {
+                if character == "\\" || character == "\"" { out += "\\" }
+                out.unicodeScalars.append(character)
+            }
+            out += "\""
+        }
+        return out + "}"
     }
 
     /// Inserts one sealed line with its columns and its event id.
@@ -517,10 +551,8 @@ struct PostgresCursor: LogCursor {
         try backend.sql("SELECT pg_snapshot_xmin(pg_current_snapshot())::text").rows.first?[0] ?? "0"
     }
 
-    /// A text array literal of family ids (ids are `A-Z a-z 0-9 _ . : -`: nothing to escape).
-    static func array(_ families: Set<String>) -> String {
-        "{" + families.sorted().map { "\"\($0)\"" }.joined(separator: ",") + "}"
-    }
+    /// A text array literal of family ids.
+    static func array(_ families: Set<String>) -> String { PostgresLogBackend.arrayLiteral(families.sorted()) }
 
     mutating func poll(into replayer: inout Replayer) throws(StoreError) -> LogPoll {
         backend.lock.lock()
