@@ -248,4 +248,25 @@ import CompassTestSupport
         #expect(try app.state().families.count == 2)
         #expect(try app.state().families["fam-park"]?.schools["s-duke"] != nil)
     }
+
+    /// The server drops the store's connection (an administrator, a restart, the network):
+    /// the next read and append connect again, and nothing is written twice.
+    @Test func aDroppedConnectionIsMadeAgainAndNothingIsWrittenTwice() throws {
+        guard let address = try Self.database() else { return }
+        let store = try CompassStore(path: address)
+        try store.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat", role: .parent, newFamily: "fam-a")), as: "u-pat")
+        let admin = try PostgresConnection(address)
+        func dropOthers() throws {
+            try admin.run("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        }
+        try dropOthers()
+        try store.append(.addSchool(AddSchool(name: "UCLA")), as: "u-pat", idempotencyKey: "after-drop")
+        try dropOthers()
+        #expect(try store.interactions(as: "u-pat").items.isEmpty)
+        try dropOthers()
+        try store.append(.addSchool(AddSchool(name: "UCLA")), as: "u-pat", idempotencyKey: "after-drop")  // a retry: written once
+        let state = try CompassStore(path: address).state()
+        #expect(state.families["fam-a"]?.schools.count == 1)
+        #expect(try store.verify().ok)
+    }
 }

@@ -30,6 +30,10 @@ final class PostgresConnection {
 
     deinit { compass_pq_finish(conn) }
 
+    /// Whether the connection is still up (libpq marks it bad when the server or the network
+    /// drops it).
+    var isUp: Bool { compass_pq_ok(conn) == 1 }
+
     /// A statement's rows, each value as text (nil for NULL).
     struct Rows {
         var rows: [[String?]]

@@ -11,7 +11,14 @@ import Foundation
 /// store through their own tables, so two families' appends never wait for each other and
 /// still cannot take the same id.
 final class PostgresLogBackend: LogBackend {
-    let db: PostgresConnection
+    private(set) var db: PostgresConnection
+    /// The address, to connect again after a lost connection.
+    private let address: String
+    /// Inside a transaction a lost connection is not replaced (the transaction is gone with it).
+    private var inTransaction = false
+    /// The events the current append is committing: after a lost connection, whether they
+    /// are in the store says whether the commit happened.
+    private var committing: [Event] = []
     /// One statement or transaction at a time on the connection (recursive: an append's
     /// transaction stores its blobs through ``saveBlobs(_:)`` on the same connection).
     let lock = NSRecursiveLock()
@@ -22,6 +29,7 @@ final class PostgresLogBackend: LogBackend {
     private var cachedGeneration: Int64 = -1
 
     init(address: String) throws(StoreError) {
+        self.address = address
         db = try PostgresConnection(address)
         let version = try schemaVersion()
         guard version == PostgresSchema.version else {
@@ -31,13 +39,16 @@ final class PostgresLogBackend: LogBackend {
         }
     }
 
-    private init(connection: PostgresConnection) { db = connection }
+    private init(connection: PostgresConnection, address: String) {
+        db = connection
+        self.address = address
+    }
 
     var location: String { db.display }
 
     /// Creates or upgrades the tables (idempotent); returns the versions before and after.
     static func initialize(address: String) throws(StoreError) -> (from: Int, to: Int) {
-        let backend = PostgresLogBackend(connection: try PostgresConnection(address))
+        let backend = PostgresLogBackend(connection: try PostgresConnection(address), address: address)
         let from = try backend.schemaVersion()
         for version in from..<PostgresSchema.version {
             try backend.transaction { () throws(StoreError) in
@@ -59,16 +70,29 @@ final class PostgresLogBackend: LogBackend {
 
     @discardableResult
     func sql(_ text: String, _ values: [PostgresConnection.Value] = []) throws(StoreError) -> PostgresConnection.Rows {
+        // A connection the server or the network dropped is made again, outside a transaction.
+        if !inTransaction, !db.isUp { db = try PostgresConnection(address) }
         do throws(PostgresConnection.Failure) {
             return try db.run(text, values)
         } catch {
-            throw .io(path: db.display, message: "PostgreSQL: \(error.message)")
+            // libpq learns the connection is gone only when a statement fails. Outside a
+            // transaction every statement here may run twice (reads, and writes that are
+            // `ON CONFLICT DO NOTHING` or a transaction's BEGIN): connect again, run it again.
+            guard !inTransaction, !db.isUp else { throw .io(path: db.display, message: "PostgreSQL: \(error.message)") }
+            db = try PostgresConnection(address)
+            do throws(PostgresConnection.Failure) {
+                return try db.run(text, values)
+            } catch {
+                throw .io(path: db.display, message: "PostgreSQL: \(error.message)")
+            }
         }
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         try sql("BEGIN")
+        inTransaction = true
+        defer { inTransaction = false }
         do throws(StoreError) {
             let value = try body()
             try sql("COMMIT")
@@ -172,14 +196,31 @@ final class PostgresLogBackend: LogBackend {
     func append(_ request: AppendRequest, build: DraftBuilder) throws(StoreError) -> AppendOutcome {
         // Decided against the state read, committed only if no other writer moved the family
         // since: otherwise read again and decide again.
+        var reconnects = 0
         for _ in 0..<200 {
-            if let outcome = try attemptAppend(request, build: build) { return outcome }
+            do throws(StoreError) {
+                if let outcome = try attemptAppend(request, build: build) { return outcome }
+            } catch {
+                // A connection lost mid-append: the commit may or may not have happened. Connect
+                // again; if the batch's events are in the store it did (acknowledged now, never
+                // written twice), else decide again.
+                lock.lock()
+                let lost = !db.isUp
+                let pending = committing
+                lock.unlock()
+                guard lost, reconnects < 3 else { throw error }
+                reconnects += 1
+                if let first = pending.first, try isCommitted(first.id) { return .written(pending) }
+            }
         }
         throw .conflict("Conflict: the family kept changing while this append was decided; try again")
     }
 
     /// One attempt; nil when another writer changed a family it decided against.
     private func attemptAppend(_ request: AppendRequest, build: DraftBuilder) throws(StoreError) -> AppendOutcome? {
+        lock.lock()
+        committing = []
+        lock.unlock()
         // An append by a member to their own family: locked first, decided under the lock, so a
         // hot family queues instead of retrying.
         if request.lineNumbers == nil, let actor = request.actor, let family = try family(of: actor),
@@ -187,6 +228,13 @@ final class PostgresLogBackend: LogBackend {
             return outcome
         }
         return try optimisticAppend(request, build: build)
+    }
+
+    /// Whether an event with this id is in the store.
+    private func isCommitted(_ eventId: String) throws(StoreError) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return try sql("SELECT 1 FROM event_ids WHERE event_id = $1", [.text(eventId)]).count == 1
     }
 
     /// Marks an append that writes outside the actor's family (decided optimistically
@@ -243,6 +291,7 @@ final class PostgresLogBackend: LogBackend {
                 let lines = StreamSealing.seal(events, heads: [family: head])
                 request.keepUntilExit(drafts)
                 undo = try request.beforeWrite(lines.map(\.event))
+                committing = lines.map(\.event)
                 try insertLines(lines)
                 for line in lines { replayer.advanceWritten(line.event, lineLength: line.text.utf8.count, hash: line.hash) }
                 if let last = lines.last {
@@ -313,6 +362,7 @@ final class PostgresLogBackend: LogBackend {
 
         // The undo of the blobs runs after the connection is free again.
         lock.lock()
+        committing = lines.map(\.event)
         let result = Result { () throws(StoreError) -> Bool in
             for family in before.keys.sorted() {
                 try sql("INSERT INTO families (family) VALUES ($1) ON CONFLICT DO NOTHING", [.text(family)])
