@@ -7,7 +7,11 @@ enum InteractionsRendering {
     static func page(_ list: InteractionList, query: InteractionQuery, context: ReadContext) -> String {
         let s = context.style
         var out = s.bold(list.viewer.role == .player ? "My Interactions" : "Interactions") + "\n"
-        if list.privacyNotice { out += s.blue("ℹ️  " + InteractionViews.privacyNotice) + "\n" }
+        if list.privacyNotice {
+            let notice = "ℹ️  " + InteractionViews.privacyNotice
+            let lines = Cells.width(notice) <= s.width ? [notice] : TextStyle.wrap(notice, width: s.width)
+            out += lines.map { s.blue($0) + "\n" }.joined()
+        }
         out += "\n" + analytics(list.analytics, style: s)
         // A name is shown only for a member of the viewer's own family; any other id as typed.
         let chips = filterChips(query, names: { id in
@@ -21,9 +25,11 @@ enum InteractionsRendering {
             if query.isFiltering {
                 out += "\n" + s.bold("No interactions match your filters") + "\n" + s.dim("Try adjusting your search or filters") + "\n"
             } else {
-                out += "\n" + s.bold("No interactions yet") + "\n" + s.dim("Start logging your recruiting communications") + "\n"
+                out += "\n" + s.bold("No interactions yet") + "\n"
+                    + TextStyle.wrap("Start logging your recruiting communications", width: s.width).map { s.dim($0) + "\n" }.joined()
                 if list.viewer.role == .player {
-                    out += s.dim("Log your first: compass log-interaction --type email --direction outbound --school ID") + "\n"
+                    out += TextStyle.wrap("Log your first: compass log-interaction --type email --direction outbound --school ID",
+                                          width: s.width).map { s.dim($0) + "\n" }.joined()
                 }
             }
             return out
@@ -60,30 +66,62 @@ enum InteractionsRendering {
         return chips
     }
 
-    static func badges(_ item: InteractionItem, viewer: Viewer, style s: TextStyle) -> String {
-        var badges = [item.type.icon + " " + s.bold(item.type.displayName)]
-        badges.append(item.direction == .outbound ? s.blue(item.direction.displayName) : s.green(item.direction.displayName))
+    /// The badges of an item, laid out in lines of at most `width` cells (`·` between them;
+    /// a badge wider than a line, a long name, is cut with `…`), then `trailer` (the id) on the
+    /// last line when it fits there, else on a line of its own.
+    static func badges(_ item: InteractionItem, viewer: Viewer, style s: TextStyle, width: Int, trailer: String = "") -> [String] {
+        typealias Paint = (String) -> String
+        let bold: Paint = { s.bold($0) }, blue: Paint = { s.blue($0) }, green: Paint = { s.green($0) }
+        var badges: [(text: String, paint: Paint)] = [(item.type.icon + " " + item.type.displayName, bold)]
+        badges.append((text: item.direction.displayName, paint: item.direction == .outbound ? blue : green))
         if let sentiment = item.sentiment {
-            let text = sentiment.displayName
-            switch sentiment {
-            case .veryPositive: badges.append(s.green(text))
-            case .positive: badges.append(s.blue(text))
-            case .neutral: badges.append(s.dim(text))
-            case .negative: badges.append(s.red(text))
+            let paint: Paint = switch sentiment {
+            case .veryPositive: green
+            case .positive: blue
+            case .neutral: { s.dim($0) }
+            case .negative: { s.red($0) }
+            }
+            badges.append((text: sentiment.displayName, paint: paint))
+        }
+        if let level = item.interestLevel { badges.append((text: "Interest: " + level.rawValue.uppercased(), paint: { s.yellow($0) })) }
+        if viewer.role == .parent {
+            let name = item.loggedByName
+            badges.append((text: "[" + TextStyle.truncate(name, to: max(1, width - 2)) + "]", paint: name == "You" ? blue : { s.purple($0) }))
+        }
+        var lines: [String] = []
+        var current = "", cells = 0
+        for (text, paint) in badges {
+            let text = Cells.width(text) > width ? TextStyle.truncate(text, to: width) : text
+            let w = Cells.width(text)
+            if cells > 0, cells + 3 + w > width {
+                lines.append(current)
+                current = ""
+                cells = 0
+            }
+            if cells > 0 {
+                current += " · "
+                cells += 3
+            }
+            current += paint(text)
+            cells += w
+        }
+        if !trailer.isEmpty {
+            if cells + 2 + Cells.width(trailer) <= width {
+                current += s.dim("  " + trailer)
+            } else {
+                lines.append(current)
+                current = s.dim(trailer)
             }
         }
-        if let level = item.interestLevel { badges.append(s.yellow("Interest: " + level.rawValue.uppercased())) }
-        if viewer.role == .parent {
-            badges.append(item.loggedByName == "You" ? s.blue("[You]") : s.purple("[\(item.loggedByName)]"))
-        }
-        return badges.joined(separator: " · ")
+        lines.append(current)
+        return lines
     }
 
     static func card(_ item: InteractionItem, viewer: Viewer, context: ReadContext) -> String {
         let item = item.forTerminal
         let s = context.style
         let inner = max(20, context.style.width - 4)
-        var out = "  " + badges(item, viewer: viewer, style: s) + s.dim("  \(item.id)") + "\n"
+        var out = badges(item, viewer: viewer, style: s, width: inner, trailer: item.id).map { "  " + $0 + "\n" }.joined()
         out += "  " + s.bold(TextStyle.truncate(item.displaySubject, to: inner)) + "\n"
         let place = [item.schoolName, item.coachName ?? item.otherCoachName].compactMap { $0 }
         if !place.isEmpty { out += "  " + TextStyle.truncate(place.joined(separator: " • "), to: inner) + "\n" }
@@ -100,8 +138,8 @@ enum InteractionsRendering {
         let d = d.forTerminal
         let s = context.style
         let item = d.item
-        var out = s.bold(item.displaySubject) + "\n"
-        out += badges(item, viewer: context.viewer, style: s) + "\n\n"
+        var out = TextStyle.wrap(item.displaySubject, width: s.width).map { s.bold($0) + "\n" }.joined()
+        out += badges(item, viewer: context.viewer, style: s, width: s.width).map { $0 + "\n" }.joined() + "\n"
         if let content = item.content { out += TextStyle.wrap(content, width: s.width).joined(separator: "\n") + "\n\n" }
         let rows: [(String, String)] = [
             ("School", item.schoolName ?? "—"),
@@ -110,7 +148,12 @@ enum InteractionsRendering {
             ("Logged By", item.loggedByName),
             ("Date", DateText.long(item.occurredAt, in: context.zone)),
         ]
-        for (label, value) in rows { out += s.dim(label.padding(11)) + value + "\n" }
+        // Values wrap under themselves, past the label column.
+        for (label, value) in rows {
+            let lines = TextStyle.wrap(value, width: max(10, s.width - 11))
+            out += s.dim(label.padding(11)) + lines[0] + "\n"
+            for line in lines.dropFirst() { out += String(repeating: " ", count: 11) + line + "\n" }
+        }
         if !d.attachments.isEmpty {
             out += "\n" + s.bold("Attachments (\(d.attachments.count))") + "\n"
             for attachment in d.attachments {
@@ -122,7 +165,10 @@ enum InteractionsRendering {
         }
         out += "\n" + s.dim("Created " + DateText.long(item.createdAt, in: context.zone)) + "\n"
         if d.canExport { out += s.dim("Export: compass show \(item.id) --csv") + "\n" }
-        else { out += s.dim("Read-only: only the athlete who logged it can change or export it") + "\n" }
+        else {
+            out += TextStyle.wrap("Read-only: only the athlete who logged it can change or export it", width: s.width)
+                .map { s.dim($0) + "\n" }.joined()
+        }
         return out
     }
 

@@ -40,6 +40,26 @@ struct TextStyle {
     }
 
     /// Text cut to `limit` terminal cells with `…` (newlines shown as spaces).
+    /// `text` broken into pieces of at most `width` cells, anywhere (for an id or a hash that
+    /// is wider than the terminal: nothing of it may be lost).
+    static func hardWrap(_ text: String, width: Int) -> [String] {
+        var pieces: [String] = []
+        var current = ""
+        var cells = 0
+        for character in text {
+            let w = Cells.width(String(character))
+            if cells + w > width, !current.isEmpty {
+                pieces.append(current)
+                current = ""
+                cells = 0
+            }
+            current.append(character)
+            cells += w
+        }
+        if !current.isEmpty || pieces.isEmpty { pieces.append(current) }
+        return pieces
+    }
+
     static func truncate(_ text: String, to limit: Int) -> String {
         let limit = max(limit, 1)
         let flat = String(text.map { $0.isNewline ? " " : $0 })

@@ -27,7 +27,7 @@ import CompassTestSupport
             #expect(line.hasSuffix(#","prev":"\#(previous)"}"#))
             previous = SHA256.hex(Array(line.utf8))
         }
-        #expect(cli.run("verify").stdout.contains("family f-u-pat: seq 5, head \(previous)"))
+        #expect(cli.run("verify").stdout.contains("family f-u-pat: seq 5\n  head \(previous)\n"))
     }
 
     @Test func rejectedAppendWritesNothingAndExitsOne() {

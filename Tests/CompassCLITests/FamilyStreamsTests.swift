@@ -21,8 +21,11 @@ import Testing
         }
     }
 
+    /// A family's head as `verify` prints it (on the family's line, or the next when it does not fit).
     static func head(of family: String, in verify: String) -> String? {
-        verify.split(separator: "\n").first { $0.hasPrefix("family \(family): ") }.map { String($0.suffix(64)) }
+        let lines = verify.split(separator: "\n")
+        guard let index = lines.firstIndex(where: { $0.hasPrefix("family \(family): ") }) else { return nil }
+        return String((lines[index].contains(", head ") ? lines[index] : lines[index + 1]).suffix(64))
     }
 
     @Test func aParentsStreamExportVerifiesAloneWithTheSameHead() throws {

@@ -182,4 +182,30 @@ import Testing
         }
         #expect(Set(starts).count == 1, "\(rows)")
     }
+
+    /// Issue 27: long names (60+ cells, CJK, emoji) and long default ids fit at 40, 80 and 120
+    /// columns on every human-output command.
+    @Test(arguments: [40, 80, 120])
+    func longNamesAndDefaultIdsFitTheTerminal(columns: Int) {
+        let cli = CLIHarness()
+        let long = "Emma O’Brien-Łukasiewicz 山田花子 👩‍🎓 Fernández-Villanueva"
+        for line in ["add-member --user u-pat --name 'Pat Lopez' --role parent --family f-lopez",
+                     "add-member --as u-pat --user u-emma --name '\(long)' --role player",
+                     "add-school --as u-pat --name 'University of California, Los Angeles — 加州大学洛杉矶分校 🐻' --status visit_scheduled",
+                     "add-coach --as u-pat --school s-university-of-california-los-angeles --first Maximiliana-Josefina --last 'Rodríguez de la Fuente y Montenegro' --role recruiting --coach c-maximiliana-rodriguez-de-la-fuente",
+                     "log-interaction --as u-emma --school s-university-of-california-los-angeles --coach c-maximiliana-rodriguez-de-la-fuente --type phone_call --direction inbound --sentiment very_positive --interest y,y,y,y,y,y --subject '\(long) called about the official visit and the scholarship offer' --content 'x'",
+                     "upload-document --as u-emma --title '\(long) — transcript, junior year' --doc-type transcript",
+                     "change-status --as u-pat --school s-university-of-california-los-angeles --status committed --notes '\(long)'"] {
+            #expect(cli.run(CLIHarness.words(line)).status == 0, "\(line)")
+        }
+        let env = ["COLUMNS": String(columns)]
+        for command in ["interactions --as u-pat", "interactions --as u-emma", "activity --as u-pat", "schools --as u-pat", "coaches --as u-pat",
+                        "members --as u-pat", "documents --as u-pat", "show i-1 --as u-emma", "show i-1 --as u-pat", "analytics --as u-pat",
+                        "notifications --as u-pat", "replay", "verify"] {
+            let out = cli.run(CLIHarness.words(command), environment: env).stdout
+            for line in out.split(separator: "\n", omittingEmptySubsequences: false) {
+                #expect(Cells.width(String(line)) <= columns, "\(command) at \(columns): \(line)")
+            }
+        }
+    }
 }

@@ -41,7 +41,8 @@ import CompassTestSupport
         let last = log.split(separator: 0x0A).last!
         let head = try Binary.run(["verify", "--log", "events-samples/family.jsonl"])
         #expect(head.status == 0)
-        let printed = head.stdout.split(separator: "\n").first { $0.hasPrefix("family fam-lopez: seq 79, head ") }.map { String($0.suffix(64)) }
+        let lines = head.stdout.split(separator: "\n")
+        let printed = lines.firstIndex(of: "family fam-lopez: seq 79").map { String(lines[$0 + 1].dropFirst("  head ".count)) }
         #expect(printed?.count == 64)
         let good = try Binary.run(["verify", "--log", "events-samples/family.jsonl", "--expect-head", printed ?? ""])
         #expect(good.status == 0)

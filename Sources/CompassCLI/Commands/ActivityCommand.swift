@@ -40,7 +40,8 @@ enum ActivityRendering {
         if let search = query.search, !search.isEmpty { filters.append("search: \"\(TerminalText.escape(search))\"") }
         if !filters.isEmpty { out += s.dim("Filters: " + filters.joined(separator: ", ")) + "\n" }
         guard !page.items.isEmpty else {
-            out += "\n" + s.bold("No activities found") + "\n" + s.dim("Try adjusting your filters or search query") + "\n"
+            out += "\n" + s.bold("No activities found") + "\n"
+                + TextStyle.wrap("Try adjusting your filters or search query", width: s.width).map { s.dim($0) + "\n" }.joined()
             if page.totalCount > 0 { out += s.dim("(page \(page.page) is past the last page, \(page.totalPages))") + "\n" }
             return out
         }
@@ -79,7 +80,10 @@ enum ActivityRendering {
         if !item.description.isEmpty {
             for line in TextStyle.clamp(item.description, width: width - 4, lines: 2) { out += "    " + line + "\n" }
         }
-        if let target = target(item) { out += "    " + s.blue("› " + target) + "\n" }
+        if let target = target(item) {
+            // A command to copy: broken only where it is wider than the room (never cut).
+            for piece in TextStyle.hardWrap("› " + target, width: max(1, width - 4)) { out += "    " + s.blue(piece) + "\n" }
+        }
         return out
     }
 }

@@ -59,26 +59,48 @@ enum LookupCommands {
     }
 }
 
-/// A plain table: a dim header, columns padded to their widest cell; when a row would not fit
-/// the terminal, the widest columns (never the last, the id people copy) are cut with `…`.
+/// A plain table: a dim header, columns padded to their widest cell. When a row would not fit
+/// the terminal, the widest columns (never the last, the id people copy) are cut with `…`,
+/// keeping names readable; when even that does not fit, the id leaves the table for a line of
+/// its own under each row (broken only if it is wider than the terminal itself).
 enum Table {
     static func render(header: [String], rows: [[String]], style: TextStyle) -> String {
         let escaped = rows.map { $0.map(TerminalText.escape) }
-        var widths = header.indices.map { column in
+        let natural = header.indices.map { column in
             max(header[column].count, escaped.map { visibleCount($0[column]) }.max() ?? 0)
         }
+        // Readable minimums: the first column (a name) 16 cells, the others 6.
+        let floors = natural.indices.map { min(natural[$0], $0 == 0 ? 16 : 6) }
+        let idFits = floors.dropLast().reduce(0, +) + natural.last! + 2 * (natural.count - 1) <= style.width
+        guard !idFits, header.count > 1 else { return table(header, escaped, natural: natural, style: style) }
+        // The ids on their own lines.
+        let body = table(Array(header.dropLast()), escaped.map { Array($0.dropLast()) }, natural: Array(natural.dropLast()), style: style)
+        var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var out = lines.removeFirst() + "\n"
+        for (index, row) in escaped.enumerated() where index < lines.count {
+            out += lines[index] + "\n"
+            for piece in TextStyle.hardWrap(row.last!, width: max(1, style.width - 2)) { out += "  " + style.dim(piece) + "\n" }
+        }
+        return out
+    }
+
+    private static func table(_ header: [String], _ escaped: [[String]], natural: [Int], style: TextStyle) -> String {
+        var widths = natural
         while widths.reduce(0, +) + 2 * (widths.count - 1) > style.width,
               let widest = widths.indices.dropLast().max(by: { widths[$0] < widths[$1] }), widths[widest] > 4 {
             widths[widest] -= 1
         }
+        if widths.count == 1 { widths[0] = min(widths[0], style.width) }
         func line(_ cells: [String], dim: Bool) -> String {
             var parts: [String] = []
             for (column, cell) in cells.enumerated() {
-                let text = visibleCount(cell) > widths[column] && !cell.contains("\u{1B}") ? TextStyle.truncate(cell, to: widths[column]) : cell
+                let cut = column < cells.count - 1 || widths.count == 1 || visibleCount(cell) > style.width
+                let text = cut && visibleCount(cell) > widths[column] && !cell.contains("\u{1B}") ? TextStyle.truncate(cell, to: widths[column]) : cell
                 let pad = column == cells.count - 1 ? "" : String(repeating: " ", count: max(0, widths[column] - visibleCount(text)))
                 parts.append(text + pad)
             }
-            let joined = parts.joined(separator: "  ")
+            var joined = parts.joined(separator: "  ")
+            while joined.hasSuffix(" ") { joined.removeLast() }
             return (dim ? style.dim(joined) : joined) + "\n"
         }
         return line(header, dim: true) + escaped.map { line($0, dim: false) }.joined()

@@ -1,4 +1,5 @@
 import CompassCore
+import Foundation
 import CompassStore
 
 /// `compass verify`: seq, ids, every family's `prev` chain, the tail and every rule; prints
@@ -74,27 +75,39 @@ enum VerifyCommand {
             inv.console.out("lines: \(report.lines)\nfamilies: \(report.families.count)\nchain: \(chain)\nproblems: \(spool.count)\n")
             ProblemRendering.list(spool, console: inv.console)
             var text = ""
-            for family in report.families {
-                text += "family \(TerminalText.escape(family.family)): seq \(family.seq), head \(family.head)\n"
+            // A head on the family's line when it fits the terminal, else on the next line (a
+            // hash wider than the terminal itself is broken, never cut).
+            let width = TextStyle(inv).width
+            func hash(_ label: String, _ value: String, after lead: String) -> String {
+                if Cells.width(lead + label + value) <= width { return lead + label + value + "\n" }
+                var out = lead.trimmingCharacters(in: CharacterSet(charactersIn: ", ")) + "\n"
+                let pieces = TextStyle.hardWrap(value, width: max(1, width - 2 - Cells.width(label)))
+                out += "  " + label + pieces[0] + "\n"
+                for piece in pieces.dropFirst() { out += String(repeating: " ", count: 2 + Cells.width(label)) + piece + "\n" }
+                return out
             }
-            text += "root: \(report.root)\n"
+            for family in report.families {
+                text += hash("head ", family.head, after: "family \(TerminalText.escape(family.family)): seq \(family.seq), ")
+            }
+            text += Cells.width("root: " + report.root) <= width ? "root: \(report.root)\n" : hash("", report.root, after: "root: ")
+            func fitted(_ line: String) -> String { TextStyle.wrap(line, width: width).map { $0 + "\n" }.joined() }
             for step in report.erasures {
-                text += "erasure at line \(step.line) (\(TerminalText.escape(step.family)) seq \(step.seq), \(step.at.rfc3339)): \(step.erased) line\(step.erased == 1 ? "" : "s") of "
+                text += fitted("erasure at line \(step.line) (\(TerminalText.escape(step.family)) seq \(step.seq), \(step.at.rfc3339)): \(step.erased) line\(step.erased == 1 ? "" : "s") of "
                     + (step.scope == .family ? "the family" : "a member") + " erased (seq " + Self.ranges(step.erasedSeqs) + "); old head \(step.oldHead) over \(step.oldLines) lines: "
-                    + (step.proven ? "proven" : "not provable (a later erasure changed lines from before it)") + "\n"
+                    + (step.proven ? "proven" : "not provable (a later erasure changed lines from before it)"))
             }
             if !report.erasedCountsAgree { text += "erased lines: the count does not match what the erasures recorded\n" }
             if let step = report.expectedHeadProvenBy {
-                text += "expected head: proven through the erasure at line \(step.line): since it, only erased lines changed\n"
+                text += fitted("expected head: proven through the erasure at line \(step.line): since it, only erased lines changed")
             }
             if let expected, report.headMatches == false {
-                text += "expected head: \(expected) is no family's head and not the root, now or before"
-                    + (report.erasures.isEmpty ? "" : ", and no erasure proves it") + "\n"
+                text += fitted("expected head: \(expected) is no family's head and not the root, now or before"
+                    + (report.erasures.isEmpty ? "" : ", and no erasure proves it"))
             }
             if report.attachmentsChecked > 0 || !report.attachmentProblems.isEmpty {
                 text += "attachments: \(report.attachmentsChecked) checked, \(report.attachmentProblems.isEmpty ? "all whole" : "\(report.attachmentProblems.count) bad")\n"
                 for problem in report.attachmentProblems {
-                    text += "  \(problem.interactionId) \(TerminalText.escape(problem.name)): \(problem.missing ? "missing" : "does not match its hash") (\(problem.sha256))\n"
+                    text += fitted("  \(problem.interactionId) \(TerminalText.escape(problem.name)): \(problem.missing ? "missing" : "does not match its hash") (\(problem.sha256))")
                 }
             }
             switch report.snapshot {
