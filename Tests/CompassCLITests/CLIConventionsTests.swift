@@ -205,6 +205,10 @@ import CompassTestSupport
         #expect(try complete("compass log-interaction --type ph", 3) == "phone_call\n")
         #expect(try complete("compass change-status --log \(log) --as u-pat --school s-u", 7) == "s-ucla\n")
         #expect(try complete("compass interactions --se", 2) == "--search --sentiment\n")
+        // Member ids, never file names, for --as (of an --as given earlier) and --logged-by (with `me`).
+        #expect(try complete("compass interactions --log \(log) --as u-pat --logged-by u-", 7) == "u-leo u-maya u-pat\n")
+        #expect(try complete("compass interactions --log \(log) --as u-pat --logged-by m", 7) == "me\n")
+        #expect(try complete("compass erase --log \(log) --as u-pat --member u-m", 7) == "u-maya\n")
         // Only what the viewer can see is offered: exactly Maya's live interactions, not Leo's.
         let offered = Set(try complete("compass show i- --as u-maya --log \(log)", 2).split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
         let list = try Binary.run(["interactions", "--as", "u-maya", "--json", "--log", log]).stdout

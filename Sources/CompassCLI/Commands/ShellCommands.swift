@@ -17,9 +17,17 @@ enum ShellCommands {
     }
 
     /// The options of a command whose values are ids of the viewer's family, and the kind of id.
-    static let idOptions = ["school": "school", "coach": "coach"]
+    /// (`--as` completes the members of the family of `$COMPASS_USER`, or of an `--as` given
+    /// earlier: a completion never names another family's ids.)
+    static let idOptions = ["school": "school", "coach": "coach", "as": "member", "logged-by": "member", "member": "member",
+                            "document": "document", "interaction": "interaction"]
 
     static func bash() -> String {
+        // Options whose values are ids of the viewer's family (`--logged-by` also takes `me`).
+        let idCases = idOptions.keys.sorted().map { option in
+            "    --\(option)) COMPREPLY=( $(compgen -W \"$(compass __ids \(idOptions[option]!) \"${ctx[@]}\" 2>/dev/null)"
+                + (option == "logged-by" ? " me" : "") + "\" -- \"$cur\") ); return;;"
+        }.joined(separator: "\n")
         var script = """
         # compass completion for bash: source <(compass completions bash)
         _compass() {
@@ -32,8 +40,7 @@ enum ShellCommands {
             case "${COMP_WORDS[i]}" in --as|--log) ctx+=("${COMP_WORDS[i]}" "${COMP_WORDS[i+1]}");; esac
           done
           case "$prev" in
-            --school) COMPREPLY=( $(compgen -W "$(compass __ids school "${ctx[@]}" 2>/dev/null)" -- "$cur") ); return;;
-            --coach) COMPREPLY=( $(compgen -W "$(compass __ids coach "${ctx[@]}" 2>/dev/null)" -- "$cur") ); return;;
+        \(idCases)
           esac
           case "$cmd:$prev" in
 
