@@ -86,6 +86,36 @@ import CompassTestSupport
         }
     }
 
+    /// Issue 27: the printed report has no blank pages, and its page count grows with the
+    /// interactions (a family of 5 fits on a few pages; the sample's 44 live ones take
+    /// roughly one page per three or four cards, not one per section).
+    @Test(.enabled(if: ReportTests.browserRequired || (ReportTests.browser != nil && ReportTests.hasPDFTools),
+                   "needs chromium and poppler-utils (.ci/run installs them)"))
+    func thePrintedReportHasNoBlankPagesAndGrowsWithTheInteractions() throws {
+        _ = try #require(Self.browser, "chromium is not installed")
+        let small = CLIHarness()
+        small.seedFamily()
+        for n in 1...5 {
+            small.runAll(["log-interaction --as u-maya --school s-ucla --type email --direction inbound --subject 'Note \(n)' --content 'Line one\nline two of note \(n)'"])
+        }
+        let sample = CLIHarness()
+        sample.write("events.jsonl", try String(contentsOfFile: Binary.packageRoot + "/events-samples/family.jsonl", encoding: .utf8))
+        func pages(_ cli: CLIHarness) throws -> [Int] {
+            let html = cli.directory + "/r.html", pdf = cli.directory + "/r.pdf"
+            try Data(cli.run(["report", "--as", "u-pat", "--now", Self.now]).stdout.utf8).write(to: URL(fileURLWithPath: html))
+            try Self.chromium(["--print-to-pdf=\(pdf)", "--no-pdf-header-footer", "file://\(html)"])
+            let count = try Self.run("/usr/bin/pdfinfo", [pdf]).split(separator: "\n").first { $0.hasPrefix("Pages:") }
+                .flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+            return try (1...max(1, count)).map { page in
+                try Self.run("/usr/bin/pdftotext", ["-f", "\(page)", "-l", "\(page)", pdf, "-"]).split(whereSeparator: \.isWhitespace).count
+            }
+        }
+        let few = try pages(small), many = try pages(sample)
+        #expect(few.count <= 3, "5 interactions: \(few.count) pages")
+        #expect(many.count > few.count && many.count <= 16, "44 interactions: \(many.count) pages")
+        for (page, words) in (few + many).enumerated() { #expect(words >= 20, "a nearly blank page (\(words) words) at \(page)") }
+    }
+
     /// Text without white space: PDF text breaks lines anywhere and may drop the space at a
     /// change of font (an emoji), so texts are compared without it.
     static func words(_ text: String) -> String {

@@ -181,7 +181,7 @@ public enum ReportView {
 
     static let style = """
     :root { color-scheme: light; }
-    body { font-family: -apple-system, "Segoe UI", "DejaVu Sans", Helvetica, Arial, sans-serif; color: #1f2937; margin: 2rem auto; max-width: 56rem; padding: 0 1rem; line-height: 1.45; }
+    body { font-family: -apple-system, "Segoe UI", "DejaVu Sans", Helvetica, Arial, "Noto Sans CJK JP", "Noto Sans CJK SC", "Noto Sans JP", "Hiragino Sans", "Yu Gothic", "Microsoft YaHei", "WenQuanYi Zen Hei", "Noto Color Emoji", sans-serif; color: #1f2937; margin: 2rem auto; max-width: 56rem; padding: 0 1rem; line-height: 1.45; }
     h1 { font-size: 1.8rem; margin: 0 0 .25rem; }
     h2 { font-size: 1.2rem; border-bottom: 2px solid #e5e7eb; padding-bottom: .25rem; margin-top: 2rem; }
     h3 { font-size: 1rem; margin: .25rem 0; overflow-wrap: anywhere; }
@@ -195,20 +195,21 @@ public enum ReportView {
     .key.out { background: #2563eb; } .key.in { background: #16a34a; margin-left: 1rem; }
     .twocol { display: flex; gap: 2rem; flex-wrap: wrap; align-items: flex-start; } .twocol table { flex: 1 1 16rem; }
     table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid #f3f4f6; vertical-align: top; overflow-wrap: anywhere; }
-    th { color: #6b7280; font-weight: 600; font-size: .85rem; }
+    th { color: #6b7280; font-weight: 600; font-size: .85rem; overflow-wrap: normal; white-space: nowrap; }
     .gap { font-size: .8rem; padding: .05rem .4rem; border-radius: 1rem; } .gap.high { background: #fee2e2; color: #991b1b; } .gap.medium { background: #fef3c7; color: #92400e; }
     .card { border: 1px solid #e5e7eb; border-radius: .75rem; padding: .75rem 1rem; margin: .75rem 0; }
     .badges { font-size: .85rem; color: #374151; margin: 0; } .place { margin: .2rem 0; color: #374151; }
     .content { white-space: pre-wrap; overflow-wrap: anywhere; margin: .4rem 0; }
     .activity ul { list-style: none; padding: 0; } .activity li { padding: .25rem 0; border-bottom: 1px solid #f3f4f6; overflow-wrap: anywhere; }
-    .desc { color: #4b5563; white-space: pre-wrap; }
+    .desc { color: #4b5563; white-space: normal; display: block; max-height: 2.9em; overflow: hidden; }
     @page { margin: 16mm; }
     @media print {
-      body { margin: 0; max-width: none; }
-      section { break-before: page; }
-      section.analytics { break-before: auto; }
-      .card, tr, li, .stat { break-inside: avoid; }
-      h2 { break-after: avoid; }
+      body { margin: 0; max-width: none; font-size: 10.5pt; }
+      h2 { break-after: avoid; margin-top: 1.2rem; }
+      section.analytics, section.weeks, section.counts { break-inside: avoid; }
+      .cards { flex-wrap: nowrap; } .stat { flex: 1 1 0; min-width: 0; padding: .5rem .75rem; }
+      .card, tr, li, .stat, .chart { break-inside: avoid; }
+      .card { margin: .5rem 0; padding: .5rem .75rem; }
     }
 
     """
