@@ -202,10 +202,7 @@ final class LogWriter {
                                             fs: fs, snapshots: snapshots, trustingSnapshot: false, problems: .summary)
         }
         if let eventId, let original {
-            guard let draft = drafts.first, drafts.count == 1,
-                  draft.type == original.type.rawValue, draft.actor == original.actor, draft.family == original.family,
-                  (try? Rules.payloadIgnoringState(draft, sanitizing: sanitizing)) == original.payload
-            else { throw .conflict("Conflict: event \(eventId) is already in the log with different content") }
+            try StreamSealing.checkRetry(drafts, of: original, eventId: eventId, sanitizing: sanitizing)
             // The first writer may have died between its write and its fsync: make the
             // original durable before acknowledging it.
             try fs.sync(fd, path: path)

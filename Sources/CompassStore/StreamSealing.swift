@@ -43,6 +43,15 @@ enum StreamSealing {
         return events
     }
 
+    /// An idempotent retry (SPEC §4): the drafts must be one event with the original's type,
+    /// actor, family and payload; anything else under a used id is a conflict.
+    static func checkRetry(_ drafts: [EventDraft], of original: Event, eventId: String, sanitizing: Bool) throws(StoreError) {
+        guard let draft = drafts.first, drafts.count == 1,
+              draft.type == original.type.rawValue, draft.actor == original.actor, draft.family == original.family,
+              (try? Rules.payloadIgnoringState(draft, sanitizing: sanitizing)) == original.payload
+        else { throw .conflict("Conflict: event \(eventId) is already in the log with different content") }
+    }
+
     /// The lines of decided events, each sealed with its family's head (`heads`: each family's
     /// head before the batch) and hashed.
     static func seal(_ events: [Event], heads: [String: String]) -> [(event: Event, text: String, hash: String)] {

@@ -46,13 +46,22 @@ enum ReplayCommand {
 
 /// Problems as output: JSON `{"line","message"}` objects, an escaped list, or a warning on stderr.
 enum ProblemRendering {
-    static func write(_ problems: ProblemSpool, into w: inout JSONWriter) {
+    /// `"problems":[{"line","message"}…]`, then `withoutLine` messages with a null line
+    /// (what fails `verify` but is no line's).
+    static func write(_ problems: ProblemSpool, withoutLine: [String] = [], into w: inout JSONWriter) {
         w.key("problems")
         w.beginArray()
         problems.forEach { problem in
             w.beginObject()
             w.field("line", problem.line)
             w.field("message", problem.message)
+            w.endObject()
+        }
+        for message in withoutLine {
+            w.beginObject()
+            w.key("line")
+            w.null()
+            w.field("message", message)
             w.endObject()
         }
         w.endArray()

@@ -39,22 +39,7 @@ enum VerifyCommand {
             }
             w.endArray()
             w.field("root", report.root)
-            w.key("problems")
-            w.beginArray()
-            spool.forEach { problem in
-                w.beginObject()
-                w.field("line", problem.line)
-                w.field("message", problem.message)
-                w.endObject()
-            }
-            for message in Self.logWideProblems(report, expected: expected) {
-                w.beginObject()
-                w.key("line")
-                w.null()
-                w.field("message", message)
-                w.endObject()
-            }
-            w.endArray()
+            ProblemRendering.write(spool, withoutLine: Self.logWideProblems(report, expected: expected), into: &w)
             w.key("erasures")
             w.beginArray()
             for step in report.erasures {

@@ -275,10 +275,7 @@ final class PostgresLogBackend: LogBackend {
                 }
                 let drafts = try build(replayer.state, original)
                 if let eventId = request.eventId, let original {
-                    guard let draft = drafts.first, drafts.count == 1,
-                          draft.type == original.type.rawValue, draft.actor == original.actor, draft.family == original.family,
-                          (try? Rules.payloadIgnoringState(draft, sanitizing: request.sanitizing)) == original.payload
-                    else { throw .conflict("Conflict: event \(eventId) is already in the log with different content") }
+                    try StreamSealing.checkRetry(drafts, of: original, eventId: eventId, sanitizing: request.sanitizing)
                     families[family] = replayer
                     return .alreadyPresent(original)
                 }
@@ -334,10 +331,7 @@ final class PostgresLogBackend: LogBackend {
         }
         let drafts = try build(replayer.state, original)
         if let eventId = request.eventId, let original {
-            guard let draft = drafts.first, drafts.count == 1,
-                  draft.type == original.type.rawValue, draft.actor == original.actor, draft.family == original.family,
-                  (try? Rules.payloadIgnoringState(draft, sanitizing: request.sanitizing)) == original.payload
-            else { throw .conflict("Conflict: event \(eventId) is already in the log with different content") }
+            try StreamSealing.checkRetry(drafts, of: original, eventId: eventId, sanitizing: request.sanitizing)
             return .alreadyPresent(original)  // committed, hence durable
         }
         if let expectVersion = request.expectVersion, let family = drafts.first?.family {
