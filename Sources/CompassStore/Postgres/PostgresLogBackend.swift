@@ -323,11 +323,13 @@ final class PostgresLogBackend: LogBackend {
         }
         var original: Event?
         if let eventId = request.eventId {
+            // A failed lookup is an error, never "no original" (the retry could then be
+            // decided as a new event).
             lock.lock()
-            let found = try? sql("SELECT e.line FROM event_ids i JOIN events e ON e.family = i.family AND e.seq = i.seq WHERE i.event_id = $1",
-                                 [.text(eventId)])
-            lock.unlock()
-            if let line = found?.rows.first?[0] { original = Self.event(in: line) }
+            defer { lock.unlock() }
+            let found = try sql("SELECT e.line FROM event_ids i JOIN events e ON e.family = i.family AND e.seq = i.seq WHERE i.event_id = $1",
+                                [.text(eventId)])
+            if let line = found.rows.first?[0] { original = Self.event(in: line) }
         }
         let drafts = try build(replayer.state, original)
         if let eventId = request.eventId, let original {
