@@ -235,6 +235,8 @@ public final class CompassStore: @unchecked Sendable {
     func state(for viewer: String?) throws(StoreError) -> CompassState {
         lock.lock()
         defer { lock.unlock() }
+        // A log that is not there is `noLog`, not an empty log where nobody is a member.
+        guard try backend.exists() else { throw .noLog(path: CompassStore.displayAddress(path)) }
         if let first = try tail.firstRead(snapshots: snapshots, scope: viewer.map { .familyOf($0) } ?? .everything) { replayer = first }
         if try tail.poll(into: &replayer) == .replaced {
             replayer = Replayer(problems: .summary)

@@ -214,7 +214,7 @@ final class LogWriter {
             }
             let version = replayer.streams.version(of: family)
             if expectVersion != version {
-                throw .conflict("Conflict: expected version \(expectVersion) of family \(family), but it is \(version)")
+                throw .staleVersion(family: family, expected: expectVersion, current: version)
             }
         }
         var events = try StreamSealing.decide(drafts, against: &replayer, sanitizing: sanitizing, lineNumbers: lineNumbers, prebuilt: prebuilt)

@@ -1,4 +1,5 @@
 import CompassCore
+import Foundation
 
 /// Why a store operation failed, matchable by kind (never compare the message text).
 ///
@@ -13,12 +14,18 @@ import CompassCore
 ///     report(error)
 /// }
 /// ```
-public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// The rules refused the event; its message is the SPEC's, its kind says which rule.
     case rejected(EventError)
     /// A batch with refused lines, each with its line number and message; nothing was written.
     case rejectedLines([Problem])
-    /// An idempotency key, expected seq or expected version that does not hold.
+    /// The family is not at the version the append expected (`expectVersion`): `current` is
+    /// its version now, so a retry loop reloads from there without parsing anything.
+    case staleVersion(family: String, expected: Int64, current: Int64)
+    /// The idempotency key names an event already in the log with different content.
+    case keyReused(eventId: String)
+    /// Another conflict: a file that must not exist does, a family that kept changing, an
+    /// expected version for a batch of several families.
     case conflict(String)
     /// There is no log at the path (reads never create one).
     case noLog(path: String)
@@ -35,6 +42,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .rejectedLines(let problems):
             "\(problems.count) line\(problems.count == 1 ? "" : "s") rejected; nothing was imported\n"
                 + problems.map { "  line \($0.line): \($0.message)" }.joined(separator: "\n")
+        case .staleVersion(let family, let expected, let current):
+            "Conflict: expected version \(expected) of family \(family), but it is \(current)"
+        case .keyReused(let eventId): "Conflict: event \(eventId) is already in the log with different content"
         case .conflict(let text): text
         case .noLog(let path): "no log at \(path)"
         case .io(_, let text): text
@@ -43,4 +53,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// The message, for `localizedDescription` and alerts.
+    public var errorDescription: String? { message }
 }

@@ -49,7 +49,7 @@ enum StreamSealing {
         guard let draft = drafts.first, drafts.count == 1,
               draft.type == original.type.rawValue, draft.actor == original.actor, draft.family == original.family,
               (try? Rules.payloadIgnoringState(draft, sanitizing: sanitizing)) == original.payload
-        else { throw .conflict("Conflict: event \(eventId) is already in the log with different content") }
+        else { throw .keyReused(eventId: eventId) }
     }
 
     /// The lines of decided events, each sealed with its family's head (`heads`: each family's

@@ -49,7 +49,8 @@ import Testing
         default: Issue.record("a parent logged an interaction")
         }
         switch Self.failure(of: { () throws(StoreError) in try store.append(.addSchool(AddSchool(name: "Duke")), as: "u-pat", expectVersion: 3) }) {
-        case .conflict?: break  // another device wrote first: reload and retry
+        case .staleVersion(let family, let expected, let current)?:  // another device wrote first: reload and retry
+            #expect(expected == 3 && current != 3 && !family.isEmpty)
         default: Issue.record("a stale version was accepted")
         }
         // A retry with the same idempotency key is the same event.
@@ -198,5 +199,26 @@ final class Counter: @unchecked Sendable {
         let receipt = Receipt(seq: 1, eventId: "e-1", entityId: "s-1")
         #expect(receipt.id == "e-1")
         #expect(Set([receipt, receipt]).count == 1)
+    }
+
+    /// Errors say what happened (issue 26): a reused key and a stale version are separate
+    /// cases, the message is the localized description, and a log that is not there is
+    /// `noLog`, not an unknown user.
+    @Test func errorsSayWhatHappened() throws {
+        let folder = NSTemporaryDirectory() + "client-errors-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try CompassStore(path: folder + "/events.jsonl")
+        switch FamilyAppTests.failure(of: { () throws(StoreError) in _ = try store.interactions(as: "u-pat") }) {
+        case .noLog?: break
+        default: Issue.record("a missing log read as something else")
+        }
+        try store.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat", role: .parent, newFamily: "f")), as: "u-pat")
+        try store.append(.addSchool(AddSchool(name: "UCLA")), as: "u-pat", idempotencyKey: "k-1")
+        switch FamilyAppTests.failure(of: { () throws(StoreError) in try store.append(.addSchool(AddSchool(name: "Duke")), as: "u-pat", idempotencyKey: "k-1") }) {
+        case .keyReused(let eventId)?: #expect(eventId == "k-1")
+        default: Issue.record("a reused key was not reported as such")
+        }
+        let error: Error = StoreError.staleVersion(family: "f", expected: 1, current: 2)
+        #expect(error.localizedDescription == "Conflict: expected version 1 of family f, but it is 2")
     }
 }

@@ -281,7 +281,7 @@ final class PostgresLogBackend: LogBackend {
                 }
                 guard drafts.allSatisfy({ $0.family == family }) else { throw .rejected(Self.otherFamilies) }
                 if let expectVersion = request.expectVersion, expectVersion != version {
-                    throw .conflict("Conflict: expected version \(expectVersion) of family \(family), but it is \(version)")
+                    throw .staleVersion(family: family, expected: expectVersion, current: version)
                 }
                 let events = try StreamSealing.decide(drafts, against: &replayer, sanitizing: request.sanitizing,
                                                       lineNumbers: nil, prebuilt: request.prebuilt)
@@ -342,7 +342,7 @@ final class PostgresLogBackend: LogBackend {
             }
             // Checked again under the family's lock below.
             let version = replayer.streams.version(of: family)
-            if expectVersion != version { throw .conflict("Conflict: expected version \(expectVersion) of family \(family), but it is \(version)") }
+            if expectVersion != version { throw .staleVersion(family: family, expected: expectVersion, current: version) }
         }
         // The families the batch writes, each at the version and head it was decided against.
         var before: [String: (seq: Int64, head: String)] = [:]
