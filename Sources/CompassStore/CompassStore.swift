@@ -132,18 +132,22 @@ public final class CompassStore: @unchecked Sendable {
     @discardableResult
     public func append(batch commands: [Command], as user: String, expectVersion: Int64? = nil) throws(StoreError) -> [Receipt] {
         guard !commands.isEmpty else { return [] }
-        return try append(commands, as: user, idempotencyKey: nil, expectVersion: expectVersion, files: [])
+        return try append(commands, as: user, idempotencyKey: nil, expectVersion: expectVersion, files: [], numbered: true)
     }
 
+    /// - Parameter numbered: a batch: each refused command is reported with its place in the
+    ///   batch (1-based) as ``StoreError/rejectedLines(_:)``.
     private func append(_ requested: [Command], as user: String, idempotencyKey: String?,
-                        expectVersion: Int64?, files: [AttachmentFile]) throws(StoreError) -> [Receipt] {
+                        expectVersion: Int64?, files: [AttachmentFile], numbered: Bool = false) throws(StoreError) -> [Receipt] {
         lock.lock()
         defer { lock.unlock() }
         // A new coach named while logging is added first, in the same batch; the interaction
         // then names the coach drafted just before it.
         var commands: [Command] = []
+        var positions: [Int] = []  // each command's place in the batch asked for
         var takesCoachOfPrevious: Set<Int> = []
-        for command in requested {
+        for (position, command) in requested.enumerated() {
+            defer { while positions.count < commands.count { positions.append(position + 1) } }
             if case .logInteraction(var logged) = command, let coach = logged.newCoach {
                 commands.append(.addCoach(AddCoach(schoolId: logged.schoolId ?? "", firstName: coach.firstName, lastName: coach.lastName,
                                                    role: coach.role)))
@@ -184,6 +188,7 @@ public final class CompassStore: @unchecked Sendable {
         let backend = self.backend
         var request = AppendRequest(eventId: idempotencyKey, expectVersion: expectVersion, actor: user)
         request.beforeWrite = { _ throws(StoreError) in try backend.saveBlobs(staged) }
+        if numbered { request.lineNumbers = positions }
         let outcome = try backend.append(request,
             build: { state, original throws(StoreError) in
                 var drafts: [EventDraft] = []
@@ -204,6 +209,7 @@ public final class CompassStore: @unchecked Sendable {
                         draft = try command.draft(by: user, at: now, eventId: ids[index], in: state,
                                                   reusing: index == commands.count - 1 ? original?.payload.entityId : nil)
                     } catch {
+                        if numbered { throw .rejectedLines([Problem(line: positions[index], message: error.message, kind: error.kind)]) }
                         throw .rejected(error)
                     }
                     drafts.append(draft)

@@ -218,6 +218,17 @@ final class Counter: @unchecked Sendable {
         case .keyReused(let eventId)?: #expect(eventId == "k-1")
         default: Issue.record("a reused key was not reported as such")
         }
+        // A refused command inside a batch says which one, and an unknown id which field and id.
+        let batch: [Command] = [.addSchool(AddSchool(name: "Rice")), .changeStatus(ChangeStatus(schoolId: "s-nowhere", newStatus: "contacted"))]
+        switch FamilyAppTests.failure(of: { () throws(StoreError) in _ = try store.append(batch: batch, as: "u-pat") }) {
+        case .rejectedLines(let problems)?: #expect(problems.map(\.line) == [2] && problems[0].message == "Please select a school")
+        default: Issue.record("a refused command in a batch was not named")
+        }
+        #expect(try store.state().families["f"]?.schools["s-rice"] == nil)  // all or nothing
+        switch FamilyAppTests.failure(of: { () throws(StoreError) in try store.append(.changeStatus(ChangeStatus(schoolId: "s-nowhere", newStatus: "contacted")), as: "u-pat") }) {
+        case .rejected(let rule)?: #expect(rule.field == "schoolId" && rule.value == "s-nowhere")
+        default: Issue.record("an unknown school was not named")
+        }
         let error: Error = StoreError.staleVersion(family: "f", expected: 1, current: 2)
         #expect(error.localizedDescription == "Conflict: expected version 1 of family f, but it is 2")
     }

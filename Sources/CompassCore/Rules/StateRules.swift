@@ -70,7 +70,9 @@ struct StateRules {
     }
 
     func schoolExists(_ schoolId: String) throws(EventError) {
-        guard familyHas({ $0.pointee.schools.index(forKey: schoolId) != nil }) else { throw EventError(RuleMessage.selectSchool) }
+        guard familyHas({ $0.pointee.schools.index(forKey: schoolId) != nil }) else {
+            throw EventError(RuleMessage.selectSchool, field: "schoolId", value: schoolId)
+        }
     }
 
     func coachIsNew(_ coachId: String) throws(EventError) {
@@ -80,7 +82,7 @@ struct StateRules {
     /// The coach exists and, when a school is named too, coaches there.
     func coachMatches(_ coachId: String, school schoolId: String?) throws(EventError) {
         guard let coachSchool = family({ $0.pointee.coaches[coachId]?.schoolId }), schoolId == nil || coachSchool == schoolId else {
-            throw EventError("Invalid coach selection")
+            throw EventError("Invalid coach selection", field: "coachId", value: coachId)
         }
     }
 
@@ -98,7 +100,9 @@ struct StateRules {
 
     /// The interaction is live and the actor logged it.
     func actorLoggedLive(_ interactionId: String) throws(EventError) {
-        guard familyHas({ $0.pointee.interactions.isLive(interactionId, loggedBy: actor, hash: interactionHash ?? interactionId.hashValue) }) else { throw EventError(RuleMessage.interactionNotFound, kind: .notFound) }
+        guard familyHas({ $0.pointee.interactions.isLive(interactionId, loggedBy: actor, hash: interactionHash ?? interactionId.hashValue) }) else {
+            throw EventError(RuleMessage.interactionNotFound, kind: .notFound, field: "interactionId", value: interactionId)
+        }
     }
 
     func documentIsNew(_ documentId: String) throws(EventError) {

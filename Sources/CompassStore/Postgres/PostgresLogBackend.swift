@@ -223,7 +223,7 @@ final class PostgresLogBackend: LogBackend {
         lock.unlock()
         // An append by a member to their own family: locked first, decided under the lock, so a
         // hot family queues instead of retrying.
-        if request.lineNumbers == nil, let actor = request.actor, let family = try family(of: actor),
+        if let actor = request.actor, let family = try family(of: actor),
            let outcome = try lockedAppend(request, family: family, build: build) {
             return outcome
         }
@@ -284,7 +284,7 @@ final class PostgresLogBackend: LogBackend {
                     throw .staleVersion(family: family, expected: expectVersion, current: version)
                 }
                 let events = try StreamSealing.decide(drafts, against: &replayer, sanitizing: request.sanitizing,
-                                                      lineNumbers: nil, prebuilt: request.prebuilt)
+                                                      lineNumbers: request.lineNumbers, prebuilt: request.prebuilt)
                 let lines = StreamSealing.seal(events, heads: [family: head])
                 request.keepUntilExit(drafts)
                 undo = try request.beforeWrite(lines.map(\.event))
