@@ -274,9 +274,62 @@ public final class CompassStore: @unchecked Sendable {
         return replayer.streams.version(of: family)
     }
 
-    /// Runs `body` with the current state (see ``state()``).
-    public func read<T>(_ body: (CompassState) -> T) throws(StoreError) -> T {
-        body(try state())
+    /// Runs `body` with the current state (see ``state()``); `body` may throw a ``StoreError``
+    /// of its own.
+    public func read<T>(_ body: (CompassState) throws(StoreError) -> T) throws(StoreError) -> T {
+        try body(try state())
+    }
+
+    /// The viewer's family's state and the viewer (SPEC §3: a viewer must be a member).
+    private func viewing(_ viewer: String) throws(StoreError) -> (CompassState, Viewer) {
+        let state = try state(for: viewer)
+        do throws(EventError) {
+            return (state, try Viewer(viewer, in: state))
+        } catch {
+            throw .rejected(error)
+        }
+    }
+
+    /// The family's schools with status, interactions and last contact (SPEC §3.4), as of the
+    /// configured clock.
+    public func schools(as viewer: String) throws(StoreError) -> [SchoolItem] {
+        let (state, who) = try viewing(viewer)
+        return LookupViews.schools(state, viewer: who, now: configuration.clock())
+    }
+
+    /// The family's coaches (SPEC §3.4), optionally one school's.
+    public func coaches(as viewer: String, school: String? = nil) throws(StoreError) -> [CoachItem] {
+        let (state, who) = try viewing(viewer)
+        return LookupViews.coaches(state, viewer: who, now: configuration.clock(), school: school)
+    }
+
+    /// The family's members (SPEC §3.4).
+    public func members(as viewer: String) throws(StoreError) -> [MemberItem] {
+        let (state, who) = try viewing(viewer)
+        return LookupViews.members(state, viewer: who)
+    }
+
+    /// The documents the viewer can see (SPEC §3.4).
+    public func documents(as viewer: String) throws(StoreError) -> [DocumentItem] {
+        let (state, who) = try viewing(viewer)
+        return LookupViews.documents(state, viewer: who)
+    }
+
+    /// The viewer's inbound-contact alerts (SPEC §3.5).
+    public func notifications(as viewer: String, unreadOnly: Bool = false) throws(StoreError) -> NotificationList {
+        let (state, who) = try viewing(viewer)
+        return NotificationViews.list(state, viewer: who, unreadOnly: unreadOnly)
+    }
+
+    /// The self-contained HTML report (SPEC §3.6), as of the configured clock.
+    public func report(as viewer: String, query: InteractionQuery = InteractionQuery(),
+                       zone: TimeZone = TimeZone(secondsFromGMT: 0)!) throws(StoreError) -> String {
+        let (state, who) = try viewing(viewer)
+        do throws(EventError) {
+            return try ReportView.html(state, viewer: who, query: query, now: configuration.clock(), zone: zone)
+        } catch {
+            throw .rejected(error)
+        }
     }
 
     /// The interactions list and its analytics (SPEC §3.1) for `viewer`.

@@ -232,4 +232,31 @@ final class Counter: @unchecked Sendable {
         let error: Error = StoreError.staleVersion(family: "f", expected: 1, current: 2)
         #expect(error.localizedDescription == "Conflict: expected version 1 of family f, but it is 2")
     }
+
+    /// Every read model of SPEC §3 is a store method taking the viewer (issue 26 item 2), on
+    /// the configured clock, with one error type.
+    @Test func everyReadModelIsAStoreMethod() throws {
+        let folder = NSTemporaryDirectory() + "client-views-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let clock = Timestamp(rfc3339: "2026-03-01T12:00:00Z")!
+        let store = try CompassStore(path: folder + "/events.jsonl", configuration: .init(clock: { clock }))
+        try store.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat", role: .parent, newFamily: "f")), as: "u-pat")
+        try store.append(.addMember(AddMember(userId: "u-kid", fullName: "Kid", role: .player)), as: "u-pat")
+        try store.append(.addSchool(AddSchool(name: "UCLA")), as: "u-pat")
+        try store.append(.addCoach(AddCoach(schoolId: "s-ucla", firstName: "Jane", lastName: "Doe", role: .head)), as: "u-pat")
+        try store.append(.logInteraction(LogInteraction(type: .email, direction: .inbound, schoolId: "s-ucla", subject: "Hi")), as: "u-kid")
+        try store.append(.uploadDocument(UploadDocument(title: "Transcript", docType: "transcript")), as: "u-kid")
+        #expect(try store.schools(as: "u-pat").map(\.schoolId) == ["s-ucla"])
+        #expect(try store.schools(as: "u-pat").first?.daysSinceContact == 0)  // the configured clock
+        #expect(try store.coaches(as: "u-kid", school: "s-ucla").count == 1)
+        #expect(try store.members(as: "u-kid").count == 2)
+        #expect(try store.documents(as: "u-pat").map(\.title) == ["Transcript"])
+        #expect(try store.notifications(as: "u-pat").unread == 1)
+        #expect(try store.report(as: "u-pat").contains("Recruiting report"))
+        #expect(try store.read { state throws(StoreError) in state.families.count } == 1)
+        switch FamilyAppTests.failure(of: { () throws(StoreError) in _ = try store.schools(as: "u-ghost") }) {
+        case .rejected(let error)?: #expect(error.kind == .notFound)
+        default: Issue.record("an unknown viewer was not refused")
+        }
+    }
 }
