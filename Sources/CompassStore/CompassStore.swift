@@ -321,6 +321,33 @@ public final class CompassStore: @unchecked Sendable {
         return NotificationViews.list(state, viewer: who, unreadOnly: unreadOnly)
     }
 
+    /// The recruiting history (SPEC §4 `audit`) the viewer may see: every event and every
+    /// rejected line of their family, oldest first, with the query's filters.
+    public func audit(as viewer: String, query: AuditQuery = AuditQuery(),
+                      zone: TimeZone = TimeZone(secondsFromGMT: 0)!) throws(StoreError) -> [AuditEntry] {
+        let (_, who) = try viewing(viewer)
+        var trail = AuditTrail(zone: zone)
+        var entries: [AuditEntry] = []
+        _ = try replay(ReadOptions(problems: .summary, observer: { outcome, state in
+            trail.record(outcome, state: state)
+            entries += trail.takeEntries().filter { AuditTrail.shows($0, to: who, query: query) }
+        }))
+        return entries
+    }
+
+    /// The interactions list as it was (time travel, SPEC §4): after each family's line with
+    /// `seq` `atSeq`, or before the first line recorded after `asOf` (then also as of then).
+    public func interactions(as viewer: String, query: InteractionQuery = InteractionQuery(), atSeq: Int64? = nil,
+                             asOf: Timestamp? = nil) throws(StoreError) -> InteractionList {
+        let replayer = try replay(ReadOptions(cut: ReplayCut(atSeq: atSeq, asOf: asOf), scope: .familyOf(viewer), problems: .summary))
+        do throws(EventError) {
+            return try InteractionViews.list(replayer.state, viewer: try Viewer(viewer, in: replayer.state), query: query,
+                                             now: asOf ?? configuration.clock())
+        } catch {
+            throw .rejected(error)
+        }
+    }
+
     /// The self-contained HTML report (SPEC §3.6), as of the configured clock.
     public func report(as viewer: String, query: InteractionQuery = InteractionQuery(),
                        zone: TimeZone = TimeZone(secondsFromGMT: 0)!) throws(StoreError) -> String {

@@ -254,6 +254,12 @@ final class Counter: @unchecked Sendable {
         #expect(try store.notifications(as: "u-pat").unread == 1)
         #expect(try store.report(as: "u-pat").contains("Recruiting report"))
         #expect(try store.read { state throws(StoreError) in state.families.count } == 1)
+        // Audit and time travel, from the app too.
+        let history = try store.audit(as: "u-pat")
+        #expect(history.count == 6 && history.first?.summary.contains("started the family") == true)
+        #expect(try store.audit(as: "u-kid").allSatisfy { $0.actor == "u-kid" })
+        #expect(try store.interactions(as: "u-pat", atSeq: 4).items.isEmpty)
+        #expect(try store.interactions(as: "u-pat", atSeq: 5).items.count == 1)
         switch FamilyAppTests.failure(of: { () throws(StoreError) in _ = try store.schools(as: "u-ghost") }) {
         case .rejected(let error)?: #expect(error.kind == .notFound)
         default: Issue.record("an unknown viewer was not refused")
