@@ -260,6 +260,19 @@ final class Counter: @unchecked Sendable {
         #expect(try store.audit(as: "u-kid").allSatisfy { $0.actor == "u-kid" })
         #expect(try store.interactions(as: "u-pat", atSeq: 4).items.isEmpty)
         #expect(try store.interactions(as: "u-pat", atSeq: 5).items.count == 1)
+        // Values an app can keep: every result encodes and decodes back equal.
+        func roundTrips<T: Codable & Equatable>(_ value: T) throws -> Bool {
+            try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value)) == value
+        }
+        #expect(try roundTrips(store.interactions(as: "u-pat")))
+        #expect(try roundTrips(store.interaction("i-1", as: "u-kid")))
+        #expect(try roundTrips(store.activity(as: "u-pat")))
+        #expect(try roundTrips(store.schools(as: "u-pat")))
+        #expect(try roundTrips(store.coaches(as: "u-pat")))
+        #expect(try roundTrips(store.members(as: "u-pat")))
+        #expect(try roundTrips(store.documents(as: "u-pat")))
+        #expect(try roundTrips(store.notifications(as: "u-pat")))
+        #expect(try roundTrips(store.audit(as: "u-pat")))
         switch FamilyAppTests.failure(of: { () throws(StoreError) in _ = try store.schools(as: "u-ghost") }) {
         case .rejected(let error)?: #expect(error.kind == .notFound)
         default: Issue.record("an unknown viewer was not refused")

@@ -60,7 +60,7 @@ public struct InteractionLogged: Hashable, Sendable {
 }
 
 /// A file attached to an interaction; its bytes are stored by SHA-256 beside the log.
-public struct Attachment: Hashable, Sendable {
+public struct Attachment: Hashable, Sendable, Codable {
     /// The name shown to people.
     public var name: String
     /// The size in bytes.

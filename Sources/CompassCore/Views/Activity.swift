@@ -50,7 +50,7 @@ public struct ActivityQuery: Equatable, Sendable {
 }
 
 /// One row of the timeline.
-public struct ActivityItem: Hashable, Sendable {
+public struct ActivityItem: Hashable, Sendable, Codable {
     public var id: String
     /// The type.
     public var type: ActivityType
@@ -78,7 +78,7 @@ public struct ActivityItem: Hashable, Sendable {
 }
 
 /// One page of the timeline.
-public struct ActivityPage: Hashable, Sendable {
+public struct ActivityPage: Hashable, Sendable, Codable {
     /// The 1-based page.
     public var page: Int
     /// Items per page.

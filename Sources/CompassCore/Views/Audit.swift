@@ -1,7 +1,7 @@
 import Foundation
 
 /// One line of the recruiting history: an applied event, or a line the rules rejected.
-public struct AuditEntry: Hashable, Sendable {
+public struct AuditEntry: Hashable, Sendable, Codable {
     /// The 1-based line of the log.
     public var line: Int
     /// The line's `seq`.

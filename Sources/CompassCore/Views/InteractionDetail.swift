@@ -1,5 +1,5 @@
 /// The interaction detail page (SPEC §3.2): the list item plus its links and files.
-public struct InteractionDetail: Hashable, Sendable {
+public struct InteractionDetail: Hashable, Sendable, Codable {
     /// The list item.
     public var item: InteractionItem
     /// The id of the event that logged it.

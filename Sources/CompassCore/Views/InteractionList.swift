@@ -41,7 +41,7 @@ public struct InteractionQuery: Equatable, Sendable {
 }
 
 /// One row of the interactions list, every field of SPEC §3.1.
-public struct InteractionItem: Hashable, Sendable {
+public struct InteractionItem: Hashable, Sendable, Codable {
     public var id: String
     /// The type.
     public var type: InteractionType
@@ -82,7 +82,7 @@ public struct InteractionItem: Hashable, Sendable {
 }
 
 /// `total`, `outbound`, `inbound`, `thisWeek` over the filtered list.
-public struct InteractionAnalytics: Hashable, Sendable {
+public struct InteractionAnalytics: Hashable, Sendable, Codable {
     /// Interactions in the filtered list.
     public var total = 0
     /// Outbound interactions.
@@ -101,7 +101,7 @@ public struct InteractionAnalytics: Hashable, Sendable {
 }
 
 /// A `loggedByOptions` entry: the viewer as `Me`, then each athlete.
-public struct LoggedByOption: Hashable, Sendable {
+public struct LoggedByOption: Hashable, Sendable, Codable {
     /// The user id.
     public var userId: String
     /// The text of the option (`Me`, or the athlete's name).
@@ -109,7 +109,7 @@ public struct LoggedByOption: Hashable, Sendable {
 }
 
 /// The interactions page for one viewer (SPEC §3.1).
-public struct InteractionList: Hashable, Sendable {
+public struct InteractionList: Hashable, Sendable, Codable {
     /// Who is looking.
     public var viewer: Viewer
     /// Whether to tell an athlete their parents can see the list.

@@ -1,5 +1,5 @@
 /// A school on the family's list with its status and last contact (SPEC §3.4).
-public struct SchoolItem: Hashable, Sendable, Identifiable {
+public struct SchoolItem: Hashable, Sendable, Codable, Identifiable {
     /// The school's id in the family.
     public var schoolId: String
     /// The school's name.
@@ -26,7 +26,7 @@ public enum ContactGap: String, Hashable, Sendable {
 }
 
 /// A coach of one of the family's schools with their last contact (SPEC §3.4).
-public struct CoachItem: Hashable, Sendable, Identifiable {
+public struct CoachItem: Hashable, Sendable, Codable, Identifiable {
     /// The coach's id in the family.
     public var coachId: String
     /// The coach's school.
@@ -54,7 +54,7 @@ public struct CoachItem: Hashable, Sendable, Identifiable {
 }
 
 /// A member of the family (SPEC §3.4).
-public struct MemberItem: Hashable, Sendable, Identifiable {
+public struct MemberItem: Hashable, Sendable, Codable, Identifiable {
     /// The user id.
     public var userId: String
     /// The member's full name.
@@ -68,7 +68,7 @@ public struct MemberItem: Hashable, Sendable, Identifiable {
 }
 
 /// An uploaded document the viewer can see (SPEC §3.4).
-public struct DocumentItem: Hashable, Sendable, Identifiable {
+public struct DocumentItem: Hashable, Sendable, Codable, Identifiable {
     /// The document's id in the family.
     public var documentId: String
     /// The title.

@@ -1,5 +1,5 @@
 /// One inbound alert (SPEC §3.5): a coach reached out.
-public struct NotificationItem: Hashable, Sendable, Identifiable {
+public struct NotificationItem: Hashable, Sendable, Codable, Identifiable {
     /// `notification-{interactionId}`.
     public var id: String
     /// The interaction it is about.
@@ -19,7 +19,7 @@ public struct NotificationItem: Hashable, Sendable, Identifiable {
 }
 
 /// A viewer's notifications and how many are unread.
-public struct NotificationList: Hashable, Sendable {
+public struct NotificationList: Hashable, Sendable, Codable {
     /// Unread notifications (counted with or without the unread filter).
     public var unread: Int
     /// Newest first, ties by id.

@@ -1,5 +1,5 @@
 /// Who is looking: a member of one family, with their role.
-public struct Viewer: Hashable, Sendable {
+public struct Viewer: Hashable, Sendable, Codable {
     /// The user id.
     public var userId: String
     /// The role.
