@@ -1,0 +1,57 @@
+import CompassCore
+
+extension PostgresLogBackend {
+    /// Erases a member's or a family's data (SPEC §5) in one transaction that locks the
+    /// family's row: the changed lines rewritten, `ErasureRecorded` appended, the erased event
+    /// ids and members freed, blobs no other family names deleted, the erasure generation
+    /// bumped (every cursor reads the store again). Other families' rows are not touched.
+    func erase(_ target: ErasureTarget, requester: String, at: Timestamp, eventId: String,
+               dryRun: Bool) throws(StoreError) -> ErasureOutcome {
+        guard let family = try family(of: requester) else { throw .rejected(EventError("Unknown user \(requester)", kind: .notFound)) }
+        for _ in 0..<50 {
+            let (lines, count) = try familyLines(family)
+            let plan: ErasurePlan
+            do throws(EventError) {
+                plan = try ErasurePlanner.plan(log: lines, target: target, requester: requester, at: at, eventId: eventId)
+            } catch {
+                throw .rejected(error)
+            }
+            if dryRun {
+                return ErasureOutcome(plan: plan, tornFragments: 0, blobs: plan.orphanedBlobs.count, snapshot: false, committed: false)
+            }
+            let old = lines.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+            let new = plan.newLog.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+            lock.lock()
+            defer { lock.unlock() }
+            let removed: Int? = try transaction { () throws(StoreError) -> Int? in
+                let row = try sql("SELECT version FROM families WHERE family = $1 FOR UPDATE", [.text(family)])
+                guard row.rows.first?[0].flatMap({ Int64($0) }) == Int64(count) else { return nil }  // changed: plan again
+                for (index, line) in new.enumerated() where index < old.count && line != old[index] {
+                    try sql("UPDATE events SET line = $3, hash = $4 WHERE family = $1 AND seq = $2",
+                            [.text(family), .int(Int64(index + 1)), .text(line), .text(SHA256.hex(Array(line.utf8)))])
+                }
+                for index in plan.erasedLines {
+                    if let event = Self.event(in: old[index - 1]) {
+                        try sql("DELETE FROM event_ids WHERE event_id = $1 AND family = $2", [.text(event.id), .text(family)])
+                    }
+                }
+                for user in plan.erasedUsers { try sql("DELETE FROM users WHERE user_id = $1 AND family = $2", [.text(user), .text(family)]) }
+                try insertLine(new.last!, hash: plan.newHead, event: plan.record)
+                try sql("UPDATE families SET version = $2, head = $3 WHERE family = $1",
+                        [.text(family), .int(plan.record.seq), .text(plan.newHead)])
+                try sql("UPDATE compass_meta SET value = value + 1 WHERE key = 'erasures'")
+                var removed = 0
+                for sha in plan.orphanedBlobs {
+                    // Content-addressed: kept while another family's line still names the bytes.
+                    removed += try sql("DELETE FROM blobs WHERE sha256 = $1 AND NOT EXISTS (SELECT 1 FROM events WHERE family <> $2 AND strpos(line, $1) > 0) RETURNING sha256",
+                                       [.text(sha), .text(family)]).count
+                }
+                return removed
+            }
+            if let removed {
+                return ErasureOutcome(plan: plan, tornFragments: 0, blobs: removed, snapshot: false, committed: true)
+            }
+        }
+        throw .conflict("Conflict: the family kept changing while the erasure was planned; try again")
+    }
+}
