@@ -58,7 +58,7 @@ enum LogReader {
         let listsProblems: Bool = if case .summary = problems { false } else { true }
         if usesSnapshot, trustingSnapshot, let file = SnapshotFile(path: StoreFiles(log: path).snapshot, fs: fs),
            !(listsProblems && file.index.base.problems.count > 0),
-           file.matches(log: fd, path: path, extent: extent, fs: fs) {
+           try file.matches(log: fd, path: path, extent: extent, fs: fs) {
             let index = file.index
             if scope == .everything {
                 if let whole = index.whole(read: file.read) {

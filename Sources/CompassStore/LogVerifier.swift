@@ -211,7 +211,7 @@ enum LogVerifier {
                               replayer: inout Replayer) throws(StoreError) -> VerifyReport.SnapshotCheck {
         let snapshotPath = StoreFiles(log: path).snapshot
         guard try fs.kind(of: snapshotPath) != .missing else { return .none }
-        guard let file = SnapshotFile(path: snapshotPath, fs: fs), file.matches(log: fd, path: path, extent: extent, fs: fs),
+        guard let file = SnapshotFile(path: snapshotPath, fs: fs), try file.matches(log: fd, path: path, extent: extent, fs: fs),
               let stored = try fs.readFile(snapshotPath, .readSide) else {
             try? fs.remove(snapshotPath)
             return .stale

@@ -30,6 +30,8 @@ package final class SnapshotFile: @unchecked Sendable {
         self.fd = opened
         self.fs = fs
         let fd = opened
+        // The snapshot is a cache: one that cannot be read is not used (the log is read
+        // instead), so a failed read of it is "no snapshot", never an error.
         guard let size = try? fs.size(fd, path: path),
               let index = SnapshotIndex.open(size: size, read: { range in try? fs.read(fd, from: range.lowerBound, to: range.upperBound, path: path) })
         else {
@@ -41,24 +43,27 @@ package final class SnapshotFile: @unchecked Sendable {
 
     deinit { fs.close(fd) }
 
-    /// The bytes of `range`, or nil when they cannot be read.
+    /// The bytes of `range`, or nil when they cannot be read (then the part is not used and
+    /// the log is read instead: a snapshot is a cache).
     package func read(_ range: Range<Int>) -> [UInt8]? {
         try? fs.read(fd, from: range.lowerBound, to: range.upperBound, path: "snapshot")
     }
 
     /// Whether the open log still ends the snapshot's prefix with the line it recorded, within
-    /// the committed extent.
-    package func matches(log: Int32, path: String, extent: LogExtent, fs: FileSystem) -> Bool {
-        Self.log(log, path: path, extent: extent, endsPrefixOf: index.base, fs: fs)
+    /// the committed extent. A failed read of the log is an error.
+    package func matches(log: Int32, path: String, extent: LogExtent, fs: FileSystem) throws(StoreError) -> Bool {
+        try Self.log(log, path: path, extent: extent, endsPrefixOf: index.base, fs: fs)
     }
 
     /// Whether an open log, within its committed extent, still ends the prefix a snapshot
-    /// covers with the line the snapshot recorded.
-    package static func log(_ log: Int32, path: String, extent: LogExtent, endsPrefixOf base: ReplaySnapshot, fs: FileSystem) -> Bool {
+    /// covers with the line the snapshot recorded. A failed read of the log is an error (not a
+    /// mismatch: that would send the caller to read the same failing log).
+    package static func log(_ log: Int32, path: String, extent: LogExtent, endsPrefixOf base: ReplaySnapshot,
+                            fs: FileSystem) throws(StoreError) -> Bool {
         guard extent.complete >= base.consumedBytes else { return false }
         if base.consumedBytes == 0 { return true }
         let lineStart = base.consumedBytes - base.lastLineLength - 1
-        guard lineStart >= 0, (try? fs.read(log, from: base.consumedBytes - 1, to: base.consumedBytes, path: path)) == [0x0A] else {
+        guard lineStart >= 0, try fs.read(log, from: base.consumedBytes - 1, to: base.consumedBytes, path: path) == [0x0A] else {
             return false
         }
         // Hashed in pieces: the line may be one too long to hold (it was replayed as such).
@@ -66,7 +71,8 @@ package final class SnapshotFile: @unchecked Sendable {
         var offset = lineStart
         while offset < base.consumedBytes - 1 {
             let end = min(offset + (1 << 20), base.consumedBytes - 1)
-            guard let piece = try? fs.read(log, from: offset, to: end, path: path), piece.count == end - offset else { return false }
+            let piece = try fs.read(log, from: offset, to: end, path: path)
+            guard piece.count == end - offset else { return false }
             hasher.update(piece)
             offset = end
         }

@@ -24,7 +24,7 @@ package enum SnapshotWriter {
         defer { fs.unlock(fd, path: log) }
         guard try fs.identity(fd) == identity, try fs.identity(of: log) == identity else { return false }
         let extent = try LogExtent.measure(fd, path: log, fs: fs, locking: false)
-        guard SnapshotFile.log(fd, path: log, extent: extent, endsPrefixOf: snapshot, fs: fs) else { return false }
+        guard try SnapshotFile.log(fd, path: log, extent: extent, endsPrefixOf: snapshot, fs: fs) else { return false }
         try write()
         return true
     }

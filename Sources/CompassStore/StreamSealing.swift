@@ -46,6 +46,8 @@ enum StreamSealing {
     /// An idempotent retry (SPEC §4): the drafts must be one event with the original's type,
     /// actor, family and payload; anything else under a used id is a conflict.
     static func checkRetry(_ drafts: [EventDraft], of original: Event, eventId: String, sanitizing: Bool) throws(StoreError) {
+        // (A draft whose payload does not build is not the original: `try?` compares a rule
+        // result here, no I/O.)
         guard let draft = drafts.first, drafts.count == 1,
               draft.type == original.type.rawValue, draft.actor == original.actor, draft.family == original.family,
               (try? Rules.payloadIgnoringState(draft, sanitizing: sanitizing)) == original.payload
