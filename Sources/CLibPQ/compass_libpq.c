@@ -112,6 +112,7 @@ int compass_pq_result_ok(const void *result) {
 }
 const char *compass_pq_result_message(const void *result) { return result ? pq.result_error_message(result) : "no result"; }
 const char *compass_pq_sqlstate(const void *result) { return result ? pq.result_error_field(result, 'C') : NULL; }
+const char *compass_pq_constraint(const void *result) { return result ? pq.result_error_field(result, 'n') : NULL; }
 int compass_pq_rows(const void *result) { return pq.ntuples(result); }
 int compass_pq_columns(const void *result) { return pq.nfields(result); }
 int compass_pq_is_null(const void *result, int row, int column) { return pq.getisnull(result, row, column); }

@@ -124,4 +124,7 @@ package struct ChangeFeed {
 
     /// The events committed since the last call, in log order.
     package mutating func next() throws(StoreError) -> [Event] { try feed.next() }
+
+    /// Blocks until the log may have changed or `timeout` passes.
+    package func wait(upTo timeout: Duration) { feed.wait(upTo: timeout) }
 }

@@ -396,20 +396,21 @@ public final class CompassStore: @unchecked Sendable {
     /// The events appended from now on, by this process or any other, in log order.
     ///
     /// Every event committed after this returns is delivered: the log is measured here, at
-    /// once, and what it held then is read (not delivered) by the feed's first poll. Polls the
-    /// log every `interval`; reads only committed complete lines (a torn line or an unfinished
+    /// once, and what it held then is read (not delivered) by the feed's first poll. Reads the
+    /// log when it changes (inotify on Linux; a PostgreSQL store's `NOTIFY`) and at least
+    /// every `interval`; reads only committed complete lines (a torn line or an unfinished
     /// batch is delivered once whole); after the log is replaced (an erasure's rename, or
     /// removed and made again) it reads the new file and delivers only events not in the old
     /// one. The stream ends when the consumer stops iterating, or at once when the log cannot
     /// be read to measure it.
-    public func changes(every interval: Duration = .milliseconds(100)) -> AsyncStream<Event> {
+    public func changes(every interval: Duration = CompassStore.feedInterval) -> AsyncStream<Event> {
         feed(every: interval) { () throws(StoreError) in try backend.changes(scope: .summary, after: nil) }
     }
 
     /// Every event of `family` after its `seq` (SPEC §1.1: each family counts on its own),
     /// already in the log or appended later, in log order: an app that kept the `seq` of the
     /// last event it handled resumes with no gap and no duplicate.
-    public func changes(inFamily family: String, after seq: Int64, every interval: Duration = .milliseconds(100)) -> AsyncStream<Event> {
+    public func changes(inFamily family: String, after seq: Int64, every interval: Duration = CompassStore.feedInterval) -> AsyncStream<Event> {
         feed(every: interval) { () throws(StoreError) in try backend.changes(scope: .summary, after: (family, seq)) }
     }
 
@@ -420,23 +421,14 @@ public final class CompassStore: @unchecked Sendable {
                 continuation.finish()
                 return
             }
-            let handed = HandedOver(start)
-            let task = Task.detached {
-                var feed = handed.take()
-                while !Task.isCancelled {
-                    if let events = try? feed.next() { for event in events { continuation.yield(event) } }
-                    try? await Task.sleep(for: interval)
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+            FeedThread.run(start, every: interval, continuation: continuation) { _, events in events }
         }
     }
 
     /// The activity items (SPEC §3.3) that events appended from now on add to `viewer`'s
     /// timeline: the live dashboard widget. Items are built one by one, never by rebuilding
     /// the timeline.
-    public func activityChanges(as viewer: String, every interval: Duration = .milliseconds(100),
+    public func activityChanges(as viewer: String, every interval: Duration = CompassStore.feedInterval,
                                 zone: TimeZone = TimeZone(secondsFromGMT: 0)!) -> AsyncStream<ActivityItem> {
         let clock = configuration.clock
         let made = Result { () throws(StoreError) in try backend.changes(scope: .familyOf(viewer), after: nil) }
@@ -445,22 +437,10 @@ public final class CompassStore: @unchecked Sendable {
                 continuation.finish()
                 return
             }
-            let handed = HandedOver(start)
-            let task = Task.detached {
-                var feed = handed.take()
-                while !Task.isCancelled {
-                    if let events = try? feed.next(), let who = try? Viewer(viewer, in: feed.state) {
-                        for event in events {
-                            if let item = ActivityViews.newItem(for: event, in: feed.state, viewer: who, now: clock(), zone: zone) {
-                                continuation.yield(item)
-                            }
-                        }
-                    }
-                    try? await Task.sleep(for: interval)
-                }
-                continuation.finish()
+            FeedThread.run(start, every: interval, continuation: continuation) { feed, events in
+                guard let who = try? Viewer(viewer, in: feed.state) else { return [] }
+                return events.compactMap { ActivityViews.newItem(for: $0, in: feed.state, viewer: who, now: clock(), zone: zone) }
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 

@@ -116,4 +116,7 @@ package protocol ChangeSource {
     var isOpen: Bool { get }
     /// The events committed since the last call, in log order.
     mutating func next() throws(StoreError) -> [Event]
+    /// Blocks until the log may have changed (a file notification, a `NOTIFY`) or `timeout`
+    /// passes. A hint only: ``next()`` reads what is committed either way.
+    func wait(upTo timeout: Duration)
 }

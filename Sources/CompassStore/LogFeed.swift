@@ -8,6 +8,7 @@ struct LogFeed: ChangeSource {
     private var tail: LogTail
     private var replayer: Replayer
     private let sink = AppliedEvents()
+    private let watcher: FileChangeWatcher
 
     /// Where the feed starts: what the log held when it was made is read but not delivered.
     private var anchored: Int?
@@ -24,6 +25,8 @@ struct LogFeed: ChangeSource {
     /// the snapshot when one matches (and never writes one).
     package init(path: String, fs: FileSystem, scope: ReplayScope = .summary) throws(StoreError) {
         tail = LogTail(path: path, fs: fs)
+        watcher = FileChangeWatcher(logPath: path)
+        _ = watcher.isWatching  // watching before the log is measured: no change falls between
         replayer = Replayer(observer: sink.observe, problems: .summary)
         after = nil
         self.scope = scope
@@ -34,6 +37,8 @@ struct LogFeed: ChangeSource {
     /// later: an app that kept the last `seq` it saw resumes without a gap or a duplicate.
     package init(path: String, fs: FileSystem, family: String, after seq: Int64) {
         tail = LogTail(path: path, fs: fs)
+        watcher = FileChangeWatcher(logPath: path)
+        _ = watcher.isWatching
         replayer = Replayer(observer: sink.observe, problems: .summary)
         after = (family, seq)
         scope = .summary
@@ -68,6 +73,9 @@ struct LogFeed: ChangeSource {
     }
 
     private func isAfter(_ event: Event) -> Bool { after.map { event.family == $0.family && event.seq > $0.seq } ?? true }
+
+    /// Woken by a change in the log's folder (inotify), else after `timeout`.
+    package func wait(upTo timeout: Duration) { watcher.wait(upTo: timeout) }
 }
 
 /// A value made on one task and handed whole to another, which alone uses it from then on

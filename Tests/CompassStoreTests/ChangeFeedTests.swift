@@ -93,4 +93,25 @@ import CompassTestSupport
         }
         #expect(ids == ["erasure-1", "after-erase"])
     }
+
+    /// A feed is woken by the log changing (inotify on Linux), not by its interval: with an
+    /// interval of ten minutes, appends by another process are each delivered (the test gives
+    /// up after two minutes).
+    @Test func aFeedIsWokenByTheLogChangingNotByItsInterval() async throws {
+        #if os(Linux)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let log = folder + "/events.jsonl"
+        let store = try CompassStore(path: log, createIfMissing: false)
+        let parent = try #require(try store.state().members.values.filter { $0.role == .parent }.map(\.userId).min())
+        let stream = store.changes(every: .seconds(600))
+        for round in 1...3 {
+            try await Task.sleep(for: .milliseconds(300))  // the feed has read and waits
+            let appended = try Binary.run(["add-school", "--as", parent, "--name", "Woken \(round)", "--event-id", "woken-\(round)", "--log", log])
+            #expect(appended.status == 0, "\(appended.stderr)")
+            let delivered = await Self.event("woken-\(round)", in: stream, within: 120)
+            #expect(delivered != nil, "round \(round): the append did not wake the feed")
+        }
+        #endif
+    }
 }

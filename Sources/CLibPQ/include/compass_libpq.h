@@ -27,6 +27,8 @@ int compass_pq_result_ok(const void *result);
 const char *compass_pq_result_message(const void *result);
 /// The SQLSTATE of a failed result, or NULL.
 const char *compass_pq_sqlstate(const void *result);
+/// The constraint a failed result violated (PG_DIAG_CONSTRAINT_NAME), or NULL.
+const char *compass_pq_constraint(const void *result);
 int compass_pq_rows(const void *result);
 int compass_pq_columns(const void *result);
 int compass_pq_is_null(const void *result, int row, int column);

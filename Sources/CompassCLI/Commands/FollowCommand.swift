@@ -65,19 +65,22 @@ enum FollowCommand {
                 inv.console.err("waiting for \(TerminalText.escape(inv.logPathForDisplay)) to be created…\n")
                 warnedWaiting = true
             }
-            pause(milliseconds: interval)
+            wait(for: feed, milliseconds: interval)
         }
         // Interrupted: exit 128 + the signal (130 for Ctrl-C), as shells and other tools do.
         throw CLIError.interrupted(Int32(stopRequested))
     }
 
-    /// Sleeps in steps of at most a second (no overflow for long intervals; a stop request is
-    /// noticed within a second).
-    static func pause(milliseconds: Int64) {
+    /// Waits until the log changes (inotify, or a PostgreSQL store's `NOTIFY`) or `milliseconds`
+    /// pass, in steps of at most a second (a stop request is noticed within a second).
+    static func wait(for feed: ChangeFeed, milliseconds: Int64) {
         var left = milliseconds
         while left > 0, stopRequested == 0 {
             let step = min(left, 1000)
-            usleep(useconds_t(step * 1000))
+            let started = ContinuousClock.now
+            feed.wait(upTo: .milliseconds(step))
+            let took = ContinuousClock.now - started
+            if took < .milliseconds(step) { return }  // woken: something changed
             left -= step
         }
     }

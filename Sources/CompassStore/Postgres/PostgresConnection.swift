@@ -1,5 +1,10 @@
 import CLibPQ
 import CompassCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One connection to PostgreSQL through libpq, which is loaded the first time one is opened.
 ///
@@ -17,7 +22,7 @@ final class PostgresConnection {
         var reason = [CChar](repeating: 0, count: 512)
         guard compass_pq_load(&reason, reason.count) == 1 else {
             throw .io(path: display, message: "a postgresql:// log needs libpq.so.5, PostgreSQL's client library, which is not installed "
-                      + "(Debian and Ubuntu: apt-get install libpq5): \(String(cString: reason))")
+                      + "(Debian and Ubuntu: apt-get install libpq5): \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         guard let opened = compass_pq_connect(address) else { throw .io(path: display, message: "cannot connect to \(display): out of memory") }
         guard compass_pq_ok(opened) == 1 else {
@@ -34,6 +39,27 @@ final class PostgresConnection {
     /// drops it).
     var isUp: Bool { compass_pq_ok(conn) == 1 }
 
+    /// Waits until a notification arrives (true) or `milliseconds` pass; the notifications
+    /// are taken (their payloads do not matter: the listener reads the store).
+    func waitForNotification(milliseconds: Int32) -> Bool {
+        if compass_pq_consume_input(conn) == 1, takeNotifications() { return true }
+        let socket = compass_pq_socket(conn)
+        guard socket >= 0, isUp else {
+            usleep(useconds_t(max(0, milliseconds)) * 1000)
+            return false
+        }
+        var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, max(0, milliseconds)) > 0 else { return false }
+        _ = compass_pq_consume_input(conn)
+        return takeNotifications()
+    }
+
+    private func takeNotifications() -> Bool {
+        var any = false
+        while compass_pq_take_notification(conn) == 1 { any = true }
+        return any
+    }
+
     /// A statement's rows, each value as text (nil for NULL).
     struct Rows {
         var rows: [[String?]]
@@ -45,6 +71,8 @@ final class PostgresConnection {
     struct Failure: Error {
         var sqlstate: String?
         var message: String
+        /// The constraint violated, when one was (`users_pkey`…).
+        var constraint: String? = nil
         var isUniqueViolation: Bool { sqlstate == "23505" }
     }
 
@@ -84,7 +112,8 @@ final class PostgresConnection {
         guard let result, compass_pq_result_ok(result) == 1 else {
             let message = result.map { String(cString: compass_pq_result_message($0)) } ?? String(cString: compass_pq_error_message(conn))
             let state = result.flatMap { compass_pq_sqlstate($0) }.map { String(cString: $0) }
-            throw Failure(sqlstate: state, message: Self.redacted(message.trimmingTrailingNewlines))
+            let constraint = result.flatMap { compass_pq_constraint($0) }.map { String(cString: $0) }
+            throw Failure(sqlstate: state, message: Self.redacted(message.trimmingTrailingNewlines), constraint: constraint)
         }
         let count = Int(compass_pq_rows(result))
         var rows: [[String?]] = []

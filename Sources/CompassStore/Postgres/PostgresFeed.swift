@@ -1,7 +1,8 @@
 import CompassCore
 
 /// A PostgreSQL store's change feed: what is there when it is made is read, not delivered;
-/// then every event committed after, in the store's order, without a gap.
+/// then every event committed after, in the store's order, without a gap. It reads on its own
+/// connection, which `LISTEN`s for appends.
 struct PostgresFeed: ChangeSource {
     private var cursor: PostgresCursor
     private var replayer = Replayer(problems: .summary)
@@ -29,6 +30,11 @@ struct PostgresFeed: ChangeSource {
         }
         return sink.events.filter(isAfter)
     }
+
+    /// Woken by an append's or an erasure's `NOTIFY` on this feed's own connection, else after
+    /// `timeout` (a transaction that is not an append can hold the horizon back; its end
+    /// notifies nothing).
+    func wait(upTo timeout: Duration) { cursor.backend.waitForNotification(upTo: timeout) }
 
     private func isAfter(_ event: Event) -> Bool { after.map { event.family == $0.family && event.seq > $0.seq } ?? true }
 }

@@ -40,6 +40,7 @@ extension PostgresLogBackend {
                 try sql("UPDATE families SET version = $2, head = $3 WHERE family = $1",
                         [.text(family), .int(plan.record.seq), .text(plan.newHead)])
                 try sql("UPDATE compass_meta SET value = value + 1 WHERE key = 'erasures'")
+                try notifyInTransaction(family)
                 var removed = 0
                 for sha in plan.orphanedBlobs {
                     // Content-addressed: kept while another family's line still names the bytes.

@@ -14,6 +14,8 @@ final class PostgresLogBackend: LogBackend {
     private(set) var db: PostgresConnection
     /// The address, to connect again after a lost connection.
     private let address: String
+    /// Whether this connection `LISTEN`s (a feed's): a new connection listens again.
+    private var isListening = false
     /// Inside a transaction a lost connection is not replaced (the transaction is gone with it).
     private var inTransaction = false
     /// The events the current append is committing: after a lost connection, whether they
@@ -27,6 +29,36 @@ final class PostgresLogBackend: LogBackend {
     private var families: [String: Replayer] = [:]
     /// The erasure generation the cached families were read at.
     private var cachedGeneration: Int64 = -1
+    /// Each member's family, as appends found it (a member never moves; an erasure clears it).
+    private var userFamilies: [String: String] = [:]
+
+    /// When appends wake feeds with `NOTIFY` (bench/results.md measures each).
+    enum NotifyMode: String {
+        /// In the append's own transaction (the default).
+        case inTransaction = "transaction"
+        /// After the append committed, in a statement of its own.
+        case afterCommit = "after"
+        /// Never: feeds wake on their interval only.
+        case off
+    }
+
+    /// The mode, from `COMPASS_PG_NOTIFY` (`transaction`, `after`, `off`) for measuring; else
+    /// ``NotifyMode/inTransaction``.
+    static let notify: NotifyMode = {
+        guard let text = getenv("COMPASS_PG_NOTIFY") else { return .inTransaction }
+        return NotifyMode(rawValue: String(cString: text)) ?? .inTransaction
+    }()
+
+    /// Wakes the feeds for `family` after a commit (``NotifyMode/afterCommit``).
+    private func notifyAfterCommit(_ family: String) throws(StoreError) {
+        try sql("SELECT pg_notify('\(PostgresSchema.channel)', $1)", [.text(family)])
+    }
+
+    /// Inside a write's transaction: wakes the feeds when it commits (unless notifications are off).
+    func notifyInTransaction(_ family: String) throws(StoreError) {
+        guard Self.notify != .off else { return }
+        try sql("SELECT pg_notify('\(PostgresSchema.channel)', $1)", [.text(family)])
+    }
 
     init(address: String) throws(StoreError) {
         self.address = address
@@ -71,7 +103,7 @@ final class PostgresLogBackend: LogBackend {
     @discardableResult
     func sql(_ text: String, _ values: [PostgresConnection.Value] = []) throws(StoreError) -> PostgresConnection.Rows {
         // A connection the server or the network dropped is made again, outside a transaction.
-        if !inTransaction, !db.isUp { db = try PostgresConnection(address) }
+        if !inTransaction, !db.isUp { try reconnect() }
         do throws(PostgresConnection.Failure) {
             return try db.run(text, values)
         } catch {
@@ -79,13 +111,45 @@ final class PostgresLogBackend: LogBackend {
             // transaction every statement here may run twice (reads, and writes that are
             // `ON CONFLICT DO NOTHING` or a transaction's BEGIN): connect again, run it again.
             guard !inTransaction, !db.isUp else { throw .io(path: db.display, message: "PostgreSQL: \(error.message)") }
-            db = try PostgresConnection(address)
+            try reconnect()
             do throws(PostgresConnection.Failure) {
                 return try db.run(text, values)
             } catch {
                 throw .io(path: db.display, message: "PostgreSQL: \(error.message)")
             }
         }
+    }
+
+    /// Connects again (listening again if this connection listened: a notification missed
+    /// meanwhile costs latency only, as the listener reads the store after).
+    private func reconnect() throws(StoreError) {
+        db = try PostgresConnection(address)
+        if isListening {
+            do throws(PostgresConnection.Failure) {
+                try db.run("LISTEN \(PostgresSchema.channel)")
+            } catch {
+                throw .io(path: db.display, message: "PostgreSQL: \(error.message)")
+            }
+        }
+    }
+
+    /// A backend on its own connection that listens for appends' notifications: a feed's,
+    /// so waiting on it never holds the store's connection.
+    func listening() throws(StoreError) -> PostgresLogBackend {
+        let other = PostgresLogBackend(connection: try PostgresConnection(address), address: address)
+        try other.sql("LISTEN \(PostgresSchema.channel)")
+        other.isListening = true
+        return other
+    }
+
+    /// Blocks until an append or an erasure notifies, or `timeout` passes.
+    func waitForNotification(upTo timeout: Duration) {
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        lock.lock()
+        if !db.isUp { _ = try? reconnect() }
+        let connection = db
+        lock.unlock()
+        _ = connection.waitForNotification(milliseconds: milliseconds)
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
@@ -152,7 +216,7 @@ final class PostgresLogBackend: LogBackend {
     func makeCursor() -> any LogCursor { PostgresCursor(backend: self) }
 
     func changes(scope: ReplayScope, after: (family: String, seq: Int64)?) throws(StoreError) -> any ChangeSource {
-        try PostgresFeed(backend: self, after: after)
+        try PostgresFeed(backend: try listening(), after: after)
     }
 
     func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
@@ -223,11 +287,24 @@ final class PostgresLogBackend: LogBackend {
         lock.unlock()
         // An append by a member to their own family: locked first, decided under the lock, so a
         // hot family queues instead of retrying.
-        if let actor = request.actor, let family = try family(of: actor),
-           let outcome = try lockedAppend(request, family: family, build: build) {
+        if let actor = request.actor, let family = try cachedFamily(of: actor),
+           let outcome = try familyAppend(request, family: family, build: build) {
             return outcome
         }
         return try optimisticAppend(request, build: build)
+    }
+
+    /// The actor's family, looked up once per process (and again after an erasure).
+    private func cachedFamily(of user: String) throws(StoreError) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = userFamilies[user] { return known }
+        let found = try family(of: user)
+        if let found {
+            if userFamilies.count >= 65536 { userFamilies.removeAll() }  // bounded, read again
+            userFamilies[user] = found
+        }
+        return found
     }
 
     /// Whether an event with this id is in the store.
@@ -237,79 +314,180 @@ final class PostgresLogBackend: LogBackend {
         return try sql("SELECT 1 FROM event_ids WHERE event_id = $1", [.text(eventId)]).count == 1
     }
 
-    /// Marks an append that writes outside the actor's family (decided optimistically
-    /// instead); never leaves this type.
-    private static let otherFamilies = EventError("an append outside the actor's family", kind: .erased)
-
-    /// Locks the family's row, folds the lines other writers added since this process last
-    /// saw the family, decides, writes and commits. Nil when the drafts are not all of the
-    /// family (a new family's first member): then the optimistic path decides.
-    private func lockedAppend(_ request: AppendRequest, family: String, build: DraftBuilder) throws(StoreError) -> AppendOutcome? {
+    /// Decides against this process's replay of the family (read once, then only what other
+    /// writers add) and writes in one round trip (``PostgresSchema/appendFunction``): the
+    /// function locks the family's row and writes only if the family is still where the
+    /// decision was made; else it returns the newer lines, which are folded before deciding
+    /// again. Nil when the drafts are not all of the family (a new family's first member):
+    /// then the optimistic path decides.
+    private func familyAppend(_ request: AppendRequest, family: String, build: DraftBuilder) throws(StoreError) -> AppendOutcome? {
         lock.lock()
         defer { lock.unlock() }
-        var undo: () -> Void = {}
-        let outcome: Result<AppendOutcome?, StoreError> = Result { () throws(StoreError) -> AppendOutcome? in
-            return try transaction { () throws(StoreError) -> AppendOutcome? in
-                // One statement makes the row if need be, locks it (ON CONFLICT DO UPDATE takes
-                // the row lock) and returns it with the erasure generation.
-                let row = try sql("""
-                    INSERT INTO families (family) VALUES ($1) ON CONFLICT (family) DO UPDATE SET family = EXCLUDED.family
-                    RETURNING version, head, (SELECT value FROM compass_meta WHERE key = 'erasures')
-                    """, [.text(family)])
-                guard let version = row.rows.first?[0].flatMap({ Int64($0) }), let head = row.rows.first?[1] else { return nil }
-                let generation = row.rows.first?[2].flatMap { Int64($0) } ?? 0
-                if generation != cachedGeneration { families = [:]; cachedGeneration = generation }
-                var replayer = families.removeValue(forKey: family) ?? Replayer(problems: .summary)
-                if replayer.streams.version(of: family) > version { replayer = Replayer(problems: .summary) }
-                // Only what other writers added since this process last saw the family.
-                if replayer.streams.version(of: family) < version {
-                    let newer = try sql("SELECT line FROM events WHERE family = $1 AND seq > $2 ORDER BY seq",
-                                        [.text(family), .int(replayer.streams.version(of: family))])
-                    replayer.consume(bytes: Self.joined(newer))
-                }
-                var original: Event?
-                if let eventId = request.eventId,
-                   let line = try sql("SELECT e.line FROM event_ids i JOIN events e ON e.family = i.family AND e.seq = i.seq WHERE i.event_id = $1",
-                                      [.text(eventId)]).rows.first?[0] {
-                    original = Self.event(in: line)
-                }
+        for _ in 0..<200 {
+            var replayer: Replayer
+            if let cached = families.removeValue(forKey: family) {
+                replayer = cached
+            } else {
+                // The generation first: lines read after it are at least that new, and the
+                // function refuses a write decided against an older one.
+                let generation = try erasureGeneration()
+                if generation != cachedGeneration { forgetFamilies(at: generation) }
+                replayer = Replayer(problems: .summary)
+                replayer.consume(bytes: try familyLines(family).lines)
+            }
+            var original: Event?
+            if let eventId = request.eventId, let line = try originalLine(of: eventId) { original = Self.event(in: line) }
+            var decided = replayer
+            let decision = Result { () throws(StoreError) -> [Event]? in
                 let drafts = try build(replayer.state, original)
                 if let eventId = request.eventId, let original {
                     try StreamSealing.checkRetry(drafts, of: original, eventId: eventId, sanitizing: request.sanitizing)
-                    families[family] = replayer
-                    return .alreadyPresent(original)
+                    return nil
                 }
                 guard drafts.allSatisfy({ $0.family == family }) else { throw .rejected(Self.otherFamilies) }
+                let version = replayer.streams.version(of: family)
                 if let expectVersion = request.expectVersion, expectVersion != version {
                     throw .staleVersion(family: family, expected: expectVersion, current: version)
                 }
-                let events = try StreamSealing.decide(drafts, against: &replayer, sanitizing: request.sanitizing,
-                                                      lineNumbers: request.lineNumbers, prebuilt: request.prebuilt)
-                let lines = StreamSealing.seal(events, heads: [family: head])
                 request.keepUntilExit(drafts)
-                undo = try request.beforeWrite(lines.map(\.event))
-                committing = lines.map(\.event)
-                try insertLines(lines)
-                for line in lines { replayer.advanceWritten(line.event, lineLength: line.text.utf8.count, hash: line.hash) }
-                if let last = lines.last {
-                    try sql("UPDATE families SET version = $2, head = $3 WHERE family = $1", [.text(family), .int(last.event.seq), .text(last.hash)])
+                // Decided on a copy: if another writer moved the family, the replay at
+                // `version` is what the newer lines are folded into.
+                return try StreamSealing.decide(drafts, against: &decided, sanitizing: request.sanitizing,
+                                                lineNumbers: request.lineNumbers, prebuilt: request.prebuilt)
+            }
+            let events: [Event]
+            switch decision {
+            case .success(nil):
+                keep(replayer, for: family)
+                return .alreadyPresent(original!)
+            case .success(let decidedEvents?):
+                events = decidedEvents
+            case .failure(.rejected(let error)) where error == Self.otherFamilies:
+                keep(replayer, for: family)
+                return nil
+            case .failure(let error):
+                // A refusal decided against this process's replay stands only if the replay
+                // is current: else fold what other writers added and decide again.
+                switch try catchUp(&replayer, family: family) {
+                case nil: return nil
+                case true?: keep(replayer, for: family); continue
+                case false?: keep(replayer, for: family); throw error
                 }
-                families[family] = replayer  // kept for the next append once committed (dropped below if not)
+            }
+            let version = replayer.streams.version(of: family)
+            let head = replayer.streams[family: family]?.head.text ?? SHA256.emptyHex
+            let lines = StreamSealing.seal(events, heads: [family: head])
+            let undo = try request.beforeWrite(lines.map(\.event))
+            committing = lines.map(\.event)
+            let answer: PostgresConnection.Rows
+            do throws(StoreError) {
+                answer = try callAppend(family: family, version: version, head: head, lines: lines)
+            } catch {
+                undo()
+                throw error
+            }
+            guard let first = answer.rows.first else {
+                for line in lines { decided.advanceWritten(line.event, lineLength: line.text.utf8.count, hash: line.hash) }
+                keep(decided, for: family)
                 return .written(lines.map(\.event))
             }
-        }
-        switch outcome {
-        case .success(let value):
-            return value
-        case .failure(.rejected(let error)) where error == Self.otherFamilies:
-            families[family] = nil
             undo()
-            return nil  // drafts of other families: decided optimistically
-        case .failure(let error):
-            families[family] = nil
-            undo()
-            throw error
+            if first[0] == "-1" {
+                // An erasure rewrote lines since: decided again from what the store holds now.
+                forgetFamilies(at: first[1].flatMap { Int64($0) } ?? -1)
+                return nil
+            }
+            replayer.consume(bytes: Self.joined(PostgresConnection.Rows(rows: answer.rows.map { [$0[1]] })))
+            keep(replayer, for: family)
         }
+        throw .conflict("Conflict: the family kept changing while this append was decided; try again")
+    }
+
+    /// Marks drafts outside the actor's family (decided optimistically instead); never leaves
+    /// this type.
+    private static let otherFamilies = EventError("an append outside the actor's family", kind: .erased)
+
+    /// Folds the lines other writers added to the family since `replayer` read it: true when
+    /// there were some, false when it was current, nil when an erasure rewrote lines since
+    /// (every cached family is dropped; the caller decides from the store).
+    private func catchUp(_ replayer: inout Replayer, family: String) throws(StoreError) -> Bool? {
+        let generation = try erasureGeneration()
+        guard generation == cachedGeneration else {
+            forgetFamilies(at: generation)
+            return nil
+        }
+        let newer = try sql("SELECT line FROM events WHERE family = $1 AND seq > $2 ORDER BY seq",
+                            [.text(family), .int(replayer.streams.version(of: family))])
+        guard newer.count > 0 else { return false }
+        replayer.consume(bytes: Self.joined(newer))
+        return true
+    }
+
+    /// Runs ``PostgresSchema/appendFunction`` for one family's sealed lines.
+    private func callAppend(family: String, version: Int64, head: String,
+                            lines: [(event: Event, text: String, hash: String)]) throws(StoreError) -> PostgresConnection.Rows {
+        func column(_ value: (Event, String, String) -> String) -> PostgresConnection.Value {
+            .text(Self.arrayLiteral(lines.map { value($0.event, $0.text, $0.hash) }))
+        }
+        var users: [String] = []
+        for line in lines { if case .memberJoined(let joined) = line.event.payload { users.append(joined.userId) } }
+        let values: [PostgresConnection.Value] = [
+            .text(family), .int(cachedGeneration), .int(version), .text(head),
+            column { e, _, _ in e.id }, column { e, _, _ in String(e.seq) }, column { _, text, _ in text }, column { _, _, hash in hash },
+            column { e, _, _ in e.type.rawValue }, column { e, _, _ in e.actor }, column { e, _, _ in e.at.rfc3339 },
+            .text(Self.arrayLiteral(users)), .text(Self.notify == .inTransaction ? "true" : "false"),
+        ]
+        let text = "SELECT r_seq, r_line FROM compass_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+        let rows: PostgresConnection.Rows
+        if !db.isUp { try reconnect() }
+        do throws(PostgresConnection.Failure) {
+            rows = try db.run(text, values)
+        } catch {
+            throw Self.refusal(error, users: users, display: db.display)
+        }
+        if rows.count == 0, Self.notify == .afterCommit { try? notifyAfterCommit(family) }
+        return rows
+    }
+
+    /// A failed write as the rule it broke (an id another family took meanwhile), or an I/O error.
+    static func refusal(_ error: PostgresConnection.Failure, users: [String], display: String) -> StoreError {
+        guard error.isUniqueViolation else { return .io(path: display, message: "PostgreSQL: \(error.message)") }
+        if error.constraint == "users_pkey" {
+            return .rejected(EventError("User \(users.first ?? "") is already a member"))
+        }
+        return .rejected(EventError("duplicate event id: another writer took an id of this batch meanwhile", kind: .duplicate))
+    }
+
+    /// Keeps a family's replay for this process's next append to it. At most
+    /// ``cachedFamilyLimit`` families are kept: past it, one already kept is dropped (read
+    /// again if it is appended to again).
+    private func keep(_ replayer: Replayer, for family: String) {
+        if families.count >= Self.cachedFamilyLimit, families[family] == nil, let dropped = families.keys.first {
+            families[dropped] = nil
+        }
+        families[family] = replayer
+    }
+
+    /// How many families' replays one process keeps between appends.
+    static let cachedFamilyLimit = 1024
+
+    /// The store's erasure generation (bumped by every erasure).
+    private func erasureGeneration() throws(StoreError) -> Int64 {
+        Int64(try sql("SELECT value FROM compass_meta WHERE key = 'erasures'").rows.first?[0] ?? "0") ?? 0
+    }
+
+    /// Drops every cached family and member: an erasure rewrote lines since they were read.
+    private func forgetFamilies(at generation: Int64) {
+        families = [:]
+        userFamilies = [:]
+        cachedGeneration = generation
+    }
+
+    /// The stored line of an event id, if any (a failed lookup is an error, never "absent":
+    /// the retry could then be decided as a new event).
+    private func originalLine(of eventId: String) throws(StoreError) -> String? {
+        try sql("SELECT e.line FROM event_ids i JOIN events e ON e.family = i.family AND e.seq = i.seq WHERE i.event_id = $1",
+                [.text(eventId)]).rows.first?[0] ?? nil
     }
 
     private func optimisticAppend(_ request: AppendRequest, build: DraftBuilder) throws(StoreError) -> AppendOutcome? {
@@ -376,6 +554,7 @@ final class PostgresLogBackend: LogBackend {
                 for (family, head) in heads {
                     try sql("UPDATE families SET version = $2, head = $3 WHERE family = $1", [.text(family), .int(head.0), .text(head.1)])
                 }
+                if let family = heads.keys.min() { try notifyInTransaction(family) }
                 return false
             }
         }

@@ -8,7 +8,7 @@
 /// store in their own tables. Blobs are kept by content hash.
 enum PostgresSchema {
     /// The version this build writes and reads.
-    static let version = 1
+    static let version = 2
 
     /// Each version's statements, in order; version N is reached by running 1…N.
     static let migrations: [[String]] = [
@@ -40,5 +40,51 @@ enum PostgresSchema {
             "CREATE TABLE IF NOT EXISTS blobs (sha256 text PRIMARY KEY, bytes bytea NOT NULL)",
             "INSERT INTO compass_meta (key, value) VALUES ('erasures', 0) ON CONFLICT DO NOTHING",
         ],
+        // 2: an append to one family in one round trip (``appendFunction``).
+        [appendFunction],
     ]
+
+    /// The channel appends and erasures notify (the payload is the family): feeds `LISTEN`.
+    static let channel = "compass_events"
+
+    /// `compass_append(family, generation, version, head, ids, seqs, lines, hashes, types,
+    /// actors, ats, users, notify)`: one family's append in one statement (one round trip,
+    /// committed by the statement itself).
+    ///
+    /// Locks the family's row and writes only if the family is still at the version and head
+    /// the writer decided against and no erasure happened since the writer read it
+    /// (`generation`). It returns no rows when it wrote; the family's newer lines when
+    /// another writer moved the family (the writer folds them and decides again); one row
+    /// `(-1, generation)` when an erasure rewrote lines since (the writer reads the family
+    /// again). An id another family holds fails the statement with a unique violation
+    /// (`event_ids_pkey`, `users_pkey`): nothing is written.
+    static let appendFunction = """
+        CREATE OR REPLACE FUNCTION compass_append(p_family text, p_generation bigint, p_version bigint, p_head text,
+          p_ids text[], p_seqs bigint[], p_lines text[], p_hashes text[], p_types text[], p_actors text[], p_ats text[],
+          p_users text[], p_notify boolean)
+        RETURNS TABLE (r_seq bigint, r_line text) LANGUAGE plpgsql AS $fn$
+        DECLARE
+          v bigint; h text; g bigint;
+        BEGIN
+          INSERT INTO families (family) VALUES (p_family) ON CONFLICT (family) DO NOTHING;
+          SELECT f.version, f.head INTO v, h FROM families f WHERE f.family = p_family FOR UPDATE;
+          SELECT m.value INTO g FROM compass_meta m WHERE m.key = 'erasures';
+          IF g <> p_generation OR v < p_version OR (v = p_version AND h <> p_head) THEN
+            RETURN QUERY SELECT -1::bigint, g::text;
+            RETURN;
+          END IF;
+          IF v > p_version THEN
+            RETURN QUERY SELECT e.seq, e.line FROM events e WHERE e.family = p_family AND e.seq > p_version ORDER BY e.seq;
+            RETURN;
+          END IF;
+          INSERT INTO event_ids (event_id, family, seq) SELECT t.i, p_family, t.s FROM unnest(p_ids, p_seqs) AS t(i, s);
+          INSERT INTO events (family, seq, line, hash, event_id, type, actor, at)
+            SELECT p_family, t.* FROM unnest(p_seqs, p_lines, p_hashes, p_ids, p_types, p_actors, p_ats) AS t;
+          INSERT INTO users (user_id, family) SELECT u, p_family FROM unnest(p_users) AS u;
+          UPDATE families SET version = p_seqs[array_upper(p_seqs, 1)], head = p_hashes[array_upper(p_hashes, 1)]
+            WHERE family = p_family;
+          IF p_notify THEN PERFORM pg_notify('compass_events', p_family); END IF;
+        END
+        $fn$
+        """
 }

@@ -1,0 +1,62 @@
+import CompassCore
+import Foundation
+
+extension CompassStore {
+    /// How long a feed waits for a wake-up before it reads the log anyway: 1 s where changes
+    /// wake it (inotify on Linux, a PostgreSQL store's `NOTIFY`), 100 ms where a file feed
+    /// can only poll.
+    #if os(Linux)
+    public static let feedInterval: Duration = .seconds(1)
+    #else
+    public static let feedInterval: Duration = .milliseconds(100)
+    #endif
+}
+
+/// Runs a feed on a thread of its own: reading the log and waiting for it to change block,
+/// and must never block a thread of Swift's cooperative pool.
+enum FeedThread {
+    /// Reads `source` until the stream's consumer stops, yielding what `transform` makes of
+    /// each read's events; between reads it waits for a change, at most `interval`.
+    static func run<Element: Sendable>(_ source: any ChangeSource, every interval: Duration,
+                                       continuation: AsyncStream<Element>.Continuation,
+                                       transform: @escaping @Sendable (any ChangeSource, [Event]) -> [Element]) {
+        let handed = HandedOver(source)
+        let stop = StopFlag()
+        // A stop is noticed within 200 ms even when nothing wakes the feed.
+        let step = min(interval, .milliseconds(200))
+        let thread = Thread {
+            var feed = handed.take()
+            var due = true
+            var waited: Duration = .zero
+            while !stop.isSet {
+                if due {
+                    if let events = try? feed.next() {
+                        for element in transform(feed, events) { continuation.yield(element) }
+                    }
+                    due = false
+                    waited = .zero
+                }
+                let started = ContinuousClock.now
+                feed.wait(upTo: step)
+                let took = ContinuousClock.now - started
+                waited += took
+                // Woken before the step ran out (something changed), or waited long enough.
+                if took < step || waited >= interval { due = true }
+            }
+            continuation.finish()
+        }
+        thread.name = "compass feed"
+        continuation.onTermination = { _ in stop.set() }
+        thread.start()
+    }
+}
+
+/// A flag one thread sets and another reads.
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+
+    func set() { lock.withLock { value = true } }
+}
