@@ -60,6 +60,7 @@ enum CommandCatalog {
              [log, viewer, now, tz, json] + listFilters + timeTravel + [
                 OptionSpec(name: "stream", value: nil, help: "the family's lines, byte for byte: a log that verifies alone (parents)"),
                 OptionSpec(name: "family", value: "F", help: "with --stream and no --as: this family (an operator)"),
+                OptionSpec(name: "all-families", value: nil, help: "with --stream and no --as: every family, as one log (an operator)"),
                 OptionSpec(name: "output", value: "PATH", help: "with --stream: write a new file, its attachments beside it", short: "o"),
              ], examples: ["export --as u-pat --type email > emails.csv", "export --stream --as u-pat -o lopez.jsonl"]),
         spec("activity", "The activity timeline: interactions, status changes and documents.", reading + [

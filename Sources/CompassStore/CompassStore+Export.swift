@@ -17,7 +17,39 @@ public struct FamilyStreamExport: Sendable {
     public var attachmentHashes: [String]
 }
 
+/// Every family's stream, family by family, each in `seq` order: the whole store as one log
+/// file that verifies with the same heads and root (a PostgreSQL store taken back to a file).
+public struct StoreStreamExport: Sendable {
+    /// The lines, each ending in `\n`, exactly as the store has them.
+    public var lines: [UInt8]
+    /// How many lines, and of how many families.
+    public var lineCount: Int
+    public var familyCount: Int
+    /// The store's root (SPEC §1.1), as `verify` of the export prints it.
+    public var root: String
+    /// The attachment blobs the lines name.
+    public var attachmentHashes: [String]
+}
+
 extension CompassStore {
+    /// Every family's stream, for an operator: the whole store as one log.
+    public func exportEveryFamily() throws(StoreError) -> StoreStreamExport {
+        let lines = try backend.allLines()
+        var replayer = Replayer(problems: .summary)
+        replayer.consume(bytes: lines)
+        let state = replayer.state
+        var hashes: Set<String> = []
+        for family in state.families.values { hashes.formUnion(family.attachmentHashes) }
+        return StoreStreamExport(lines: lines, lineCount: lines.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) },
+                                 familyCount: replayer.streams.sorted.count, root: replayer.streams.root,
+                                 attachmentHashes: hashes.sorted())
+    }
+
+    /// Writes a whole-store export as a new log at `target`, as ``writeExport(_:to:)`` does.
+    public func writeExport(_ export: StoreStreamExport, to target: String) throws(StoreError) {
+        try writeLog(export.lines, blobs: export.attachmentHashes, to: target)
+    }
+
     /// The stream of `viewer`'s family, for a parent of it (SPEC §1.1).
     ///
     /// - Throws: ``StoreError/rejected(_:)`` `Unknown user U` for a non-member, or with kind
@@ -49,10 +81,14 @@ extension CompassStore {
     /// made), with its blobs in `target.attachments/`, through the store's atomic writes; a
     /// failure takes back what it made.
     public func writeExport(_ export: FamilyStreamExport, to target: String) throws(StoreError) {
+        try writeLog(export.lines, blobs: export.attachmentHashes, to: target)
+    }
+
+    private func writeLog(_ lines: [UInt8], blobs: [String], to target: String) throws(StoreError) {
         let fs = fileSystem
         guard try fs.kind(of: target) == .missing else { throw .conflict("\(target) already exists (choose another path)") }
         var staged: [StagedAttachment] = []
-        for hash in export.attachmentHashes {
+        for hash in blobs {
             guard let blob = try backend.blob(hash), SHA256.hex(blob) == hash else {
                 throw .io(path: AttachmentStore(logPath: backend.location).path(for: hash),
                           message: "attachment \(hash) is missing or does not match its hash")
@@ -63,7 +99,7 @@ extension CompassStore {
         var undo: () -> Void = {}
         do throws(StoreError) {
             undo = try AttachmentStore(logPath: target).save(staged, fs: fs)
-            try fs.writeFileAtomically(target, parts: [export.lines])
+            try fs.writeFileAtomically(target, parts: [lines])
         } catch {
             undo()
             for folder in folders.reversed() { fs.removeDirectory(folder) }

@@ -45,6 +45,19 @@ final class FileLogBackend: LogBackend {
         return try LogFeed(path: path, fs: fs, scope: scope)
     }
 
+    func allLines() throws(StoreError) -> [UInt8] {
+        guard let fd = try fs.open(path, .read) else { throw .noLog(path: path) }
+        defer { fs.close(fd) }
+        let extent = try LogExtent.measure(fd, path: path, fs: fs)
+        var lines: [UInt8] = []
+        lines.reserveCapacity(extent.complete)
+        try LogReader.forEachLine(fd: fd, path: path, upTo: extent.complete, fs: fs) { line in
+            lines += line
+            lines.append(0x0A)
+        }
+        return lines
+    }
+
     func familyLines(_ family: String) throws(StoreError) -> (lines: [UInt8], count: Int) {
         guard let fd = try fs.open(path, .read) else { throw .noLog(path: path) }
         defer { fs.close(fd) }

@@ -34,6 +34,10 @@ package protocol LogBackend: AnyObject {
     /// of every event of a family after a `seq`.
     func changes(scope: ReplayScope, after: (family: String, seq: Int64)?) throws(StoreError) -> any ChangeSource
 
+    /// Every committed line, byte for byte, each ending in `\n` (a file's in its order; a
+    /// database's family by family, each in `seq` order).
+    func allLines() throws(StoreError) -> [UInt8]
+
     /// The committed lines of one family, byte for byte, each ending in `\n`, and how many.
     func familyLines(_ family: String) throws(StoreError) -> (lines: [UInt8], count: Int)
 

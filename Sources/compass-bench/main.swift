@@ -7,6 +7,10 @@
 //   compass-bench retained FILE      resident memory after replaying FILE against the peak during the replay
 //   compass-bench pg-load ADDRESS FAMILIES WRITERS SECONDS [zipf]
 //                                    appenders on a PostgreSQL store, each with its own connection: appends/s, p50/p99
+//   compass-bench pg-lag ADDRESS FAMILIES WRITERS SECONDS [MEMBER REQUESTER]
+//                                    the same load with a store-wide feed: delivery lag after the append's acknowledgement
+//                                    (p50/p99, every event delivered once); with MEMBER, erases them halfway and reports
+//                                    the erasure's time and other families' append latency while it ran
 import CompassCLI
 import CompassCore
 import CompassStore
@@ -222,6 +226,81 @@ case "pg-load":
     func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
     print(String(format: "%d writers, %d families%@: %.0f appends/s, p50 %.1f ms, p99 %.1f ms, %d failed",
                  writers, families, zipf ? " (zipf)" : "", Double(sorted.count) / duration, percentile(0.5), percentile(0.99), tally.failures))
+
+case "pg-lag":
+    let address = args[2]
+    let families = Int(args[3]) ?? 1000, writers = Int(args[4]) ?? 32, duration = Double(args[5]) ?? 10
+    let erased = args.count > 7 ? (member: args[6], requester: args[7]) : nil
+    let setup = try CompassStore(path: address)
+    let existing = Set(try setup.state().members.keys)
+    for index in 0..<families where !existing.contains("u-\(index)") {
+        try setup.append(.addMember(AddMember(userId: "u-\(index)", fullName: "Parent \(index)", role: .parent, newFamily: "fam-\(index)")),
+                         as: "u-\(index)")
+    }
+    final class Clocks: @unchecked Sendable {
+        let lock = NSLock()
+        var acknowledged: [String: UInt64] = [:]
+        var delivered: [String: UInt64] = [:]
+        var duplicates = 0
+        var appends: [(start: UInt64, end: UInt64)] = []
+        var erasure: (start: UInt64, end: UInt64)?
+    }
+    let clocks = Clocks()
+    let feed = setup.changes()
+    let reader = Task.detached {
+        for await event in feed where event.id.hasPrefix("lag-") {
+            let now = DispatchTime.now().uptimeNanoseconds
+            clocks.lock.withLock {
+                if clocks.delivered[event.id] != nil { clocks.duplicates += 1 }
+                clocks.delivered[event.id] = now
+            }
+        }
+    }
+    usleep(500_000)  // the feed has read the store
+    let deadline = Date().addingTimeInterval(duration)
+    let threads = (0..<writers).map { writer in
+        Thread {
+            guard let store = try? CompassStore(path: address) else { return }
+            var rng = SplitMix64(seed: UInt64(writer + 1))
+            var n = 0
+            while Date() < deadline {
+                n += 1
+                let family = rng.below(families), id = "lag-\(writer)-\(n)"
+                let start = DispatchTime.now().uptimeNanoseconds
+                guard (try? store.append(.changeNotificationSettings(ChangeNotificationSettings(inboundAlerts: n % 2 == 0)),
+                                         as: "u-\(family)", idempotencyKey: id)) != nil else { continue }
+                let end = DispatchTime.now().uptimeNanoseconds
+                clocks.lock.withLock {
+                    clocks.acknowledged[id] = end
+                    clocks.appends.append((start, end))
+                }
+            }
+        }
+    }
+    for thread in threads { thread.start() }
+    if let erased {
+        usleep(UInt32(duration * 500_000))
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = try setup.erase(member: erased.member, as: erased.requester)
+        clocks.lock.withLock { clocks.erasure = (start, DispatchTime.now().uptimeNanoseconds) }
+    }
+    while threads.contains(where: { !$0.isFinished }) { usleep(50_000) }
+    usleep(2_000_000)  // the last appends' deliveries
+    reader.cancel()
+    clocks.lock.withLock {
+        let lags = clocks.acknowledged.compactMap { id, ack in clocks.delivered[id].map { Double($0 > ack ? $0 - ack : 0) / 1e6 } }.sorted()
+        let missing = clocks.acknowledged.keys.filter { clocks.delivered[$0] == nil }.count
+        func q(_ values: [Double], _ p: Double) -> Double { values.isEmpty ? 0 : values[min(values.count - 1, Int(Double(values.count) * p))] }
+        let latencies = clocks.appends.map { Double($0.end - $0.start) / 1e6 }.sorted()
+        print(String(format: "%d writers, %d families: %.0f appends/s, append p99 %.1f ms; feed lag p50 %.1f ms, p99 %.1f ms, max %.1f ms; %d not delivered, %d delivered twice",
+                     writers, families, Double(latencies.count) / duration, q(latencies, 0.99), q(lags, 0.5), q(lags, 0.99), lags.last ?? 0,
+                     missing, clocks.duplicates))
+        if let erasure = clocks.erasure {
+            let during = clocks.appends.filter { $0.start < erasure.end && $0.end > erasure.start }.map { Double($0.end - $0.start) / 1e6 }.sorted()
+            print(String(format: "erasure of %@: %.1f ms; %d appends of other families overlapped it, their p99 %.1f ms, max %.1f ms",
+                         erased!.member, Double(erasure.end - erasure.start) / 1e6, during.count, q(during, 0.99), during.last ?? 0))
+        }
+    }
 
 case "pg-read":
     // An app's first read on a PostgreSQL store, RUNS times: a new store (connection), then

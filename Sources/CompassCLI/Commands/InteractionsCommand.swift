@@ -75,6 +75,7 @@ enum InteractionsCommand {
 
     static func runExport(_ inv: Invocation) throws {
         if inv.arguments.has("stream") { return try runStreamExport(inv) }
+        if inv.arguments.has("all-families") { throw CLIError.usage("'--all-families' goes with '--stream' (every family's lines as one log)") }
         for option in ["family", "output"] where inv.arguments.value(option) != nil {
             throw CLIError.usage("'--\(option)' goes with '--stream' (the family's lines as a log of their own)")
         }
@@ -100,6 +101,21 @@ extension InteractionsCommand {
         let family = args.value("family")
         if family != nil, args.value("as") != nil {
             throw CLIError.usage("'--family' and '--as' cannot be combined ('--as' exports your own family; '--family' is for an operator)")
+        }
+        if args.has("all-families") {
+            if family != nil || args.value("as") != nil {
+                throw CLIError.usage("'--all-families' exports every family; it does not go with '--family' or '--as'")
+            }
+            let store = try inv.existingStore()
+            let export = try store.exportEveryFamily()
+            if let output = args.value("output") {
+                try store.writeExport(export, to: inv.resolve(output))
+                inv.console.err("exported \(export.lineCount) line\(export.lineCount == 1 ? "" : "s") of \(export.familyCount) "
+                                + "famil\(export.familyCount == 1 ? "y" : "ies") to \(TerminalText.escape(output)) (root \(export.root))\n")
+            } else {
+                inv.console.out(bytes: export.lines)
+            }
+            return
         }
         let store = try inv.existingStore()
         let export: FamilyStreamExport
