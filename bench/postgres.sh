@@ -52,7 +52,7 @@ if [ "${1:-}" = "--large" ]; then
     /usr/bin/time -f "import: %e s, peak RSS %M KB" $C import --log "$L" "$W/large.jsonl" | tail -1
     family fam-big u-big 10000 9 > "$W/big.jsonl"
     /usr/bin/time -f "import of one 10,000-event family: %e s" $C import --log "$L" "$W/big.jsonl" | tail -1
-    psql -qAtc "SELECT 'store: ' || count(*) || ' lines, ' || pg_size_pretty(pg_database_size('compass_large'))" compass_large
+    psql -qAtc "SELECT 'store: ' || count(*) || ' lines, ' || pg_size_pretty(pg_database_size('compass_large')) FROM events" compass_large
     small=$(psql -qAtc "SELECT actor FROM events WHERE family = 'fam-777' AND type = 'InteractionLogged' LIMIT 1" compass_large)
     $B pg-read "$L" "$small" 50 u-2-1
     $B pg-read "$L" u-big-2 20 u-2-1

@@ -43,11 +43,13 @@ extension CompassStore {
     /// Appends a batch of drafts read from a file (`import`): each with its line number, every
     /// rejected one reported, all or nothing. `beforeWrite` stores what the events point at.
     package func importBatch(expectVersion: Int64?, lineNumbers: [Int], prebuilt: [Result<Payload, EventError>],
+                             names: BatchNames? = nil,
                              beforeWrite: @escaping BeforeWriting, keepUntilExit: @escaping (Any) -> Void, progress: ReadProgress?,
                              build: DraftBuilder) throws(StoreError) -> [Event] {
         lock.lock()
         defer { lock.unlock() }
         var request = AppendRequest(expectVersion: expectVersion)
+        request.names = names
         request.lineNumbers = lineNumbers
         request.prebuilt = prebuilt
         request.beforeWrite = beforeWrite

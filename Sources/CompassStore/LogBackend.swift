@@ -69,6 +69,10 @@ package struct AppendRequest {
     package var lineNumbers: [Int]?
     /// Each draft's payload already built without the state (one per draft).
     package var prebuilt: [Result<Payload, EventError>]?
+    /// For a batch (`import`) whose lines all name their family: the families, users and
+    /// event ids it names. A backend that keeps families apart reads only the families these
+    /// are in (nil: the whole log).
+    package var names: BatchNames?
     /// Stores what the events point at; its undo runs if the write then fails.
     package var beforeWrite: BeforeWriting = { _ throws(StoreError) in {} }
     /// Takes large intermediate values the process may hand back at exit.
@@ -80,6 +84,19 @@ package struct AppendRequest {
         self.eventId = eventId
         self.expectVersion = expectVersion
         self.actor = actor
+    }
+}
+
+/// The families, users and event ids a batch names (``AppendRequest/names``).
+package struct BatchNames: Sendable {
+    package var families: Set<String>
+    package var users: Set<String>
+    package var eventIds: Set<String>
+
+    package init(families: Set<String>, users: Set<String>, eventIds: Set<String>) {
+        self.families = families
+        self.users = users
+        self.eventIds = eventIds
     }
 }
 

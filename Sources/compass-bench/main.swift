@@ -173,10 +173,10 @@ case "pg-load":
     let families = Int(args[3]) ?? 1000, writers = Int(args[4]) ?? 8, duration = Double(args[5]) ?? 10
     let zipf = args.count > 6 && args[6] == "zipf"
     let setup = try CompassStore(path: address)
-    let existing = try setup.replay(.init(scope: .summary, problems: .summary)).state.members.count
-    for index in existing..<max(existing, families) {
-        try setup.append(.addMember(AddMember(userId: "u-\(index)", fullName: "Parent \(index)", role: .parent, newFamily: "fam-\(index)")),
-                         as: "u-\(index)")
+    let existing = Set(try setup.state().members.keys)
+    for index in 0..<families where !existing.contains("u-bench-\(index)") {
+        try setup.append(.addMember(AddMember(userId: "u-bench-\(index)", fullName: "Parent \(index)", role: .parent, newFamily: "bench-fam-\(index)")),
+                         as: "u-bench-\(index)")
     }
     // Zipf over the families: P(k) ∝ 1/k, by inverting the cumulative weights.
     let weights = (1...families).map { 1.0 / Double($0) }
@@ -208,7 +208,7 @@ case "pg-load":
                 }
                 let started = DispatchTime.now().uptimeNanoseconds
                 do {
-                    try store.append(.changeNotificationSettings(ChangeNotificationSettings(inboundAlerts: rng.below(2) == 0)), as: "u-\(family)")
+                    try store.append(.changeNotificationSettings(ChangeNotificationSettings(inboundAlerts: rng.below(2) == 0)), as: "u-bench-\(family)")
                     mine.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
                 } catch {
                     failed += 1
@@ -233,9 +233,9 @@ case "pg-lag":
     let erased = args.count > 7 ? (member: args[6], requester: args[7]) : nil
     let setup = try CompassStore(path: address)
     let existing = Set(try setup.state().members.keys)
-    for index in 0..<families where !existing.contains("u-\(index)") {
-        try setup.append(.addMember(AddMember(userId: "u-\(index)", fullName: "Parent \(index)", role: .parent, newFamily: "fam-\(index)")),
-                         as: "u-\(index)")
+    for index in 0..<families where !existing.contains("u-bench-\(index)") {
+        try setup.append(.addMember(AddMember(userId: "u-bench-\(index)", fullName: "Parent \(index)", role: .parent, newFamily: "bench-fam-\(index)")),
+                         as: "u-bench-\(index)")
     }
     final class Clocks: @unchecked Sendable {
         let lock = NSLock()
@@ -268,7 +268,7 @@ case "pg-lag":
                 let family = rng.below(families), id = "lag-\(writer)-\(n)"
                 let start = DispatchTime.now().uptimeNanoseconds
                 guard (try? store.append(.changeNotificationSettings(ChangeNotificationSettings(inboundAlerts: n % 2 == 0)),
-                                         as: "u-\(family)", idempotencyKey: id)) != nil else { continue }
+                                         as: "u-bench-\(family)", idempotencyKey: id)) != nil else { continue }
                 let end = DispatchTime.now().uptimeNanoseconds
                 clocks.lock.withLock {
                     clocks.acknowledged[id] = end

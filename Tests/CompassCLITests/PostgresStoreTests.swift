@@ -50,6 +50,7 @@ import CompassTestSupport
         "change-status --as u-pat --school s-ucla --status offer_received --notes 'Decide by Feb 1'",
         "upload-document --as u-maya --title Transcript --doc-type transcript",
         "add-member --user u-maya --name Again --role parent --family fam-other",
+        "add-member --user u-new --name New --role parent --family fam-park",
         "log-interaction --as u-pat --school s-ucla --type email --direction inbound",
         "delete-interaction i-1 --as u-maya",
         "log-interaction --as u-maya --school s-ucla --type dm --direction outbound --subject Thanks",

@@ -68,6 +68,17 @@ enum ImportCommand {
         let anyUnreadable = !unreadable.isEmpty
         if anyUnreadable, drafts.isEmpty { throw StoreError.rejectedLines(unreadable) }
         var shapeProblems: [Problem] = []
+        // What the batch names: a store that keeps families apart reads only the families these
+        // are in (every line names its family; else the whole store is read).
+        var names: BatchNames?
+        if !withoutFamily {
+            var users: Set<String> = []
+            for (draft, payload) in zip(drafts, payloads) {
+                users.insert(draft.actor)
+                if case .success(.memberJoined(let joined)) = payload { users.insert(joined.userId) }
+            }
+            names = BatchNames(families: Set(drafts.map(\.family)), users: users, eventIds: Set(drafts.map(\.id)))
+        }
         let store = try CompassStore(path: inv.logPath, createIfMissing: true, configuration: .init(), fileSystem: inv.fileSystem,
                                      snapshots: inv.snapshots)
         let events: [Event]
@@ -76,7 +87,7 @@ enum ImportCommand {
         do throws(StoreError) {
             let importedFile = given == "-" ? nil : inv.resolve(given)
             var staged: [StagedAttachment] = []
-            events = try store.importBatch(expectVersion: expectVersion, lineNumbers: numbers, prebuilt: payloads,
+            events = try store.importBatch(expectVersion: expectVersion, lineNumbers: numbers, prebuilt: payloads, names: names,
                                            beforeWrite: { _ throws(StoreError) in
                                                if anyUnreadable { throw .rejectedLines([]) }  // decided, never written
                                                return try store.saveBlobs(staged)

@@ -26,16 +26,23 @@ extension PostgresLogBackend {
             let removed: Int? = try transaction { () throws(StoreError) -> Int? in
                 let row = try sql("SELECT version FROM families WHERE family = $1 FOR UPDATE", [.text(family)])
                 guard row.rows.first?[0].flatMap({ Int64($0) }) == Int64(count) else { return nil }  // changed: plan again
+                // One statement each (the transaction holds every feed's horizon back while
+                // it runs): the changed lines, the freed event ids, the freed members.
+                var seqs: [String] = [], texts: [String] = [], hashes: [String] = []
                 for (index, line) in new.enumerated() where index < old.count && line != old[index] {
-                    try sql("UPDATE events SET line = $3, hash = $4 WHERE family = $1 AND seq = $2",
-                            [.text(family), .int(Int64(index + 1)), .text(line), .text(SHA256.hex(Array(line.utf8)))])
+                    seqs.append(String(index + 1))
+                    texts.append(line)
+                    hashes.append(SHA256.hex(Array(line.utf8)))
                 }
-                for index in plan.erasedLines {
-                    if let event = Self.event(in: old[index - 1]) {
-                        try sql("DELETE FROM event_ids WHERE event_id = $1 AND family = $2", [.text(event.id), .text(family)])
-                    }
-                }
-                for user in plan.erasedUsers { try sql("DELETE FROM users WHERE user_id = $1 AND family = $2", [.text(user), .text(family)]) }
+                try sql("""
+                    UPDATE events e SET line = u.line, hash = u.hash
+                    FROM unnest($2::bigint[], $3::text[], $4::text[]) AS u(seq, line, hash)
+                    WHERE e.family = $1 AND e.seq = u.seq
+                    """, [.text(family), .text(Self.arrayLiteral(seqs)), .text(Self.arrayLiteral(texts)), .text(Self.arrayLiteral(hashes))])
+                let freed = plan.erasedLines.compactMap { Self.event(in: old[$0 - 1])?.id }
+                try sql("DELETE FROM event_ids WHERE family = $1 AND event_id = ANY($2::text[])", [.text(family), .text(Self.arrayLiteral(freed))])
+                try sql("DELETE FROM users WHERE family = $1 AND user_id = ANY($2::text[])",
+                        [.text(family), .text(Self.arrayLiteral(plan.erasedUsers.sorted()))])
                 try insertLine(new.last!, hash: plan.newHead, event: plan.record)
                 try sql("UPDATE families SET version = $2, head = $3 WHERE family = $1",
                         [.text(family), .int(plan.record.seq), .text(plan.newHead)])

@@ -187,6 +187,23 @@ final class PostgresLogBackend: LogBackend {
         return (Self.joined(rows), rows.count)
     }
 
+    /// The lines of the families a batch names or whose users or event ids it names, family
+    /// by family, each in `seq` order.
+    func linesOfFamilies(naming names: BatchNames, excluding read: Set<String> = []) throws(StoreError) -> [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        let rows = try sql("""
+            SELECT line FROM events WHERE family IN (
+              SELECT unnest($1::text[])
+              UNION SELECT family FROM users WHERE user_id = ANY($2::text[])
+              UNION SELECT family FROM event_ids WHERE event_id = ANY($3::text[]))
+              AND NOT (family = ANY($4::text[]))
+            ORDER BY family, seq
+            """, [.text(Self.arrayLiteral(names.families.sorted())), .text(Self.arrayLiteral(names.users.sorted())),
+                  .text(Self.arrayLiteral(names.eventIds.sorted())), .text(Self.arrayLiteral(read.sorted()))])
+        return Self.joined(rows)
+    }
+
     func family(of user: String) throws(StoreError) -> String? {
         lock.lock()
         defer { lock.unlock() }
@@ -494,7 +511,12 @@ final class PostgresLogBackend: LogBackend {
         // The state to decide against: the whole store for an import (its lines may be of any
         // family), else the actor's family.
         var replayer = Replayer(problems: .summary)
-        if request.lineNumbers != nil {
+        if request.lineNumbers != nil, let names = request.names {
+            // An import whose lines name their families: those families, and every family one
+            // of its users or event ids is already in (so the rules refuse a taken id with the
+            // line's number, as on a file), not the whole store.
+            replayer.consume(bytes: try linesOfFamilies(naming: names))
+        } else if request.lineNumbers != nil {
             replayer.consume(bytes: try allLines())
         } else if let actor = request.actor, let family = try family(of: actor) {
             replayer.consume(bytes: try familyLines(family).lines)
@@ -509,7 +531,20 @@ final class PostgresLogBackend: LogBackend {
                                 [.text(eventId)])
             if let line = found.rows.first?[0] { original = Self.event(in: line) }
         }
-        let drafts = try build(replayer.state, original)
+        var drafts = try build(replayer.state, original)
+        if request.lineNumbers == nil {
+            // A family the drafts join or start, or one a new member or event id is already
+            // in, is read too, and the drafts decided again: the rules then refuse what the
+            // store holds (a family that exists, a taken id) as they do on a file.
+            var names = BatchNames(families: Set(drafts.map(\.family)), users: [], eventIds: Set(drafts.map(\.id)))
+            for draft in drafts { if case .string(let user)? = draft.data["userId"] { names.users.insert(user) } }
+            names.families.subtract(replayer.streams.sorted.map(\.family))
+            let more = try linesOfFamilies(naming: names, excluding: Set(replayer.streams.sorted.map(\.family)))
+            if !more.isEmpty {
+                replayer.consume(bytes: more)
+                drafts = try build(replayer.state, original)
+            }
+        }
         if let eventId = request.eventId, let original {
             try StreamSealing.checkRetry(drafts, of: original, eventId: eventId, sanitizing: request.sanitizing)
             return .alreadyPresent(original)  // committed, hence durable
