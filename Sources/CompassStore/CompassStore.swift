@@ -427,11 +427,16 @@ public final class CompassStore: @unchecked Sendable {
 
     /// The activity items (SPEC §3.3) that events appended from now on add to `viewer`'s
     /// timeline: the live dashboard widget. Items are built one by one, never by rebuilding
-    /// the timeline.
+    /// the timeline. For a viewer who is not a member (or a log that cannot be read) the
+    /// stream ends at once, with no item; ``observe(as:every:_:)`` says why.
     public func activityChanges(as viewer: String, every interval: Duration = CompassStore.feedInterval,
                                 zone: TimeZone = TimeZone(secondsFromGMT: 0)!) -> AsyncStream<ActivityItem> {
         let clock = configuration.clock
-        let made = Result { () throws(StoreError) in try backend.changes(scope: .familyOf(viewer), after: nil) }
+        let made = Result { () throws(StoreError) -> any ChangeSource in
+            let feed = try backend.changes(scope: .familyOf(viewer), after: nil)
+            _ = try viewing(viewer)  // a viewer who is not a member: the stream ends at once
+            return feed
+        }
         return AsyncStream { continuation in
             guard case .success(let start) = made else {
                 continuation.finish()

@@ -34,6 +34,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     /// The log was written as SPEC v2, one `prev` chain for all families: `compass migrate`
     /// converts it; nothing else reads or writes it.
     case oneChainLog(path: String)
+    /// The task awaiting an ``AsyncCompassStore`` call was cancelled before the call started:
+    /// nothing was read or written.
+    case cancelled
 
     /// A sentence for a person.
     public var message: String {
@@ -49,6 +52,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         case .noLog(let path): "no log at \(path)"
         case .io(_, let text): text
         case .oneChainLog(let path): "this log uses one chain for all families (v2); run 'compass migrate \(path) NEW'"
+        case .cancelled: "cancelled before it started; nothing was read or written"
         }
     }
 

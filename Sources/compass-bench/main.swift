@@ -9,7 +9,7 @@
 //                                    appenders on a PostgreSQL store, each with its own connection: appends/s, p50/p99
 //   compass-bench pg-lag ADDRESS FAMILIES WRITERS SECONDS [MEMBER REQUESTER]
 //                                    the same load with a store-wide feed: delivery lag after the append's acknowledgement
-//                                    (p50/p99, every event delivered once); with MEMBER, erases them halfway and reports
+//                                    (p50/p99, every event delivered once, waiting up to 30 s after the load); with MEMBER, erases them halfway and reports
 //                                    the erasure's time and other families' append latency while it ran
 import CompassCLI
 import CompassCore
@@ -285,7 +285,9 @@ case "pg-lag":
         clocks.lock.withLock { clocks.erasure = (start, DispatchTime.now().uptimeNanoseconds) }
     }
     while threads.contains(where: { !$0.isFinished }) { usleep(50_000) }
-    usleep(2_000_000)  // the last appends' deliveries
+    // The last appends' deliveries: until every acknowledged one is delivered, or 30 s pass.
+    let catchUp = Date().addingTimeInterval(30)
+    while Date() < catchUp, clocks.lock.withLock({ clocks.acknowledged.keys.contains { clocks.delivered[$0] == nil } }) { usleep(100_000) }
     reader.cancel()
     clocks.lock.withLock {
         let lags = clocks.acknowledged.compactMap { id, ack in clocks.delivered[id].map { Double($0 > ack ? $0 - ack : 0) / 1e6 } }.sorted()

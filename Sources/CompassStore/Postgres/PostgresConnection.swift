@@ -87,6 +87,50 @@ final class PostgresConnection {
     /// Runs one statement.
     @discardableResult
     func run(_ sql: String, _ values: [Value] = []) throws(Failure) -> Rows {
+        let result = try execute(sql, values)
+        defer { compass_pq_clear(result) }
+        let count = Int(compass_pq_rows(result))
+        var rows: [[String?]] = []
+        rows.reserveCapacity(count)
+        let columns = Int(compass_pq_columns(result))
+        for row in 0..<count {
+            var fields: [String?] = []
+            fields.reserveCapacity(columns)
+            for column in 0..<columns {
+                if compass_pq_is_null(result, Int32(row), Int32(column)) == 1 { fields.append(nil); continue }
+                fields.append(String(decoding: Self.field(result, row, column), as: UTF8.self))
+            }
+            rows.append(fields)
+        }
+        return Rows(rows: rows)
+    }
+
+    /// Runs a statement whose first column is a stored line: the lines' bytes, each followed
+    /// by `\n`, copied straight from libpq's result (no `String` per row), and how many.
+    func lines(_ sql: String, _ values: [Value] = []) throws(Failure) -> (bytes: [UInt8], count: Int) {
+        let result = try execute(sql, values)
+        defer { compass_pq_clear(result) }
+        let count = Int(compass_pq_rows(result))
+        var total = 0
+        for row in 0..<count { total += Int(compass_pq_length(result, Int32(row), 0)) + 1 }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(total)
+        for row in 0..<count {
+            bytes.append(contentsOf: Self.field(result, row, 0))
+            bytes.append(0x0A)
+        }
+        return (bytes, count)
+    }
+
+    /// A field's bytes, valid until the result is cleared.
+    private static func field(_ result: UnsafeMutableRawPointer, _ row: Int, _ column: Int) -> UnsafeBufferPointer<UInt8> {
+        let length = Int(compass_pq_length(result, Int32(row), Int32(column)))
+        let start = UnsafeRawPointer(compass_pq_value(result, Int32(row), Int32(column))!).assumingMemoryBound(to: UInt8.self)
+        return UnsafeBufferPointer(start: start, count: length)
+    }
+
+    /// Sends one statement; its result, which the caller clears.
+    private func execute(_ sql: String, _ values: [Value]) throws(Failure) -> UnsafeMutableRawPointer {
         // The parameters' bytes, kept alive for the call; bytea is sent in binary.
         var buffers: [[CChar]] = []
         var lengths: [Int32] = []
@@ -108,29 +152,14 @@ final class PostgresConnection {
         let result: UnsafeMutableRawPointer? = withPointers(buffers, isNull) { pointers in
             compass_pq_exec(conn, sql, Int32(values.count), pointers, lengths, formats, 0)
         }
-        defer { compass_pq_clear(result) }
         guard let result, compass_pq_result_ok(result) == 1 else {
+            defer { compass_pq_clear(result) }
             let message = result.map { String(cString: compass_pq_result_message($0)) } ?? String(cString: compass_pq_error_message(conn))
             let state = result.flatMap { compass_pq_sqlstate($0) }.map { String(cString: $0) }
             let constraint = result.flatMap { compass_pq_constraint($0) }.map { String(cString: $0) }
             throw Failure(sqlstate: state, message: Self.redacted(message.trimmingTrailingNewlines), constraint: constraint)
         }
-        let count = Int(compass_pq_rows(result))
-        var rows: [[String?]] = []
-        rows.reserveCapacity(count)
-        let columns = Int(compass_pq_columns(result))
-        for row in 0..<count {
-            var fields: [String?] = []
-            fields.reserveCapacity(columns)
-            for column in 0..<columns {
-                if compass_pq_is_null(result, Int32(row), Int32(column)) == 1 { fields.append(nil); continue }
-                let length = Int(compass_pq_length(result, Int32(row), Int32(column)))
-                let start = UnsafeRawPointer(compass_pq_value(result, Int32(row), Int32(column))!).assumingMemoryBound(to: UInt8.self)
-                fields.append(String(decoding: UnsafeBufferPointer(start: start, count: length), as: UTF8.self))
-            }
-            rows.append(fields)
-        }
-        return Rows(rows: rows)
+        return result
     }
 
     private func withPointers<R>(_ buffers: [[CChar]], _ isNull: [Bool], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {

@@ -51,15 +51,13 @@ struct PostgresCursor: LogCursor {
         case .familyOf(let user):
             guard let family = try backend.sql("SELECT family FROM users WHERE user_id = $1", [.text(user)]).rows.first?[0] ?? nil,
                   !followed.contains(family) else { return }
-            let rows = try backend.sql("SELECT line FROM events WHERE family = $1 AND seq > $2 ORDER BY seq",
-                                       [.text(family), .int(replayer.streams.version(of: family))])
-            replayer.consume(bytes: PostgresLogBackend.joined(rows))
+            replayer.consume(bytes: try backend.lines("SELECT line FROM events WHERE family = $1 AND seq > $2 ORDER BY seq",
+                                                      [.text(family), .int(replayer.streams.version(of: family))]).bytes)
             following?.insert(family)
         default:
             // Every family now: those not followed yet are read whole, then all are followed.
-            let rows = try backend.sql("SELECT line FROM events WHERE NOT (family = ANY($1::text[])) ORDER BY family, seq",
-                                       [.text(Self.array(followed))])
-            replayer.consume(bytes: PostgresLogBackend.joined(rows))
+            replayer.consume(bytes: try backend.lines("SELECT line FROM events WHERE NOT (family = ANY($1::text[])) ORDER BY family, seq",
+                                                      [.text(Self.array(followed))]).bytes)
             following = nil
         }
     }
