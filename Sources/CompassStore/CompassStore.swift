@@ -274,6 +274,20 @@ public final class CompassStore: @unchecked Sendable {
         return replayer.streams.version(of: family)
     }
 
+    /// What the reads so far folded past (unreadable or refused lines) that `viewer` may be
+    /// told about: their family's lines and lines naming no family, as the CLI's warning line
+    /// counts them. Cheap: kept as lines are read; ``verify()`` lists every problem.
+    ///
+    /// - Throws: ``StoreError/rejected(_:)`` `Unknown user U` when `viewer` is not a member.
+    public func problems(as viewer: String) throws(StoreError) -> ProblemCount {
+        let state = try state(for: viewer)
+        guard let family = state.members[viewer]?.family else { throw .rejected(EventError("Unknown user \(viewer)", kind: .notFound)) }
+        lock.lock()
+        defer { lock.unlock() }
+        let (count, first) = replayer.problemSummary.visible(to: family)
+        return ProblemCount(count: count, first: first)
+    }
+
     /// Runs `body` with the current state (see ``state()``); `body` may throw a ``StoreError``
     /// of its own.
     public func read<T>(_ body: (CompassState) throws(StoreError) -> T) throws(StoreError) -> T {
@@ -563,5 +577,18 @@ public enum AttachmentFile: Sendable, Hashable {
         case .path(let path): try AttachmentStore.stageDocument(path, fs: fs)
         case .bytes(let name, let bytes): try AttachmentStore.stageDocument(name: name, bytes: bytes)
         }
+    }
+}
+
+/// How many problems a read folded past, and the first (``CompassStore/problems(as:)``).
+public struct ProblemCount: Hashable, Sendable, Codable {
+    /// How many lines were unreadable or refused.
+    public var count: Int
+    /// The first of them (its line and message), if any.
+    public var first: Problem?
+
+    public init(count: Int, first: Problem?) {
+        self.count = count
+        self.first = first
     }
 }

@@ -107,7 +107,7 @@ import Glibc
         try? FileManager.default.createDirectory(atPath: cli.logPath + ".attachments", withIntermediateDirectories: true)
         let stale = [cli.logPath + ".snapshot.tmp-999999", cli.logPath + ".attachments/abc.tmp-999998"]
         let live = cli.logPath + ".snapshot.tmp-\(getpid())"
-        for path in stale + [live] { FileManager.default.createFile(atPath: path, contents: Data("x".utf8)) }
+        for path in stale + [live] { _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8)) }
         #expect(cli.run("add-school --as u-pat --name Duke").status == 0)
         #expect(!FileManager.default.fileExists(atPath: stale[0]))
         // The attachments folder is cleaned by the next writer that stores attachments there.

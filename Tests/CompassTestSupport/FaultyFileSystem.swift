@@ -238,7 +238,7 @@ package final class FaultyFileSystem: FileSystem, @unchecked Sendable {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
         for (path, inode) in durable where durableFolders.contains(parent(path)) {
-            FileManager.default.createFile(atPath: path, contents: Data(durableBytes[inode] ?? []))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(durableBytes[inode] ?? []))
         }
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// Two problems are equal when they have the same line and message: the kind follows from
 /// the message and the family from the line.
-public struct Problem: Hashable, Sendable, CustomStringConvertible {
+public struct Problem: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The 1-based line in the log.
     public var line: Int
     /// The SPEC's message.

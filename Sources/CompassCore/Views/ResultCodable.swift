@@ -25,3 +25,4 @@ extension Sentiment: Codable {}
 extension InterestLevel: Codable {}
 extension ActivityType: Codable {}
 extension ContactGap: Codable {}
+extension ProblemKind: Codable {}

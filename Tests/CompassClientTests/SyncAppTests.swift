@@ -1,0 +1,62 @@
+// A client of the public API only: a sync layer moving events between a family's devices.
+import CompassCore
+import CompassStore
+import Foundation
+import Testing
+
+/// Parent and athlete use different phones, each with its own log; a sync layer moves the
+/// events one recorded to the other with `append(recorded:)`, unchanged.
+@Suite(.serialized) struct SyncAppTests {
+    let folder = NSTemporaryDirectory() + "compass-sync-" + UUID().uuidString.lowercased()
+
+    /// Every event of `family` in `store`, in order (its feed from `seq` 0).
+    static func events(of family: String, in store: CompassStore, count: Int) async -> [Event] {
+        var events: [Event] = []
+        for await event in store.changes(inFamily: family, after: 0) {
+            events.append(event)
+            if events.count == count { break }
+        }
+        return events
+    }
+
+    @Test func eventsRecordedOnOnePhoneReplayOnTheOtherUnchangedAndOnce() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let parentPhone = try CompassStore(path: folder + "/parent/events.jsonl")
+        let athletePhone = try CompassStore(path: folder + "/athlete/events.jsonl")
+        try parentPhone.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat Lopez", role: .parent, newFamily: "f-lopez")), as: "u-pat")
+        try parentPhone.append(.addMember(AddMember(userId: "u-maya", fullName: "Maya Lopez", role: .player)), as: "u-pat")
+        try parentPhone.append(.addSchool(AddSchool(name: "UCLA")), as: "u-pat")
+        let schedule = Array("Day 1: drills\n".utf8)
+        try parentPhone.append(.logInteraction(LogInteraction(type: .email, direction: .inbound, schoolId: "s-ucla", subject: "Camp <b>invite</b>")),
+                               as: "u-maya", files: [.bytes(name: "schedule.txt", schedule)])
+        let recorded = await Self.events(of: "f-lopez", in: parentPhone, count: 4)
+        #expect(recorded.count == 4)
+
+        // The attachment's bytes travel with its event; without them the event is refused.
+        #expect(throws: StoreError.self) {
+            for event in recorded { try athletePhone.append(recorded: event) }
+        }
+        for event in recorded {
+            let files: [AttachmentFile] = event.type == .interactionLogged ? [.bytes(name: "schedule.txt", schedule)] : []
+            let receipt = try athletePhone.append(recorded: event, files: files)
+            #expect(receipt.eventId == event.id && receipt.seq == event.seq)
+        }
+        // The same lines, byte for byte: same ids, times, actors, payloads, seq and prev.
+        #expect(try athletePhone.exportStream(family: "f-lopez").lines == parentPhone.exportStream(family: "f-lopez").lines)
+        #expect(try athletePhone.interactions(as: "u-maya").items == parentPhone.interactions(as: "u-maya").items)
+
+        // Synced again (the layer lost track): nothing changes.
+        for event in recorded { _ = try athletePhone.append(recorded: event, files: [.bytes(name: "schedule.txt", schedule)]) }
+        #expect(try athletePhone.version(as: "u-maya") == 4)
+
+        // The same id with other content is refused by kind; so is a stranger's event.
+        var changed = recorded[2]
+        changed.payload = .schoolAdded(SchoolAdded(schoolId: "s-rice", name: "Rice"))
+        #expect(throws: StoreError.keyReused(eventId: recorded[2].id)) { try athletePhone.append(recorded: changed) }
+        var stranger = recorded[2]
+        stranger.id = "ev-stranger"
+        stranger.actor = "u-nobody"
+        #expect(throws: StoreError.self) { try athletePhone.append(recorded: stranger) }
+        #expect(try athletePhone.verify().ok)
+    }
+}
