@@ -383,6 +383,20 @@ public final class CompassStore: @unchecked Sendable {
         }
     }
 
+    /// A page of the interactions list (SPEC §3.1) for `viewer`: `limit` items from `offset`,
+    /// with the analytics of the whole filtered list (`analytics.total` items); only the
+    /// page's items are built.
+    public func interactions(as viewer: String, query: InteractionQuery = InteractionQuery(), offset: Int, limit: Int,
+                             now: Timestamp? = nil) throws(StoreError) -> InteractionList {
+        let state = try state(for: viewer)
+        do throws(EventError) {
+            return try InteractionViews.page(state, viewer: try Viewer(viewer, in: state), query: query, now: now ?? configuration.clock(),
+                                             offset: offset, limit: limit)
+        } catch {
+            throw .rejected(error)
+        }
+    }
+
     /// One interaction's detail (SPEC §3.2) for `viewer`.
     public func interaction(_ id: String, as viewer: String) throws(StoreError) -> InteractionDetail {
         let state = try state(for: viewer)

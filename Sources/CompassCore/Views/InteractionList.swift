@@ -146,6 +146,37 @@ public enum InteractionViews {
             analytics: analytics(items, now: now), items: items)
     }
 
+    /// One page of the list: the items at `offset..<offset + limit` in the list's order, with
+    /// the analytics of the whole filtered list (`analytics.total` items). Only the page's
+    /// items are built: the matches are ordered by their date and id alone. Equal to the
+    /// same slice of ``list(_:viewer:query:now:)`` (a differential test holds it so).
+    ///
+    /// - Complexity: O(n log n) comparisons of two fields in the viewer's visible
+    ///   interactions, and O(limit) items built.
+    public static func page(_ state: CompassState, viewer: Viewer, query: InteractionQuery, now: Timestamp,
+                            offset: Int, limit: Int) throws(EventError) -> InteractionList {
+        try query.validate()
+        guard offset >= 0, limit >= 0 else { throw EventError("offset and limit must not be negative", kind: .rule) }
+        let family = state.families[viewer.family] ?? Family(id: viewer.family)
+        let weekStart = now.adding(seconds: -7 * 86_400)
+        var analytics = InteractionAnalytics()
+        var matches: [(record: InteractionRecord, shown: String?)] = []
+        try forEachMatch(family, viewer: viewer, query: query, now: now) { record, shown in
+            analytics.count(direction: record.logged.direction, date: record.displayDate, weekStart: weekStart)
+            matches.append((record, shown))
+        }
+        let order = matches.indices.sorted { a, b in
+            let (x, y) = (matches[a].record, matches[b].record)
+            return x.displayDate != y.displayDate ? x.displayDate > y.displayDate : x.logged.interactionId < y.logged.interactionId
+        }
+        let start = min(offset, order.count), end = min(order.count, start + min(limit, order.count))
+        let items = order[start..<end].map { item(matches[$0].record, shownContent: matches[$0].shown, family: family, state: state, viewer: viewer) }
+        return InteractionList(
+            viewer: viewer, privacyNotice: viewer.role == .player,
+            loggedByOptions: viewer.role == .parent ? loggedByOptions(family, state: state, viewer: viewer) : nil,
+            analytics: analytics, items: items)
+    }
+
     /// The analytics of the list for `viewer` filtered by `query`, without building the list.
     public static func analytics(_ state: CompassState, viewer: Viewer, query: InteractionQuery, now: Timestamp) throws(EventError) -> InteractionAnalytics {
         try query.validate()
