@@ -42,6 +42,23 @@ package enum Binary {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Runs any program with its stdout and stderr in one pipe (both in `stdout` and
+    /// `stderr`, in the order written), and its exit status.
+    package static func runProgram(_ path: String, _ arguments: [String], environment: [String: String]) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        return Output(status: process.terminationStatus, stdout: text, stderr: text)
+    }
+
     /// Runs `compass ARGS` and waits for it.
     package static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws -> Output {
         let process = Process()
