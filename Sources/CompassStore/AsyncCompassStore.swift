@@ -27,11 +27,18 @@ public struct AsyncCompassStore: Sendable {
         self.store = store
     }
 
-    /// Opens the store at `path` (a file, or a `postgresql://` address) off the cooperative pool.
+    /// Opens the store at `path` (a file, or a `postgresql://` address) off the cooperative
+    /// pool. With `progress`, also makes the first read of `viewer`'s family (every family for
+    /// nil) now, telling `progress` how many bytes of the log are read of how many (a big log
+    /// without a snapshot takes seconds): the screen's first view is then fast.
     public static func open(path: String, createIfMissing: Bool = true,
-                            configuration: CompassStore.Configuration = CompassStore.Configuration()) async throws(StoreError) -> AsyncCompassStore {
+                            configuration: CompassStore.Configuration = CompassStore.Configuration(),
+                            preparing viewer: String? = nil,
+                            progress: (@Sendable (_ read: Int, _ total: Int) -> Void)? = nil) async throws(StoreError) -> AsyncCompassStore {
         try await run { () throws(StoreError) in
-            AsyncCompassStore(try CompassStore(path: path, createIfMissing: createIfMissing, configuration: configuration))
+            let store = try CompassStore(path: path, createIfMissing: createIfMissing, configuration: configuration)
+            if let progress { try store.prepare(as: viewer, progress: progress) }
+            return AsyncCompassStore(store)
         }
     }
 

@@ -52,6 +52,8 @@ public final class CompassStore: @unchecked Sendable {
     // The read side, guarded by `lock`: the committed lines read so far, folded.
     private var tail: any LogCursor
     private var replayer = Replayer(problems: .summary)
+    /// Told how far the first read has gone, while ``prepare(as:progress:)`` makes it.
+    private var firstReadProgress: ReadProgress?
 
     /// Opens the log at `path`.
     ///
@@ -243,7 +245,10 @@ public final class CompassStore: @unchecked Sendable {
         defer { lock.unlock() }
         // A log that is not there is `noLog`, not an empty log where nobody is a member.
         guard try backend.exists() else { throw .noLog(path: CompassStore.displayAddress(path)) }
-        if let first = try tail.firstRead(snapshots: snapshots, scope: viewer.map { .familyOf($0) } ?? .everything) { replayer = first }
+        if let first = try tail.firstRead(snapshots: snapshots, scope: viewer.map { .familyOf($0) } ?? .everything,
+                                          progress: firstReadProgress) {
+            replayer = first
+        }
         if try tail.poll(into: &replayer) == .replaced {
             replayer = Replayer(problems: .summary)
             _ = try tail.poll(into: &replayer)
@@ -260,6 +265,22 @@ public final class CompassStore: @unchecked Sendable {
             _ = try tail.poll(into: &replayer)
         }
         return replayer.state
+    }
+
+    /// Makes the store's first read now, telling `progress` how far it has gone (bytes of the
+    /// log read and to read): a new store's first read of a big log without a snapshot takes
+    /// seconds, and is otherwise made by the first view. Reads `viewer`'s family (every
+    /// family for nil). On PostgreSQL the first read is one statement and reports nothing.
+    public func prepare(as viewer: String? = nil, progress: @escaping @Sendable (_ read: Int, _ total: Int) -> Void) throws(StoreError) {
+        lock.lock()
+        firstReadProgress = { done, total, _ in progress(done, total) }
+        lock.unlock()
+        defer {
+            lock.lock()
+            firstReadProgress = nil
+            lock.unlock()
+        }
+        _ = try state(for: viewer)
     }
 
     /// The version of `user`'s family: the `seq` of its last committed line (SPEC §1.1), what

@@ -104,7 +104,9 @@ package struct BatchNames: Sendable {
 package protocol LogCursor {
     /// The first read, from a snapshot where the backend keeps one (nil when it has none to
     /// start from, or after the first read): what it holds of `scope`.
-    mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer?
+    /// `progress` is told how far the read has gone (a file's bytes; a database's read is one
+    /// statement and reports nothing).
+    mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope, progress: ReadProgress?) throws(StoreError) -> Replayer?
 
     /// Folds what was committed since the last poll; `.replaced` when the log is another
     /// history now (erased, replaced): the caller reads it again from its start.

@@ -46,17 +46,18 @@ struct LogTail: LogCursor {
     ///     it is anchored now).
     ///   - scope: what the reader needs first (a viewer's family: the other families stay in
     ///     the snapshot until asked for).
-    mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer? {
-        try firstRead(upTo: nil, snapshots: snapshots, scope: scope)
+    mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope, progress: ReadProgress?) throws(StoreError) -> Replayer? {
+        try firstRead(upTo: nil, snapshots: snapshots, scope: scope, progress: progress)
     }
 
-    mutating func firstRead(upTo anchored: Int?, snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer? {
+    mutating func firstRead(upTo anchored: Int?, snapshots: SnapshotPolicy?, scope: ReplayScope,
+                            progress: ReadProgress? = nil) throws(StoreError) -> Replayer? {
         guard offset == 0 else { return nil }
         let end: Int
         if let anchored { end = anchored } else { end = try anchor() }
         guard fd >= 0 else { return nil }
         let replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: end, torn: false), fs: fs,
-                                            snapshots: snapshots, scope: scope, problems: .summary)
+                                            snapshots: snapshots, scope: scope, problems: .summary, progress: progress)
         offset = end
         return replayer
     }

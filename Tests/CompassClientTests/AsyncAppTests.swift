@@ -97,4 +97,26 @@ import Testing
         let stranger = store.observe(as: "u-nobody") { store throws(StoreError) in try store.interactions(as: "u-nobody").items.count }
         await #expect(throws: StoreError.self) { for try await _ in stranger {} }
     }
+
+    /// A long first load reports how far it has gone, off the cooperative pool; the first
+    /// view after it is the same as without it.
+    @Test func aLongFirstLoadReportsItsProgress() async throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let writer = try CompassStore(path: logPath)
+        try writer.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat", role: .parent, newFamily: "f-a")), as: "u-pat")
+        try writer.append(batch: (0..<3000).map { .addSchool(AddSchool(name: "School \($0)")) }, as: "u-pat")
+        final class Seen: @unchecked Sendable {
+            let lock = NSLock()
+            var reports: [(Int, Int)] = []
+        }
+        let seen = Seen()
+        let store = try await AsyncCompassStore.open(path: logPath, preparing: "u-pat") { read, total in
+            seen.lock.withLock { seen.reports.append((read, total)) }
+        }
+        let reports = seen.lock.withLock { seen.reports }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: logPath)[.size] as? Int)
+        #expect(!reports.isEmpty && reports.allSatisfy { $0.1 == size } && reports.last?.0 == size, "\(reports.suffix(3)) of \(size)")
+        #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.0 <= $1.0 })
+        #expect(try await store.read { store throws(StoreError) in try store.schools(as: "u-pat") }.count == 3000)
+    }
 }

@@ -21,7 +21,7 @@ struct PostgresCursor: LogCursor {
 
     init(backend: PostgresLogBackend) { self.backend = backend }
 
-    mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope) throws(StoreError) -> Replayer? {
+    mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope, progress: ReadProgress?) throws(StoreError) -> Replayer? {
         guard erasures == nil, case .familyOf = scope else { return nil }
         // Start below the oldest running transaction: every row of an older one is visible
         // to the family's read below; rows of newer ones come in later polls (a line the
