@@ -159,8 +159,9 @@ enum CommandCatalog {
         ], examples: ["erase --as u-pat --member u-leo --dry-run", "erase --as u-maya --member u-maya", "erase --as u-pat --family"]),
         spec("migrate", "Rewrite a v2 log (one chain for all families) as v3 (one stream per family) into a new file.",
              positionals: ["OLD", "NEW"], [json], examples: ["migrate events.jsonl events-v3.jsonl"]),
-        spec("db", "Create or upgrade the store's tables in a PostgreSQL database (idempotent).", positionals: ["init"], [log],
-             examples: ["db init --log postgresql://compass@localhost/compass"]),
+        spec("db", "Create (init) or upgrade (init, migrate) the store's tables in a PostgreSQL database (idempotent).",
+             positionals: ["init|migrate"], [log],
+             examples: ["db init --log postgresql://compass@localhost/compass", "db migrate --log postgresql://compass@localhost/compass"]),
         spec("generate", "Write a valid synthetic log to stdout.", [
             OptionSpec(name: "families", value: "N", help: "number of families (default 3)"),
             OptionSpec(name: "events", value: "N", help: "number of events (default 1000)"),

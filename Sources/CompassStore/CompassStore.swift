@@ -101,6 +101,11 @@ public final class CompassStore: @unchecked Sendable {
         try PostgresLogBackend.initialize(address: address)
     }
 
+    /// The version of the store's tables in the database at `address` (0: none yet).
+    public static func databaseSchemaVersion(_ address: String) throws(StoreError) -> Int {
+        try PostgresLogBackend.schemaVersion(address: address)
+    }
+
     /// The file system the store reads files given to it and writes files it is asked for
     /// through (the log itself is the backend's).
     var fileSystem: FileSystem { fs }

@@ -92,6 +92,11 @@ final class PostgresLogBackend: LogBackend {
         return (from, PostgresSchema.version)
     }
 
+    /// The version of the tables at `address` (0: none).
+    static func schemaVersion(address: String) throws(StoreError) -> Int {
+        try PostgresLogBackend(connection: try PostgresConnection(address), address: address).schemaVersion()
+    }
+
     private func schemaVersion() throws(StoreError) -> Int {
         let exists = try sql("SELECT to_regclass('compass_meta') IS NOT NULL")
         guard exists[0, 0] == "t" else { return 0 }
