@@ -122,6 +122,15 @@ final class PostgresConnection {
         return (bytes, count)
     }
 
+    /// Runs a statement whose first column is `bytea`: the first row's bytes as they are
+    /// stored (results in binary: no hex to decode), or nil when there is no row.
+    func bytes(_ sql: String, _ values: [Value] = []) throws(Failure) -> [UInt8]? {
+        let result = try execute(sql, values, binaryResults: true)
+        defer { compass_pq_clear(result) }
+        guard compass_pq_rows(result) > 0, compass_pq_is_null(result, 0, 0) == 0 else { return nil }
+        return Array(Self.field(result, 0, 0))
+    }
+
     /// A field's bytes, valid until the result is cleared.
     private static func field(_ result: UnsafeMutableRawPointer, _ row: Int, _ column: Int) -> UnsafeBufferPointer<UInt8> {
         let length = Int(compass_pq_length(result, Int32(row), Int32(column)))
@@ -130,7 +139,7 @@ final class PostgresConnection {
     }
 
     /// Sends one statement; its result, which the caller clears.
-    private func execute(_ sql: String, _ values: [Value]) throws(Failure) -> UnsafeMutableRawPointer {
+    private func execute(_ sql: String, _ values: [Value], binaryResults: Bool = false) throws(Failure) -> UnsafeMutableRawPointer {
         // The parameters' bytes, kept alive for the call; bytea is sent in binary.
         var buffers: [[CChar]] = []
         var lengths: [Int32] = []
@@ -150,7 +159,7 @@ final class PostgresConnection {
             }
         }
         let result: UnsafeMutableRawPointer? = withPointers(buffers, isNull) { pointers in
-            compass_pq_exec(conn, sql, Int32(values.count), pointers, lengths, formats, 0)
+            compass_pq_exec(conn, sql, Int32(values.count), pointers, lengths, formats, binaryResults ? 1 : 0)
         }
         guard let result, compass_pq_result_ok(result) == 1 else {
             defer { compass_pq_clear(result) }

@@ -39,6 +39,13 @@ struct PostgresCursor: LogCursor {
         }
         following = []
         var replayer = Replayer(problems: .summary)
+        if case .familyOf(let user) = scope {
+            // The viewer's family from its snapshot, then its newer lines.
+            guard let family = try backend.family(of: user) else { return replayer }
+            replayer = try backend.familyReplay(family)
+            following = [family]
+            return replayer
+        }
         try include(scope, into: &replayer)
         return replayer
     }

@@ -47,6 +47,9 @@ extension PostgresLogBackend {
                 try sql("UPDATE families SET version = $2, head = $3 WHERE family = $1",
                         [.text(family), .int(plan.record.seq), .text(plan.newHead)])
                 try sql("UPDATE compass_meta SET value = value + 1 WHERE key = 'erasures'")
+                // The family's snapshot holds the erased data (a snapshot writer holding the old
+                // generation's row waits for this transaction, then finds it moved).
+                try sql("DELETE FROM family_snapshots WHERE family = $1", [.text(family)])
                 try notifyInTransaction(family)
                 var removed = 0
                 for sha in plan.orphanedBlobs {

@@ -110,6 +110,11 @@ final class PostgresLogBackend: LogBackend {
         try perform { connection throws(PostgresConnection.Failure) in try connection.run(text, values) }
     }
 
+    /// A statement whose first column is `bytea`: the first row's bytes, or nil.
+    func bytes(_ text: String, _ values: [PostgresConnection.Value] = []) throws(StoreError) -> [UInt8]? {
+        try perform { connection throws(PostgresConnection.Failure) in try connection.bytes(text, values) }
+    }
+
     /// A statement whose first column is a stored line: the lines' bytes, each ending in
     /// `\n` (``PostgresConnection/lines(_:_:)``), and how many.
     func lines(_ text: String, _ values: [PostgresConnection.Value] = []) throws(StoreError) -> (bytes: [UInt8], count: Int) {
@@ -241,7 +246,10 @@ final class PostgresLogBackend: LogBackend {
         var replayer = Replayer(cut: options.cut, observer: options.observer, problems: options.problems)
         // A viewer's read costs their family: its lines alone, in `seq` order.
         if case .familyOf(let user) = options.scope, options.observer == nil {
-            if let family = try family(of: user) { replayer.consume(bytes: try familyLines(family).lines) }
+            guard let family = try family(of: user) else { return replayer }
+            // From the family's snapshot when the read is not cut.
+            if options.cut == ReplayCut() { return try familyReplay(family) }
+            replayer.consume(bytes: try familyLines(family).lines)
             return replayer
         }
         replayer.consume(bytes: try allLines())
@@ -367,8 +375,7 @@ final class PostgresLogBackend: LogBackend {
                 // function refuses a write decided against an older one.
                 let generation = try erasureGeneration()
                 if generation != cachedGeneration { forgetFamilies(at: generation) }
-                replayer = Replayer(problems: .summary)
-                replayer.consume(bytes: try familyLines(family).lines)
+                replayer = try familyReplay(family)
             }
             var original: Event?
             if let eventId = request.eventId, let line = try originalLine(of: eventId) { original = Self.event(in: line) }

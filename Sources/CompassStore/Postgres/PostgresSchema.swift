@@ -8,7 +8,7 @@
 /// store in their own tables. Blobs are kept by content hash.
 enum PostgresSchema {
     /// The version this build writes and reads.
-    static let version = 2
+    static let version = 3
 
     /// Each version's statements, in order; version N is reached by running 1…N.
     static let migrations: [[String]] = [
@@ -42,6 +42,12 @@ enum PostgresSchema {
         ],
         // 2: an append to one family in one round trip (``appendFunction``).
         [appendFunction],
+        // 3: a family's replay kept as a snapshot (a cache: read only at the erasure
+        // generation it was made at; an erasure deletes its family's).
+        ["""
+         CREATE TABLE IF NOT EXISTS family_snapshots (
+           family text PRIMARY KEY, version bigint NOT NULL, generation bigint NOT NULL, bytes bytea NOT NULL)
+         """],
     ]
 
     /// The channel appends and erasures notify (the payload is the family): feeds `LISTEN`.
