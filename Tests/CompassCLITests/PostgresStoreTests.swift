@@ -392,6 +392,101 @@ import CompassTestSupport
         print("postgres kill test: \(acknowledged.count) of 48 acknowledged")
     }
 
+    /// `compass erase` SIGKILLed at random moments of its transaction: each time the family
+    /// is whole, either as it was (the member still there) or erased (the record appended),
+    /// and every chain verifies; then it erases to the end.
+    @Test func anErasureKilledMidwayLeavesTheFamilyOldOrNewWhole() throws {
+        guard let address = try Self.database() else { return }
+        let cli = CLIHarness()
+        cli.database = address
+        let generated = try Binary.tool(Binary.path, ["generate", "--families", "1", "--events", "3000", "--seed", "31"])
+        FileManager.default.createFile(atPath: cli.directory + "/history.jsonl", contents: Data(generated.utf8))
+        #expect(cli.run("import history.jsonl").status == 0)
+        let state = try CompassStore(path: address).state()
+        let parent = try #require(state.members.values.filter { $0.role == .parent }.map(\.userId).min())
+        let player = try #require(state.members.values.filter { $0.role == .player }.map(\.userId).min())
+        var rng = SplitMix64(seed: 7)
+        var outcomes: [String] = []
+        // Kill moments spread over the erase's run (process start, read, plan, transaction),
+        // later each round, until one erase commits.
+        for round in 0..<16 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Binary.path)
+            process.arguments = ["erase", "--as", parent, "--member", player, "--log", address]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32(round * 60_000 + rng.below(60_000)))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let now = try CompassStore(path: address).state()
+            let erased = now.members[player] == nil
+            outcomes.append(erased ? "new" : "old")
+            #expect(try CompassStore(path: address).verify().ok)
+            let stream = cli.run("export --stream --family fam-1").stdout
+            #expect(stream.contains("\"ErasureRecorded\"") == erased, "the record and the erased member disagree")
+            #expect(erased || stream.contains("\"\(player)\""))
+            if erased { break }
+        }
+        if !outcomes.contains("new") { #expect(cli.run("erase --as \(parent) --member \(player)").status == 0) }
+        #expect(try CompassStore(path: address).state().members[player] == nil)
+        #expect(try CompassStore(path: address).verify().ok)
+        print("postgres erase kill: \(outcomes)")
+    }
+
+    /// The server ends the appenders' connections over and over (an administrator, a
+    /// failover) while they append with idempotency keys: each acknowledged append is there
+    /// exactly once, and every chain verifies.
+    @Test func connectionsEndedMidAppendLoseNothingAndWriteNothingTwice() throws {
+        guard let address = try Self.database() else { return }
+        let setup = try CompassStore(path: address)
+        for family in 0..<4 {
+            try setup.append(.addMember(AddMember(userId: "u-\(family)", fullName: "P", role: .parent, newFamily: "fam-\(family)")),
+                             as: "u-\(family)")
+        }
+        final class Acknowledged: @unchecked Sendable {
+            let lock = NSLock()
+            var ids: [String] = []
+        }
+        let acknowledged = Acknowledged()
+        let stop = Date().addingTimeInterval(6)
+        let writers = (0..<4).map { writer in
+            Thread {
+                guard let store = try? CompassStore(path: address) else { return }
+                var n = 0
+                while Date() < stop {
+                    n += 1
+                    let id = "d\(writer)-\(n)"
+                    // Retried as an app retries a lost answer: the same key until acknowledged.
+                    for _ in 0..<5 {
+                        if (try? store.append(.addSchool(AddSchool(name: "School \(id)")), as: "u-\(writer)", idempotencyKey: id)) != nil {
+                            acknowledged.lock.withLock { acknowledged.ids.append(id) }
+                            break
+                        }
+                    }
+                }
+            }
+        }
+        for writer in writers { writer.start() }
+        let admin = try PostgresConnection(address)
+        var ended = 0
+        while Date() < stop {
+            usleep(30_000)
+            ended += (try? admin.run("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()").count) ?? 0
+        }
+        while writers.contains(where: { !$0.isFinished }) { usleep(20_000) }
+        let ids = acknowledged.lock.withLock { acknowledged.ids }
+        let state = try CompassStore(path: address).state()
+        for id in ids { #expect(state.eventIds.contains(id), "acknowledged \(id) is missing") }
+        var schools = 0
+        for family in state.families.values { schools += family.schools.count }
+        // A key written twice would be a second school of the same name, which the rules refuse,
+        // so the retry would fail instead of being acknowledged: every acknowledged key is one school.
+        #expect(schools >= ids.count && !ids.isEmpty)
+        #expect(try setup.verify().ok)
+        print("postgres ended connections: \(ids.count) acknowledged, \(ended) terminations")
+    }
+
     /// An app's store on PostgreSQL reads its viewer's family, follows what other writers add
     /// to it, and reads another family (or every family) when asked.
     @Test func anAppsReadsFollowTheViewersFamilyAndWidenWhenAsked() throws {
