@@ -27,8 +27,8 @@ swift build -c release $STATIC --product compass >&2
 swift build -c release $STATIC --product compass-bench >&2
 BIN=$(swift build -c release $STATIC --show-bin-path)
 C="$BIN/compass"
-LOG="$WORK/log-$EVENTS.jsonl"
-FAMILY="$WORK/family-5000.jsonl"
+LOG="$WORK/log-v3-$EVENTS.jsonl"   # v3 (family streams): older logs here are v2
+FAMILY="$WORK/family-v3-5000.jsonl"
 [ -f "$LOG" ] || "$C" generate --events "$EVENTS" --families 200 --seed 1 > "$LOG"
 [ -f "$FAMILY" ] || "$C" generate --events 5000 --families 1 --seed 2 > "$FAMILY"
 LOGBYTES=$(wc -c < "$LOG")
@@ -127,10 +127,43 @@ END=$(date +%s.%N)
 IMPORTRATE=$(awk -v s="$START" -v e="$END" -v n="$(wc -l < "$WORK/import.jsonl")" 'BEGIN { printf "%.0f", n / (e - s) }')
 echo "import: $(wc -l < "$WORK/import.jsonl") events at $IMPORTRATE events/s"
 cmp -s "$WORK/import.jsonl" "$WORK/imported.jsonl" && echo "import rebuilt the same bytes"
+# verify of the whole log, against the cold replay (issue 28: at replay's pace).
+measure "compass verify, whole log" "$C" verify --log "$LOG"; VERIFY=$(cat "$WORK/last.txt")
+target "verify of the log / cold replay" "$(awk -v v="$VERIFY" -v r="$REPLAY" 'BEGIN { printf "%.2f", v / r }')" "<=" 1.2 "x"
+
+# Import as an app submits events: no seq, no prev, 50 families (issue 28).
+APPEVENTS=$([ "$SMOKE" = 1 ] && echo 2000 || echo 200000)
+"$C" generate --events "$APPEVENTS" --families 50 --seed 5 | sed -e 's/^{"seq":[0-9]*,/{/' -e 's/,"prev":"[0-9a-f]*"}$/}/' > "$WORK/app-import.jsonl"
+rm -f "$WORK/app-imported.jsonl"
+/usr/bin/time -f "%e %M" -o "$WORK/time.txt" "$C" import "$WORK/app-import.jsonl" --log "$WORK/app-imported.jsonl" > /dev/null
+read -r APPSECS APPRSS < "$WORK/time.txt"
+APPRATE=$(awk -v s="$APPSECS" -v n="$APPEVENTS" 'BEGIN { printf "%.0f", n / s }')
+APPBYTES=$(wc -c < "$WORK/app-import.jsonl")
+echo "import of app-submitted events: $APPEVENTS at $APPRATE events/s, peak RSS $APPRSS KB for $APPBYTES bytes of input"
+echo "| import, $APPEVENTS app-submitted events (no seq/prev, 50 families) | $APPSECS s | $APPRATE events/s | $APPRSS KB |" >> "$RESULTS.rows"
+
+# The cost curve: cold replay (snapshots off) and a family's query with its snapshot, at
+# 100k, 1M and 3M events of the same generator (issue 28). Not in --smoke.
+if [ "$SMOKE" = 0 ]; then
+  for n in 100000 1000000 3000000; do
+    CURVE="$WORK/curve-v3-$n.jsonl"
+    if [ "$n" = "$EVENTS" ]; then CURVE=$LOG; fi
+    [ -f "$CURVE" ] || "$C" generate --events "$n" --families 200 --seed 1 > "$CURVE"
+    rm -f "$CURVE.snapshot"
+    measure "curve: cold replay, $n events" $OFF "$C" replay --log "$CURVE"
+    eval "CURVE_$n=$(cat "$WORK/last.txt")"
+    "$C" replay --log "$CURVE" > /dev/null || true   # leaves the snapshot
+    measure "curve: one family's interactions, snapshot, $n events" "$C" interactions --log "$CURVE" --as u-1-1 --json --now 2026-01-01T00:00:00Z
+  done
+  target "replay time per event, 3M vs 100k" "$(awk -v a="$CURVE_100000" -v b="$CURVE_3000000" 'BEGIN { printf "%.2f", (b / 3000000) / (a / 100000) }')" "<=" 1.15 "x"
+fi
+
 target "analytics, 5,000-event log, with its snapshot" "$(awk -v t="$SMALLSNAP" 'BEGIN { printf "%.1f", t * 1000 }')" "<=" 10 "ms"
 target "analytics, 5,000-event log, cold" "$(awk -v t="$SMALLCOLD" 'BEGIN { printf "%.1f", t * 1000 }')" "<=" 25 "ms"
 target "CLI append on the big log with its snapshot" "$(awk -v t="$APPEND" 'BEGIN { printf "%.1f", t * 1000 }')" "<=" 15 "ms"
 target "import" "$IMPORTRATE" ">=" 100000 "events/s"
+target "import of app-submitted events" "$APPRATE" ">=" 120000 "events/s"
+target "peak RSS of that import / its input (goal: input + state)" "$(awk -v r="$APPRSS" -v b="$APPBYTES" 'BEGIN { printf "%.2f", r * 1024 / b }')" "<=" 1.0 "x"
 target "peak RSS of a cold replay writing its snapshot / log size" "$(awk -v r="$SNAPRSS" -v b="$LOGBYTES" 'BEGIN { printf "%.2f", r * 1024 / b }')" "<=" 0.6 "x"
 
 {
