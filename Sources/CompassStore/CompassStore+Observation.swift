@@ -39,46 +39,26 @@ extension CompassStore {
             case .failure(let error): return continuation.finish(throwing: error)
             case .success(let feed): source = feed
             }
-            let handed = HandedOver(source)
-            let stop = StopFlag()
-            let step = min(interval, .milliseconds(200))
-            let thread = Thread { [self] in
-                var feed = handed.take()
-                var last: Observed<Value>?
-                var family: String?
-                var due = true
-                var waited: Duration = .zero
-                while !stop.isSet {
-                    if due {
-                        do {
-                            let events = try feed.next()
-                            // Only a change to the viewer's family (an erasure's record included)
-                            // reads the value again.
-                            if last == nil || events.contains(where: { $0.family == family }) {
-                                if family == nil { family = try state(for: viewer).members[viewer]?.family }
-                                let observed = try read(viewer: viewer, value)
-                                if observed != last {
-                                    continuation.yield(observed)
-                                    last = observed
-                                }
-                            }
-                        } catch {
-                            return continuation.finish(throwing: error)
-                        }
-                        due = false
-                        waited = .zero
+            // Changes of other families read nothing; an erasure's record is the family's.
+            let progress = ObservationProgress<Value>()
+            let stop = FeedThread.start(source, every: interval, name: "compass observation", finish: { continuation.finish() }) {
+                [self] feed in
+                do {
+                    let events = try feed.next()
+                    guard progress.last == nil || events.contains(where: { $0.family == progress.family }) else { return true }
+                    if progress.family == nil { progress.family = try state(for: viewer).members[viewer]?.family }
+                    let observed = try read(viewer: viewer, value)
+                    if observed != progress.last {
+                        continuation.yield(observed)
+                        progress.last = observed
                     }
-                    let started = ContinuousClock.now
-                    feed.wait(upTo: step)
-                    let took = ContinuousClock.now - started
-                    waited += took
-                    if took < step || waited >= interval { due = true }
+                    return true
+                } catch {
+                    continuation.finish(throwing: error)
+                    return false
                 }
-                continuation.finish()
             }
-            thread.name = "compass observation"
             continuation.onTermination = { _ in stop.set() }
-            thread.start()
         }
     }
 
@@ -93,4 +73,10 @@ extension CompassStore {
             before = after
         }
     }
+}
+
+/// What an observation's thread has delivered (used by that thread alone).
+private final class ObservationProgress<Value: Sendable>: @unchecked Sendable {
+    var last: Observed<Value>?
+    var family: String?
 }

@@ -20,6 +20,21 @@ enum FeedThread {
     static func run<Element: Sendable>(_ source: any ChangeSource, every interval: Duration,
                                        continuation: AsyncStream<Element>.Continuation,
                                        transform: @escaping @Sendable (any ChangeSource, [Event]) -> [Element]) {
+        let stop = start(source, every: interval, name: "compass feed", finish: { continuation.finish() }) { feed in
+            if let events = try? feed.next() {
+                for element in transform(feed, events) { continuation.yield(element) }
+            }
+            return true
+        }
+        continuation.onTermination = { _ in stop.set() }
+    }
+
+    /// Starts the thread: `read` is called at once, then after each wake-up (or `interval`
+    /// without one), until it returns false (it ended the stream itself) or the returned flag
+    /// is set (then `finish` is called).
+    static func start(_ source: any ChangeSource, every interval: Duration, name: String,
+                      finish: @escaping @Sendable () -> Void,
+                      read: @escaping @Sendable (inout any ChangeSource) -> Bool) -> StopFlag {
         let handed = HandedOver(source)
         let stop = StopFlag()
         // A stop is noticed within 200 ms even when nothing wakes the feed.
@@ -30,9 +45,7 @@ enum FeedThread {
             var waited: Duration = .zero
             while !stop.isSet {
                 if due {
-                    if let events = try? feed.next() {
-                        for element in transform(feed, events) { continuation.yield(element) }
-                    }
+                    guard read(&feed) else { return }
                     due = false
                     waited = .zero
                 }
@@ -43,11 +56,11 @@ enum FeedThread {
                 // Woken before the step ran out (something changed), or waited long enough.
                 if took < step || waited >= interval { due = true }
             }
-            continuation.finish()
+            finish()
         }
-        thread.name = "compass feed"
-        continuation.onTermination = { _ in stop.set() }
+        thread.name = name
         thread.start()
+        return stop
     }
 }
 

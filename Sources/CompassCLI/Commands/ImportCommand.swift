@@ -68,10 +68,10 @@ enum ImportCommand {
         let anyUnreadable = !unreadable.isEmpty
         if anyUnreadable, drafts.isEmpty { throw StoreError.rejectedLines(unreadable) }
         var shapeProblems: [Problem] = []
-        // What the batch names: a store that keeps families apart reads only the families these
-        // are in (every line names its family; else the whole store is read).
+        // What the batch names: a database store reads only the families these are in (every
+        // line names its family; else the whole store is read). A file is read whole anyway.
         var names: BatchNames?
-        if !withoutFamily {
+        if !withoutFamily, CompassStore.isDatabaseAddress(inv.logPath) {
             var users: Set<String> = []
             for (draft, payload) in zip(drafts, payloads) {
                 users.insert(draft.actor)

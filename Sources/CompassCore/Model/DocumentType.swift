@@ -1,15 +1,11 @@
 /// A document's type: the types this build names (the generator's), any other slug kept as ``unknown(_:)``.
-public enum DocumentType: Hashable, Sendable, Codable, RawRepresentable {
+public enum DocumentType: OpenVocabulary {
     case transcript, highlightReel, resume, testScores, medical
     /// A type this build does not name: its slug.
     case unknown(String)
 
     /// The types this build names.
     public static let known: [DocumentType] = [.transcript, .highlightReel, .resume, .testScores, .medical]
-
-    public init(rawValue: String) {
-        self = Self.known.first { $0.rawValue == rawValue } ?? .unknown(rawValue)
-    }
 
     /// The slug stored in the log.
     public var rawValue: String {
@@ -22,16 +18,6 @@ public enum DocumentType: Hashable, Sendable, Codable, RawRepresentable {
         case .unknown(let slug): slug
         }
     }
-
-    /// For people (`highlight_reel` → `Highlight reel`).
-    public var displayName: String { TextRules.humanize(rawValue) }
-
-    public init(from decoder: Decoder) throws { self.init(rawValue: try decoder.singleValueContainer().decode(String.self)) }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 extension UploadDocument {
@@ -43,10 +29,10 @@ extension UploadDocument {
 
 extension DocumentItem {
     /// ``docType``, typed.
-    public var documentType: DocumentType { DocumentType(rawValue: docType) }
+    public var documentType: DocumentType { DocumentType(slug: docType) }
 }
 
 extension DocumentUploaded {
     /// ``docType``, typed.
-    public var documentType: DocumentType { DocumentType(rawValue: docType) }
+    public var documentType: DocumentType { DocumentType(slug: docType) }
 }

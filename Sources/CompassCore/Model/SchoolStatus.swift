@@ -1,17 +1,13 @@
 /// A school's recruiting status: the statuses this build names (the samples' and the generator's), any other slug the SPEC's
 /// pattern allows (`[a-z][a-z0-9_]{0,39}`) kept as ``unknown(_:)`` (a log written by a newer
 /// app, a status a family typed), so nothing read is lost or refused for being new.
-public enum SchoolStatus: Hashable, Sendable, Codable, RawRepresentable {
+public enum SchoolStatus: OpenVocabulary {
     case interested, contacted, visitScheduled, offerReceived, committed, notInterested
     /// A status this build does not name: its slug.
     case unknown(String)
 
     /// The statuses this build names, in the order of a recruitment.
     public static let known: [SchoolStatus] = [.interested, .contacted, .visitScheduled, .offerReceived, .committed, .notInterested]
-
-    public init(rawValue: String) {
-        self = Self.known.first { $0.rawValue == rawValue } ?? .unknown(rawValue)
-    }
 
     /// The slug stored in the log.
     public var rawValue: String {
@@ -24,16 +20,6 @@ public enum SchoolStatus: Hashable, Sendable, Codable, RawRepresentable {
         case .notInterested: "not_interested"
         case .unknown(let slug): slug
         }
-    }
-
-    /// For people (SPEC §3.3: `offer_received` → `Offer received`).
-    public var displayName: String { TextRules.humanize(rawValue) }
-
-    public init(from decoder: Decoder) throws { self.init(rawValue: try decoder.singleValueContainer().decode(String.self)) }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 }
 
@@ -53,15 +39,15 @@ extension ChangeStatus {
 
 extension SchoolItem {
     /// ``status``, typed.
-    public var schoolStatus: SchoolStatus? { status.map(SchoolStatus.init(rawValue:)) }
+    public var schoolStatus: SchoolStatus? { status.map(SchoolStatus.init(slug:)) }
 }
 
 extension SchoolAdded {
     /// ``status``, typed.
-    public var schoolStatus: SchoolStatus? { status.map(SchoolStatus.init(rawValue:)) }
+    public var schoolStatus: SchoolStatus? { status.map(SchoolStatus.init(slug:)) }
 }
 
 extension SchoolStatusChanged {
     /// ``newStatus``, typed.
-    public var schoolStatus: SchoolStatus { SchoolStatus(rawValue: newStatus) }
+    public var schoolStatus: SchoolStatus { SchoolStatus(slug: newStatus) }
 }
