@@ -49,15 +49,16 @@ final class PostgresLogBackend: LogBackend {
         return NotifyMode(rawValue: String(cString: text)) ?? .inTransaction
     }()
 
-    /// Wakes the feeds for `family` after a commit (``NotifyMode/afterCommit``).
-    private func notifyAfterCommit(_ family: String) throws(StoreError) {
+    /// Wakes the feeds listening for `family`: at once outside a transaction (after a commit,
+    /// ``NotifyMode/afterCommit``), at its commit inside one.
+    private func notifyFeeds(_ family: String) throws(StoreError) {
         try sql("SELECT pg_notify('\(PostgresSchema.channel)', $1)", [.text(family)])
     }
 
     /// Inside a write's transaction: wakes the feeds when it commits (unless notifications are off).
     func notifyInTransaction(_ family: String) throws(StoreError) {
         guard Self.notify != .off else { return }
-        try sql("SELECT pg_notify('\(PostgresSchema.channel)', $1)", [.text(family)])
+        try notifyFeeds(family)
     }
 
     init(address: String) throws(StoreError) {
@@ -487,7 +488,7 @@ final class PostgresLogBackend: LogBackend {
         } catch {
             throw Self.refusal(error, users: users, display: db.display)
         }
-        if rows.count == 0, Self.notify == .afterCommit { try? notifyAfterCommit(family) }
+        if rows.count == 0, Self.notify == .afterCommit { try? notifyFeeds(family) }
         return rows
     }
 
