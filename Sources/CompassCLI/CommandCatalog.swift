@@ -72,7 +72,7 @@ enum CommandCatalog {
             limit("items"),
         ] + timeTravel, examples: ["activity --as u-pat --range month", "activity --as u-maya --type interaction --page 2"]),
         spec("follow", "Print the 10 most recent activity items, then new ones as they are appended.", [log, viewer, now, tz, json, color,
-            OptionSpec(name: "interval", value: "MS", help: "how often to look for new bytes (default 100)"),
+            OptionSpec(name: "interval", value: "MS", help: "the longest wait between reads when no change wakes it (default 100; inotify or NOTIFY wake it at once)"),
         ], examples: ["follow --as u-pat"]),
         spec("audit", "The recruiting history: every event and every rejected line.", [log, viewer, tz, json, color,
             OptionSpec(name: "entity", value: "ID", help: "only what touches this member, school, coach, interaction or document"),
