@@ -249,7 +249,7 @@ final class PostgresLogBackend: LogBackend {
         if case .familyOf(let user) = options.scope, options.observer == nil {
             guard let family = try family(of: user) else { return replayer }
             // From the family's snapshot when the read is not cut.
-            if options.cut == ReplayCut() { return try familyReplay(family) }
+            if options.cut == ReplayCut() { return try familyReplay(family, problems: options.problems) }
             replayer.consume(bytes: try familyLines(family).lines)
             return replayer
         }
