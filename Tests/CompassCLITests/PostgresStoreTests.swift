@@ -205,6 +205,19 @@ import CompassTestSupport
         let after = try admin.run("SELECT encode(bytes, 'escape') FROM family_snapshots").rows.compactMap { $0[0] }
         #expect(!after.contains { $0.contains(playerName) || $0.contains(player) }, "a snapshot holds the erased member")
         #expect(database.run("verify").status == 0)
+
+        // A line after the snapshot damaged by hand (the same on both): a read that lists its
+        // problems lists it, with the same line number, from the snapshot as from the file.
+        for harness in [file, database] { #expect(harness.run("add-school --as \(parent) --name 'Last One'").status == 0) }
+        try admin.run("UPDATE events SET line = '{not json' WHERE family = 'fam-1' AND seq = (SELECT max(seq) FROM events WHERE family = 'fam-1')")
+        var fileLines = try String(contentsOfFile: file.logPath, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        fileLines[fileLines.count - 2] = "{not json"
+        try fileLines.joined(separator: "\n").write(toFile: file.logPath, atomically: true, encoding: .utf8)
+        try? FileManager.default.removeItem(atPath: file.logPath + ".snapshot")
+        let a = file.run("schools --as \(parent)"), b = database.run("schools --as \(parent)")
+        let warning = { (text: String, log: String) in text.replacingOccurrences(of: log, with: "LOG") }
+        #expect(a.stdout == b.stdout && warning(a.stderr, file.logPath) == warning(b.stderr, CompassStore.displayAddress(address))
+                && a.stderr.contains("invalid JSON"), "file:\n\(a.stderr)\ndatabase:\n\(b.stderr)")
     }
 
     @Test func anImportedHistoryExportsByteForByteAndVerifiesWithTheSameHead() throws {
