@@ -145,6 +145,8 @@ echo "| import, $APPEVENTS app-submitted events (no seq/prev, 50 families) | $AP
 # The cost curve: cold replay (snapshots off) and a family's query with its snapshot, at
 # 100k, 1M and 3M events of the same generator (issue 28). Not in --smoke.
 if [ "$SMOKE" = 0 ]; then
+  "$C" generate --events 5000 --families 1 --seed 2 |
+    sed -e 's/^{"seq":[0-9]*,/{/' -e 's/,"prev":"[0-9a-f]*"}$/}/' -e 's/"fam-1"/"fam-fixed"/g' -e 's/"u-1-/"u-fixed-/g' > "$WORK/fixed-family.jsonl"
   for n in 100000 1000000 3000000; do
     CURVE="$WORK/curve-v3-$n.jsonl"
     if [ "$n" = "$EVENTS" ]; then CURVE=$LOG; fi
@@ -154,6 +156,13 @@ if [ "$SMOKE" = 0 ]; then
     eval "CURVE_$n=$(cat "$WORK/last.txt")"
     "$C" replay --log "$CURVE" > /dev/null || true   # leaves the snapshot
     measure "curve: one family's interactions, snapshot, $n events" "$C" interactions --log "$CURVE" --as u-1-1 --json --now 2026-01-01T00:00:00Z
+    # The same 5,000-event family in each store (imported into a copy): its query should not
+    # grow with the store.
+    cp "$CURVE" "$WORK/curve-fixed.jsonl"
+    rm -f "$WORK/curve-fixed.jsonl.snapshot"
+    "$C" import --log "$WORK/curve-fixed.jsonl" "$WORK/fixed-family.jsonl" > /dev/null
+    "$C" replay --log "$WORK/curve-fixed.jsonl" > /dev/null || true   # leaves the snapshot
+    measure "curve: a 5,000-event family's interactions, snapshot, $n events" "$C" interactions --log "$WORK/curve-fixed.jsonl" --as u-fixed-1 --json --now 2026-01-01T00:00:00Z
   done
   target "replay time per event, 3M vs 100k" "$(awk -v a="$CURVE_100000" -v b="$CURVE_3000000" 'BEGIN { printf "%.2f", (b / 3000000) / (a / 100000) }')" "<=" 1.15 "x"
 fi
