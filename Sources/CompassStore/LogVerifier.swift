@@ -212,19 +212,46 @@ enum LogVerifier {
         let snapshotPath = StoreFiles(log: path).snapshot
         guard try fs.kind(of: snapshotPath) != .missing else { return .none }
         guard let file = SnapshotFile(path: snapshotPath, fs: fs), try file.matches(log: fd, path: path, extent: extent, fs: fs),
-              let stored = try fs.readFile(snapshotPath, .readSide) else {
+              let stored = try fs.open(snapshotPath, .readSide) else {
             try? fs.remove(snapshotPath)
             return .stale
         }
+        defer { fs.close(stored) }
         let prefix = file.index.base.consumedBytes
         try LogReader.stream(fd: fd, path: path, from: 0, extent: LogExtent(complete: prefix, torn: false), fs: fs, into: &replayer)
-        let expected = replayer.snapshot
-        let sections = Parallel.map(expected.state.families.values, SnapshotCodec.Section.init)
-        guard SnapshotCodec.parts(expected, families: sections).joined().elementsEqual(stored) else {
+        guard try storedSnapshot(stored, path: snapshotPath, equals: replayer.snapshot, fs: fs) else {
             try? fs.remove(snapshotPath)
             return .mismatched
         }
         return .verified
+    }
+
+    /// Whether the stored snapshot is byte for byte what `expected` encodes to. Compared
+    /// piece by piece as it is encoded, families a batch at a time: neither the whole
+    /// encoding nor the whole stored file is held in memory.
+    static func storedSnapshot(_ stored: Int32, path: String, equals expected: ReplaySnapshot, fs: FileSystem) throws(StoreError) -> Bool {
+        let size = try fs.size(stored, path: path)
+        var stream = SnapshotStream(expected)
+        var offset = stream.opening[0].count  // the preamble, compared last
+        func matches(_ bytes: [UInt8]) throws(StoreError) -> Bool {
+            guard offset + bytes.count <= size, try fs.read(stored, from: offset, to: offset + bytes.count, path: path) == bytes else { return false }
+            offset += bytes.count
+            return true
+        }
+        guard try matches(stream.header), try matches(stream.ids) else { return false }
+        let families = expected.state.families.values.sorted { $0.id < $1.id }
+        var start = 0
+        while start < families.count {
+            let batch = Array(families[start..<min(families.count, start + 256)])
+            for section in Parallel.map(batch, SnapshotCodec.Section.init) {
+                guard try matches(section.bytes) else { return false }
+                stream.add(section)
+            }
+            start += batch.count
+        }
+        let (directory, preamble) = stream.closing()
+        guard try matches(directory), offset == size else { return false }
+        return try fs.read(stored, from: 0, to: preamble.count, path: path) == preamble
     }
 }
 
