@@ -26,6 +26,17 @@ import CompassTestSupport
         return address
     }
 
+    /// A harness on the database at `address` holding a generated history (imported); the
+    /// history's text, for comparing.
+    static func imported(families: Int, events: Int, seed: Int, into address: String) throws -> (CLIHarness, String) {
+        let cli = CLIHarness()
+        cli.database = address
+        let generated = try Binary.tool(Binary.path, ["generate", "--families", "\(families)", "--events", "\(events)", "--seed", "\(seed)"])
+        FileManager.default.createFile(atPath: cli.directory + "/history.jsonl", contents: Data(generated.utf8))
+        #expect(cli.run("import history.jsonl").status == 0)
+        return (cli, generated)
+    }
+
     /// The same commands on a file store and on PostgreSQL.
     static func both(_ address: String, _ lines: [String]) -> (file: CLIHarness, database: CLIHarness) {
         let file = CLIHarness(), database = CLIHarness()
@@ -244,11 +255,7 @@ import CompassTestSupport
     /// heads and root on the database, on the export and on the original.
     @Test func theWholeStoreComesBackOutAsOneLogWithTheSameRoot() throws {
         guard let address = try Self.database() else { return }
-        let cli = CLIHarness()
-        cli.database = address
-        let generated = try Binary.tool(Binary.path, ["generate", "--families", "6", "--events", "900", "--seed", "11"])
-        FileManager.default.createFile(atPath: cli.directory + "/history.jsonl", contents: Data(generated.utf8))
-        #expect(cli.run("import history.jsonl").status == 0)
+        let (cli, generated) = try Self.imported(families: 6, events: 900, seed: 11, into: address)
         let exported = cli.run("export --stream --all-families -o back.jsonl")
         #expect(exported.status == 0 && exported.stderr.contains("of 6 families"), "\(exported.stderr)")
         let back = try String(contentsOfFile: cli.directory + "/back.jsonl", encoding: .utf8)
@@ -410,11 +417,7 @@ import CompassTestSupport
     /// and every chain verifies; then it erases to the end.
     @Test func anErasureKilledMidwayLeavesTheFamilyOldOrNewWhole() throws {
         guard let address = try Self.database() else { return }
-        let cli = CLIHarness()
-        cli.database = address
-        let generated = try Binary.tool(Binary.path, ["generate", "--families", "1", "--events", "3000", "--seed", "31"])
-        FileManager.default.createFile(atPath: cli.directory + "/history.jsonl", contents: Data(generated.utf8))
-        #expect(cli.run("import history.jsonl").status == 0)
+        let (cli, _) = try Self.imported(families: 1, events: 3000, seed: 31, into: address)
         let state = try CompassStore(path: address).state()
         let parent = try #require(state.members.values.filter { $0.role == .parent }.map(\.userId).min())
         let player = try #require(state.members.values.filter { $0.role == .player }.map(\.userId).min())
