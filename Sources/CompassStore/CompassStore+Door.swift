@@ -40,24 +40,58 @@ extension CompassStore {
         try backend.verify(expectHead: expectHead, problems: problems, progress: progress)
     }
 
-    /// Appends a batch of drafts read from a file (`import`): each with its line number, every
-    /// rejected one reported, all or nothing. `beforeWrite` stores what the events point at.
-    package func importBatch(expectVersion: Int64?, lineNumbers: [Int], prebuilt: [Result<Payload, EventError>],
-                             names: BatchNames? = nil,
-                             beforeWrite: @escaping BeforeWriting, keepUntilExit: @escaping (Any) -> Void, progress: ReadProgress?,
-                             build: DraftBuilder) throws(StoreError) -> [Event] {
+    /// Imports a file's lines (`import`), all or nothing: every rejected line is reported
+    /// and nothing is written. A file store takes them a block at a time, so the import holds
+    /// one block's drafts and lines, not the file's; a database decides them in one
+    /// transaction, so it gathers the blocks first.
+    package func importLines(from source: inout some ImportSource, expectVersion: Int64?,
+                             keepUntilExit: @escaping (Any) -> Void, progress: ReadProgress?) throws(StoreError) -> ImportSummary {
         lock.lock()
         defer { lock.unlock() }
+        if let file = backend as? FileLogBackend {
+            return try file.importStream(&source, expectVersion: expectVersion, progress: progress)
+        }
+        var all = ImportBlock()
+        while let block = try source.nextBlock() { all.append(contentsOf: block) }
         var request = AppendRequest(expectVersion: expectVersion)
-        request.names = names
-        request.lineNumbers = lineNumbers
-        request.prebuilt = prebuilt
-        request.beforeWrite = beforeWrite
+        // What the batch names: a database store reads only the families these are in (every
+        // line names its family; else the whole store is read).
+        if !all.drafts.contains(where: { $0.family.isEmpty }) {
+            var users: Set<String> = []
+            for (draft, payload) in zip(all.drafts, all.payloads) {
+                users.insert(draft.actor)
+                if case .success(.memberJoined(let joined)) = payload { users.insert(joined.userId) }
+            }
+            request.names = BatchNames(families: Set(all.drafts.map(\.family)), users: users, eventIds: Set(all.drafts.map(\.id)))
+        }
+        request.lineNumbers = all.lineNumbers
+        request.prebuilt = all.payloads
         request.keepUntilExit = keepUntilExit
         request.progress = progress
-        let outcome = try backend.append(request, build: build)
-        guard case .written(let events) = outcome else { return [] }
-        return events
+        let backend = self.backend
+        let refusedBefore = all.problems
+        var refused: [Problem] = []
+        var staged: [StagedAttachment] = []
+        request.beforeWrite = { _ throws(StoreError) in
+            if !refused.isEmpty { throw .rejectedLines([]) }  // decided, never written
+            return try backend.saveBlobs(staged)
+        }
+        do throws(StoreError) {
+            let outcome = try backend.append(request) { state, _ throws(StoreError) in
+                var block = all
+                block.problems = []
+                try source.fill(&block, state: state)
+                staged = try source.stage(&block, state: state)
+                refused = refusedBefore + block.problems
+                return block.drafts
+            }
+            var summary = ImportSummary()
+            if case .written(let events) = outcome { for event in events { summary.add(event) } }
+            return summary
+        } catch {
+            guard case .rejectedLines(let problems) = error else { throw error }
+            throw .rejectedLines(ImportBlock.report(refused: refused.isEmpty ? refusedBefore : refused, decided: problems))
+        }
     }
 
     /// The bytes an imported line needs (an interaction's attachments, a document's file),

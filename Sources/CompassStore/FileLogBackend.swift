@@ -93,3 +93,10 @@ final class FileLogBackend: LogBackend {
         try AttachmentStore(logPath: path).save(blobs, fs: fs)
     }
 }
+
+extension FileLogBackend {
+    /// `import` a block at a time (``LogWriter/importStream(_:expectVersion:sanitizing:progress:)``).
+    func importStream(_ source: inout some ImportSource, expectVersion: Int64?, progress: ReadProgress?) throws(StoreError) -> ImportSummary {
+        try writer.importStream(&source, expectVersion: expectVersion, progress: progress)
+    }
+}

@@ -46,7 +46,7 @@ final class LogWriter {
     var log: (fd: Int32, identity: FileIdentity)?
 
     /// Whether (and when) to start from `LOG.snapshot` and write a newer one.
-    private let snapshots: SnapshotPolicy?
+    let snapshots: SnapshotPolicy?
 
     /// - Parameter snapshots: read the log from its snapshot when it matches (the drafts'
     ///   families and the event ids are then read from it as deciding needs them).
@@ -83,8 +83,26 @@ final class LogWriter {
                         beforeWrite: BeforeWrite = { _ throws(StoreError) in {} },
                         keepUntilExit: (Any) -> Void = { _ in }, progress: ReadProgress? = nil,
                         build: Builder) throws(StoreError) -> AppendOutcome {
-        var created: [String] = []  // folders, then the log, made by this append
-        var createdLog: Int32?  // the log's descriptor when this append created it
+        try withLockedLog(beforeCreating: { () throws(StoreError) in
+            // The first append: decided against an empty log before anything exists, so a
+            // rejected one creates no folder and no file.
+            var empty = Replayer(problems: .summary)
+            let drafts = try build(empty.state, nil)
+            _ = try StreamSealing.decide(drafts, against: &empty, sanitizing: sanitizing, lineNumbers: lineNumbers, prebuilt: prebuilt)
+        }) { fd throws(StoreError) in
+            try appendLocked(fd, eventId: eventId, expectVersion: expectVersion, actor: actor, sanitizing: sanitizing,
+                             lineNumbers: lineNumbers, prebuilt: prebuilt, beforeWrite: beforeWrite, keepUntilExit: keepUntilExit,
+                             progress: progress, build: build)
+        }
+    }
+
+    /// Runs `body` with the log open and exclusively locked, the log and its folders made
+    /// first when missing (after `beforeCreating`, which may refuse). If `body` fails, what
+    /// this call made is taken back before the lock is let go.
+    func withLockedLog<T>(beforeCreating: () throws(StoreError) -> Void,
+                          _ body: (Int32) throws(StoreError) -> T) throws(StoreError) -> T {
+        var created: [String] = []  // folders, then the log, made by this call
+        var createdLog: Int32?  // the log's descriptor when this call created it
         var locked: Int32?
         do throws(StoreError) {
             var fd: Int32
@@ -96,11 +114,7 @@ final class LogWriter {
                     if let opened = try fs.open(path, .append) {
                         fd = opened
                     } else {
-                        // The first append: decided against an empty log before anything exists,
-                        // so a rejected one creates no folder and no file.
-                        var empty = Replayer(problems: .summary)
-                        let drafts = try build(empty.state, nil)
-                        _ = try StreamSealing.decide(drafts, against: &empty, sanitizing: sanitizing, lineNumbers: lineNumbers, prebuilt: prebuilt)
+                        try beforeCreating()
                         created = try fs.makeDirectories(folder)
                         // Created only where nothing is; another first writer that won the race
                         // made it, so it is opened again like any existing log.
@@ -128,13 +142,11 @@ final class LogWriter {
                 closeLog()
             }
             if created.last == path { try fs.syncDirectory(folder) }  // the new log's entry is durable
-            let outcome = try appendLocked(fd, eventId: eventId, expectVersion: expectVersion, actor: actor, sanitizing: sanitizing,
-                                           lineNumbers: lineNumbers, prebuilt: prebuilt, beforeWrite: beforeWrite, keepUntilExit: keepUntilExit,
-                                           progress: progress, build: build)
+            let result = try body(fd)
             fs.unlock(fd, path: path)
-            return outcome
+            return result
         } catch {
-            // Still holding the lock (when it was taken): a failed first append takes back what
+            // Still holding the lock (when it was taken): a failed first write takes back what
             // it made before any waiting writer can get in.
             if !created.isEmpty { takeBack(created, log: createdLog, locked: locked) }
             if let locked, log?.fd == locked { fs.unlock(locked, path: path) }
@@ -162,36 +174,54 @@ final class LogWriter {
         for made in created.reversed() where made != path { fs.removeDirectory(made) }
     }
 
-    private func appendLocked(_ fd: Int32, eventId: String?, expectVersion: Int64?, actor: String?, sanitizing: Bool, lineNumbers: [Int]?,
-                              prebuilt: [Result<Payload, EventError>]?, beforeWrite: BeforeWrite, keepUntilExit: (Any) -> Void, progress: ReadProgress?,
-                              build: Builder) throws(StoreError) -> AppendOutcome {
+    /// The first steps of every write under the lock: a batch a writer left unfinished is
+    /// rolled back, an erasure a writer left unfinished is finished or undone, then the log is
+    /// replayed: the cached replay, taken out (not copied) and caught up with what other
+    /// processes appended, or a new read (from the snapshot when it matches, not for a retry:
+    /// finding the original event `findingEvent` needs every line, handed to `found`).
+    func replayLocked(_ fd: Int32, actor: String?, progress: ReadProgress?, findingEvent eventId: String? = nil,
+                      found: (Event) -> Void = { _ in }) throws(StoreError) -> Replayer {
         // A batch a writer left unfinished is rolled back before anything else is read.
         try LogJournal.recover(log: fd, path: path, fs: fs)
         try ErasureIntent.recover(log: path, fd: fd, fs: fs)  // before any attachment is stored
         try fs.removeStaleTemporaries(in: folder)  // the attachments folder is cleaned when attachments are stored
-        var original: Event?
-        var replayer: Replayer
         let size = try fs.size(fd, path: path)
         // The cached replay is taken out (not copied), so folding the new events mutates it in
         // place; it is put back only after a successful write.
-        if eventId == nil, let kept = cached.take(), size >= cachedSize, try endsWithCachedLine(fd) {
-            replayer = kept
+        if eventId == nil, var replayer = cached.take(), size >= cachedSize, try endsWithCachedLine(fd) {
             if size > cachedSize {
                 var fresh = try fs.read(fd, from: cachedSize, to: size, path: path)
                 try moveTornTailAside(fd: fd, base: cachedSize, bytes: &fresh)
                 replayer.consume(bytes: fresh)
             }
-        } else {
-            cached = nil
-            try cutTornTail(fd: fd, size: size)
-            // Streamed on both cores like any read, from the snapshot when it matches (not for a
-            // retry: finding the original event needs every line).
-            replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
-                                            fs: fs, observer: eventId == nil ? nil : { outcome, _ in
-                if case .applied(_, let event) = outcome, event.id == eventId { original = event }
-            }, snapshots: eventId == nil ? snapshots : nil, scope: actor.map { .familyOf($0) } ?? .summary, problems: .summary,
-               progress: progress)
+            return replayer
         }
+        cached = nil
+        try cutTornTail(fd: fd, size: size)
+        // Streamed on both cores like any read.
+        var original: Event?
+        let replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
+                                            fs: fs, observer: eventId == nil ? nil : { outcome, _ in
+            if case .applied(_, let event) = outcome, event.id == eventId { original = event }
+        }, snapshots: eventId == nil ? snapshots : nil, scope: actor.map { .familyOf($0) } ?? .summary, problems: .summary,
+           progress: progress)
+        if let original { found(original) }
+        return replayer
+    }
+
+    /// Keeps a replay for the next append through this writer: it has read the log through
+    /// `lastLine`, the last line written.
+    func keep(_ replayer: consuming Replayer, lastLine: [UInt8]) {
+        cachedSize = replayer.consumedBytes
+        cached = replayer
+        cachedLastLine = lastLine
+    }
+
+    private func appendLocked(_ fd: Int32, eventId: String?, expectVersion: Int64?, actor: String?, sanitizing: Bool, lineNumbers: [Int]?,
+                              prebuilt: [Result<Payload, EventError>]?, beforeWrite: BeforeWrite, keepUntilExit: (Any) -> Void, progress: ReadProgress?,
+                              build: Builder) throws(StoreError) -> AppendOutcome {
+        var original: Event?
+        var replayer = try replayLocked(fd, actor: actor, progress: progress, findingEvent: eventId) { original = $0 }
 
         let drafts = try build(replayer.state, original)
         // A replay resumed from a snapshot reads the families it decides in, and the event ids.
@@ -269,7 +299,7 @@ final class LogWriter {
     /// Puts the log back as it was before a failed write: cut to its old size and fsynced,
     /// the journal removed. If that fails too, a journal is left naming the old size, so
     /// every reader and the next writer still see the log without the unacknowledged bytes.
-    private func rollBack(_ fd: Int32, to size: Int, journaled: Bool) {
+    func rollBack(_ fd: Int32, to size: Int, journaled: Bool) {
         cached = nil
         do throws(StoreError) {
             try fs.truncate(fd, to: size, path: path)

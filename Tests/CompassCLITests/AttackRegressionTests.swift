@@ -388,6 +388,8 @@ import Glibc
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Binary.path)
             process.arguments = ["import", file, "--log", log, "--now", "2026-01-02T00:00:00Z"]
+            // Blocks of 50 lines, so kills land between a block's write and the next.
+            process.environment = ProcessInfo.processInfo.environment.merging(["COMPASS_IMPORT_BLOCK_LINES": "50"]) { $1 }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

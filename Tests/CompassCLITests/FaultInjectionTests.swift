@@ -46,6 +46,10 @@ import CompassTestSupport
                  eventIds: ["ev-first"], nextActor: "u-1"),
         Scenario(name: "import batch", setUp: { cli in cli.seedFamily(); cli.write("batch.jsonl", importLines) },
                  words: ["import", "batch.jsonl"], eventIds: (1...6).map { "imp-\($0)" }),
+        // Six lines in three blocks: the first two written before the last is decided.
+        Scenario(name: "import in blocks", setUp: { cli in cli.seedFamily(); cli.write("batch.jsonl", importLines) },
+                 words: ["import", "batch.jsonl"], environment: ["COMPASS_IMPORT_BLOCK_LINES": "2"],
+                 eventIds: (1...6).map { "imp-\($0)" }),
         Scenario(name: "heal a torn tail, then append", setUp: { cli in
                      cli.seedFamily()
                      let handle = FileHandle(forWritingAtPath: cli.logPath)!

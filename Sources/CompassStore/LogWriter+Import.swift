@@ -1,0 +1,131 @@
+import CompassCore
+
+extension LogWriter {
+    /// Imports a file's lines a block at a time, all or nothing, holding one block's drafts
+    /// and lines at a time (`compass import` on a file store).
+    ///
+    /// Under the exclusive lock, like any append: each block is filled, its families loaded,
+    /// its attachments staged, decided with the one rule set against the state the blocks
+    /// before it built, then encoded, sealed and written past the committed end under the
+    /// batch's journal (``LogJournal``), which every reader stops at. Once any line is
+    /// refused nothing more is written, though every later line is still decided so each
+    /// rejected one is reported; the log is then cut back to its committed size. The batch
+    /// is fsynced once and committed by removing the journal.
+    package func importStream(_ source: inout some ImportSource, expectVersion: Int64?, sanitizing: Bool = true,
+                              progress: ReadProgress? = nil) throws(StoreError) -> ImportSummary {
+        try withLockedLog(beforeCreating: {}) { fd throws(StoreError) in
+            try importLocked(fd, source: &source, expectVersion: expectVersion, sanitizing: sanitizing, progress: progress)
+        }
+    }
+
+    private func importLocked(_ fd: Int32, source: inout some ImportSource, expectVersion: Int64?, sanitizing: Bool,
+                              progress: ReadProgress?) throws(StoreError) -> ImportSummary {
+        var replayer = try replayLocked(fd, actor: nil, progress: progress)
+        let committed = try fs.size(fd, path: path)
+        var summary = ImportSummary()
+        var refused: [Problem] = []
+        var rejected: [Problem] = []
+        var undos: [() -> Void] = []
+        var journaled = false
+        var heads: [String: String] = [:]  // each family's last line written by this import
+        var expected: (family: String, version: Int64)?
+        var lastLine: [UInt8] = []
+        do throws(StoreError) {
+            while var block = try source.nextBlock() {
+                try source.fill(&block, state: replayer.state)
+                // A replay resumed from a snapshot reads the families it decides in, and the event ids.
+                for draft in block.drafts { replayer.prepareToDecide(family: draft.family, eventId: draft.id) }
+                if replayer.deferredFailed {
+                    // A snapshot part that does not check: read again without it, through what
+                    // this import has written (folded already, so the state is the same).
+                    replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
+                                                    fs: fs, snapshots: snapshots, trustingSnapshot: false, problems: .summary)
+                }
+                let staged = try source.stage(&block, state: replayer.state)
+                refused += block.problems
+                if let expectVersion {
+                    try checkVersion(expectVersion, of: block.drafts, expected: &expected, replayer: replayer)
+                }
+                let events: [Event]
+                do throws(StoreError) {
+                    events = try StreamSealing.decide(block.drafts, against: &replayer, sanitizing: sanitizing,
+                                                      lineNumbers: block.lineNumbers, prebuilt: block.payloads)
+                } catch {
+                    guard case .rejectedLines(let problems) = error else { throw error }
+                    rejected += problems
+                    continue
+                }
+                // Once a line is refused the import writes nothing more (it will be cut back).
+                guard refused.isEmpty, rejected.isEmpty, !events.isEmpty else { continue }
+                block = ImportBlock()  // the drafts are not needed past deciding
+                undos.append(try AttachmentStore(logPath: path).save(staged, fs: fs))
+                let output = seal(events, heads: &heads, replayer: &replayer, summary: &summary, lastLine: &lastLine)
+                if !journaled {
+                    journaled = true  // a journal that failed half-way is taken back too
+                    try LogJournal.begin(log: path, committedSize: committed, fs: fs)
+                }
+                try fs.writeAll(fd, try output.get(), path: path)
+            }
+            if !refused.isEmpty || !rejected.isEmpty {
+                throw StoreError.rejectedLines(ImportBlock.report(refused: refused, decided: rejected))
+            }
+            if journaled {
+                try fs.sync(fd, path: path)
+                try LogJournal.end(log: path, fs: fs)  // the commit point of the import
+            }
+        } catch {
+            if journaled { rollBack(fd, to: committed, journaled: true) }
+            for undo in undos.reversed() { undo() }
+            throw error
+        }
+        if !lastLine.isEmpty { keep(replayer, lastLine: lastLine) }
+        return summary
+    }
+
+    /// `--expect-version`: the import's one family must be at that version before it; a
+    /// batch of several families cannot expect one.
+    private func checkVersion(_ version: Int64, of drafts: [EventDraft], expected: inout (family: String, version: Int64)?,
+                              replayer: Replayer) throws(StoreError) {
+        for draft in drafts where draft.family != "_" {
+            guard let (family, _) = expected else {
+                let current = replayer.streams.version(of: draft.family)
+                if version != current { throw .staleVersion(family: draft.family, expected: version, current: current) }
+                expected = (draft.family, current)
+                continue
+            }
+            if draft.family != family {
+                throw .conflict("Conflict: --expect-version names one family's version, but the batch writes to \(family) and \(draft.family)")
+            }
+        }
+    }
+
+    /// The block's lines, encoded on every core, then each sealed with its family's head in
+    /// order and folded as reading it back would.
+    private func seal(_ events: [Event], heads: inout [String: String], replayer: inout Replayer, summary: inout ImportSummary,
+                      lastLine: inout [UInt8]) -> Result<[UInt8], StoreError> {
+        let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
+        var output: [UInt8] = []
+        output.reserveCapacity(unsealed.reduce(0) { $0 + $1.count + 80 })
+        var last = 0..<0
+        for index in events.indices {
+            var event = events[index]
+            let start = output.count
+            let prev = heads[event.family] ?? replayer.streams[family: event.family]?.head.text ?? SHA256.emptyHex
+            output += unsealed[index]
+            EventEncoder.seal(&output, prev: prev)  // the line is sealed where it will be written
+            let line = start..<output.count
+            guard line.count <= Replayer.maxLineBytes else {
+                return .failure(.rejected(EventError("Event too large: \(line.count) bytes (a log line is at most \(Replayer.maxLineBytes) bytes)")))
+            }
+            event.prev = prev
+            let hash = output.withUnsafeBufferPointer { SHA256.hex(UnsafeBufferPointer(rebasing: $0[line])) }
+            heads[event.family] = hash
+            replayer.advanceWritten(event, lineLength: line.count, hash: hash)
+            summary.add(event)
+            output.append(0x0A)
+            last = line
+        }
+        if !last.isEmpty { lastLine = Array(output[last]) }
+        return .success(output)
+    }
+}
