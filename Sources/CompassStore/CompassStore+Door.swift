@@ -86,7 +86,7 @@ extension CompassStore {
                 return block.drafts
             }
             var summary = ImportSummary()
-            if case .written(let events) = outcome { for event in events { summary.add(event) } }
+            if case .written(let events) = outcome { for event in events { summary.add(family: event.family, seq: event.seq) } }
             return summary
         } catch {
             guard case .rejectedLines(let problems) = error else { throw error }

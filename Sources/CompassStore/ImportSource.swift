@@ -69,8 +69,8 @@ package struct ImportSummary: Equatable, Sendable {
 
     package init() {}
 
-    mutating func add(_ event: Event) {
+    mutating func add(family: String, seq: Int64) {
         count += 1
-        runs[event.family] = (runs[event.family]?.lowerBound ?? event.seq)...event.seq
+        runs[family] = (runs[family]?.lowerBound ?? seq)...seq
     }
 }

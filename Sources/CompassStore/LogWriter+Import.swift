@@ -46,7 +46,7 @@ extension LogWriter {
                 if let expectVersion {
                     try checkVersion(expectVersion, of: block.drafts, expected: &expected, replayer: replayer)
                 }
-                let events: [Event]
+                var events: [Event]
                 do throws(StoreError) {
                     events = try StreamSealing.decide(block.drafts, against: &replayer, sanitizing: sanitizing,
                                                       lineNumbers: block.lineNumbers, prebuilt: block.payloads)
@@ -59,7 +59,7 @@ extension LogWriter {
                 guard refused.isEmpty, rejected.isEmpty, !events.isEmpty else { continue }
                 block = ImportBlock()  // the drafts are not needed past deciding
                 undos.append(try AttachmentStore(logPath: path).save(staged, fs: fs))
-                let output = seal(events, heads: &heads, replayer: &replayer, summary: &summary, lastLine: &lastLine)
+                let output = seal(&events, heads: &heads, replayer: &replayer, summary: &summary, lastLine: &lastLine)
                 if !journaled {
                     journaled = true  // a journal that failed half-way is taken back too
                     try LogJournal.begin(log: path, committedSize: committed, fs: fs)
@@ -101,27 +101,27 @@ extension LogWriter {
 
     /// The block's lines, encoded on every core, then each sealed with its family's head in
     /// order and folded as reading it back would.
-    private func seal(_ events: [Event], heads: inout [String: String], replayer: inout Replayer, summary: inout ImportSummary,
+    private func seal(_ events: inout [Event], heads: inout [String: String], replayer: inout Replayer, summary: inout ImportSummary,
                       lastLine: inout [UInt8]) -> Result<[UInt8], StoreError> {
         let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
         var output: [UInt8] = []
         output.reserveCapacity(unsealed.reduce(0) { $0 + $1.count + 80 })
         var last = 0..<0
         for index in events.indices {
-            var event = events[index]
+            let family = events[index].family
             let start = output.count
-            let prev = heads[event.family] ?? replayer.streams[family: event.family]?.head.text ?? SHA256.emptyHex
+            let prev = heads[family] ?? replayer.streams[family: family]?.head.text ?? SHA256.emptyHex
             output += unsealed[index]
             EventEncoder.seal(&output, prev: prev)  // the line is sealed where it will be written
             let line = start..<output.count
             guard line.count <= Replayer.maxLineBytes else {
                 return .failure(.rejected(EventError("Event too large: \(line.count) bytes (a log line is at most \(Replayer.maxLineBytes) bytes)")))
             }
-            event.prev = prev
+            events[index].prev = prev
             let hash = output.withUnsafeBufferPointer { SHA256.hex(UnsafeBufferPointer(rebasing: $0[line])) }
-            heads[event.family] = hash
-            replayer.advanceWritten(event, lineLength: line.count, hash: hash)
-            summary.add(event)
+            heads[family] = hash
+            replayer.advanceWritten(events[index], lineLength: line.count, hash: hash)
+            summary.add(family: family, seq: events[index].seq)
             output.append(0x0A)
             last = line
         }

@@ -13,17 +13,25 @@ import CompassStore
 enum ImportCommand {
     static func run(_ inv: Invocation) throws {
         let given = inv.arguments.positionals[0]
-        // `-` reads standard input.
-        guard let bytes = given == "-" ? inv.standardInput(Int.max - 1) : try inv.fileSystem.readFile(inv.resolve(given)) else {
-            throw CLIError.io("cannot open \(TerminalText.escape(given)): no such file")
+        // `-` reads standard input (whole); a file is read a chunk at a time as its lines are taken.
+        var stdin: [UInt8] = []
+        var file: Int32?
+        if given == "-" {
+            stdin = inv.standardInput(Int.max - 1)
+        } else {
+            guard let fd = try inv.fileSystem.open(inv.resolve(given), .read) else {
+                throw CLIError.io("cannot open \(TerminalText.escape(given)): no such file")
+            }
+            file = fd
         }
+        defer { if let file { inv.fileSystem.close(file) } }
         let now = try inv.now()
         let expectVersion = try inv.arguments.value("expect-version").map { text throws in
             try inv.integer(text, option: "--expect-version", minimum: 0, maximum: EnvelopeDecoder.maxSeq)
         }
         let store = try CompassStore(path: inv.logPath, createIfMissing: true, configuration: .init(), fileSystem: inv.fileSystem,
                                      snapshots: inv.snapshots)
-        var source = FileSource(bytes: bytes, now: now, makeId: inv.makeId, store: store,
+        var source = FileSource(bytes: stdin, file: file.map { ($0, inv.resolve(given), inv.fileSystem) }, now: now, makeId: inv.makeId, store: store,
                                 importedFile: given == "-" ? nil : inv.resolve(given),
                                 blockLines: inv.environment["COMPASS_IMPORT_BLOCK_LINES"].flatMap { Int($0) }.map { min(max($0, 1), 1 << 20) }
                                     ?? FileSource.defaultBlockLines)

@@ -1,5 +1,6 @@
 import CompassCore
 import CompassStore
+import Dispatch
 
 extension ImportCommand {
     /// The lines of the file being imported, decoded a block at a time on every core, as
@@ -12,7 +13,13 @@ extension ImportCommand {
         static let defaultBlockLines = 16_384
 
         let blockLines: Int
-        let bytes: [UInt8]
+        /// Read ahead of the lines taken so far (`offset`): the whole input when it came in
+        /// memory (standard input), else the file's next chunk.
+        private var bytes: [UInt8]
+        /// The file still being read, and where (nil: every byte is in `bytes`).
+        private var file: (fd: Int32, path: String, fs: FileSystem, position: Int)?
+        /// How much of a file is read at a time.
+        static let chunkBytes = 8 << 20
         let now: Timestamp
         let makeId: () -> String
         let store: CompassStore
@@ -20,13 +27,19 @@ extension ImportCommand {
         let importedFile: String?
         private var offset = 0
         private var linesRead = 0
+        /// The next block, being decoded while the current one is decided.
+        private var ahead: DecodingBlock?
         private var messages: [String: String] = [:]  // one copy of each problem's text, however many lines share it
         private var families: [String: String] = [:]  // users who join in this file
         private var ownBlobs: [String: Set<String>] = [:]  // each family's attachment hashes, worked out once
 
-        init(bytes: [UInt8], now: Timestamp, makeId: @escaping () -> String, store: CompassStore, importedFile: String?,
-             blockLines: Int = defaultBlockLines) {
+        /// - Parameters:
+        ///   - bytes: the input when it is already in memory (standard input).
+        ///   - file: the file to read a chunk at a time instead, open for reading (the caller closes it).
+        init(bytes: [UInt8] = [], file: (fd: Int32, path: String, fs: FileSystem)? = nil, now: Timestamp, makeId: @escaping () -> String,
+             store: CompassStore, importedFile: String?, blockLines: Int = defaultBlockLines) {
             self.blockLines = blockLines
+            self.file = file.map { ($0.fd, $0.path, $0.fs, 0) }
             self.bytes = bytes
             self.now = now
             self.makeId = makeId
@@ -34,29 +47,16 @@ extension ImportCommand {
             self.importedFile = importedFile
         }
 
-        mutating func nextBlock() -> ImportBlock? {
-            guard offset < bytes.count else { return nil }
-            var ranges: [Range<Int>] = []
-            let end = bytes.withUnsafeBufferPointer {
-                LineSplitter.completeLines(in: $0, from: offset, to: $0.count, into: &ranges, limit: blockLines)
-            }
-            // A last line without `\n` is a line like the others (a file is not a log being written).
-            var trailing = false
-            if ranges.count < blockLines, end < bytes.count {
-                ranges.append(end..<bytes.count)
-                trailing = true
-                offset = bytes.count
-            } else {
-                offset = end
-            }
-            let now = self.now
-            let decoded = bytes.withUnsafeBufferPointer { all in
-                Parallel.map(ranges, minimum: 64, scratch: { JSONTape() }) { range, tape -> ImportDecoder.Line in
-                    ImportDecoder.decode(UnsafeBufferPointer(rebasing: all[range]), at: now, sanitizing: true, tape: &tape)
-                }
-            }
+        /// Hands over the block decoded while the one before was decided and written, and
+        /// starts decoding the next on other threads.
+        mutating func nextBlock() throws(StoreError) -> ImportBlock? {
+            if ahead == nil { ahead = try startDecoding() }
+            guard let job = ahead else { return nil }
+            ahead = try startDecoding()
+            let decoded = job.wait()
             // Only readable lines are kept as drafts, an unreadable one as its problem alone:
-            // memory follows the valid events, not the input's line count.
+            // memory follows the valid events, not the input's line count. Ids are made here,
+            // in line order.
             var block = ImportBlock()
             block.drafts.reserveCapacity(decoded.count)
             for (index, line) in decoded.enumerated() {
@@ -71,7 +71,7 @@ extension ImportCommand {
                     let message = messages[error.message] ?? error.message
                     messages[message] = message
                     block.problems.append(Problem(line: number, message: message, kind: error.kind))
-                case .blank where trailing && index == decoded.count - 1:
+                case .blank where job.trailing && index == decoded.count - 1:
                     continue  // white space after the last newline
                 case .blank:
                     block.problems.append(Problem(line: number, message: "blank line", kind: .unreadable))
@@ -79,6 +79,52 @@ extension ImportCommand {
             }
             linesRead += decoded.count
             return block
+        }
+
+        /// Takes the next block's lines (reading more of the file as needed) and starts
+        /// decoding them on other threads; nil when no line is left.
+        private mutating func startDecoding() throws(StoreError) -> DecodingBlock? {
+            var ranges: [Range<Int>] = []
+            var end = offset
+            while true {
+                ranges.removeAll(keepingCapacity: true)
+                end = bytes.withUnsafeBufferPointer {
+                    LineSplitter.completeLines(in: $0, from: offset, to: $0.count, into: &ranges, limit: blockLines)
+                }
+                if ranges.count == blockLines { break }
+                guard try readMore() else { break }
+            }
+            guard offset < bytes.count else { return nil }
+            // A last line without `\n` is a line like the others (a file is not a log being written).
+            var trailing = false
+            if ranges.count < blockLines, end < bytes.count {
+                ranges.append(end..<bytes.count)
+                trailing = true
+                end = bytes.count
+            }
+            // The block's bytes are its own, so reading on cannot move them under the decoder.
+            let start = offset
+            let lines = Array(bytes[start..<end])
+            offset = end
+            return DecodingBlock(lines: lines, ranges: ranges.map { ($0.lowerBound - start)..<($0.upperBound - start) },
+                                 trailing: trailing, now: now)
+        }
+
+        /// Reads the file's next chunk after the bytes not yet taken (the taken ones are let
+        /// go); false when the file has no more.
+        private mutating func readMore() throws(StoreError) -> Bool {
+            guard var reading = file else { return false }
+            let chunk = try reading.fs.read(reading.fd, from: reading.position, to: reading.position + Self.chunkBytes, path: reading.path)
+            guard !chunk.isEmpty else {
+                file = nil
+                return false
+            }
+            reading.position += chunk.count
+            file = reading
+            bytes.removeSubrange(0..<offset)
+            offset = 0
+            bytes += chunk
+            return true
         }
 
         mutating func fill(_ block: inout ImportBlock, state: CompassState) {
@@ -118,5 +164,34 @@ extension Payload {
         case .documentUploaded(let document): document.sha256 != nil
         default: false
         }
+    }
+}
+
+/// One block of an import file's lines, decoded on other threads (``ImportDecoder``) while the
+/// block before it is decided and written.
+private final class DecodingBlock: @unchecked Sendable {
+    /// Whether the block ends with the file's last line, which had no `\n`.
+    let trailing: Bool
+    private let done = DispatchGroup()
+    // Written by the decoding thread before `done` is left, read only after waiting on it.
+    private var decoded: [ImportDecoder.Line] = []
+
+    init(lines: [UInt8], ranges: [Range<Int>], trailing: Bool, now: Timestamp) {
+        self.trailing = trailing
+        done.enter()
+        DispatchQueue.global().async { [self] in
+            decoded = lines.withUnsafeBufferPointer { all in
+                Parallel.map(ranges, minimum: 64, scratch: { JSONTape() }) { range, tape -> ImportDecoder.Line in
+                    ImportDecoder.decode(UnsafeBufferPointer(rebasing: all[range]), at: now, sanitizing: true, tape: &tape)
+                }
+            }
+            done.leave()
+        }
+    }
+
+    /// The block's lines, decoded, once they are.
+    func wait() -> [ImportDecoder.Line] {
+        done.wait()
+        return decoded
     }
 }
