@@ -3,7 +3,8 @@ import CompassStore
 
 /// `compass import FILE`: validates a JSON-lines file of events (a family's history exported
 /// from the web app, say) against the rules and appends them in one locked, fsynced batch,
-/// all or nothing, reporting every rejected line with its number.
+/// all or nothing, reporting every rejected line with its number. The file is read, decided
+/// and written a block at a time (``FileSource``), under the batch's journal.
 ///
 /// Each line is read exactly as replay reads a log line (the same line splitter, strict
 /// parser and envelope decoder), then import's defaults fill what an export may leave out:
