@@ -34,10 +34,11 @@ extension CompassStore {
         try backend.replay(options)
     }
 
-    /// `verify`, every problem handed to `problems` as it is found.
+    /// `verify`, every problem handed to `problems` as it is found; the replayed state is
+    /// handed to `keepUntilExit`.
     package func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
-                        progress: ReadProgress?) throws(StoreError) -> VerifyReport {
-        try backend.verify(expectHead: expectHead, problems: problems, progress: progress)
+                        progress: ReadProgress?, keepUntilExit: (Any) -> Void = { _ in }) throws(StoreError) -> VerifyReport {
+        try backend.verify(expectHead: expectHead, problems: problems, progress: progress, keepUntilExit: keepUntilExit)
     }
 
     /// Imports a file's lines (`import`), all or nothing: every rejected line is reported

@@ -77,8 +77,9 @@ final class FileLogBackend: LogBackend {
     }
 
     func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
-                progress: ReadProgress?) throws(StoreError) -> VerifyReport {
-        try LogVerifier.verify(path: path, fs: fs, expectHead: expectHead, problems: problems, progress: progress)
+                progress: ReadProgress?, keepUntilExit: (Any) -> Void) throws(StoreError) -> VerifyReport {
+        try LogVerifier.verify(path: path, fs: fs, expectHead: expectHead, problems: problems, progress: progress,
+                               keepUntilExit: keepUntilExit)
     }
 
     func blob(_ sha256: String) throws(StoreError) -> [UInt8]? {

@@ -41,9 +41,10 @@ package protocol LogBackend: AnyObject {
     /// The committed lines of one family, byte for byte, each ending in `\n`, and how many.
     func familyLines(_ family: String) throws(StoreError) -> (lines: [UInt8], count: Int)
 
-    /// `verify`, every problem handed to `problems` as it is found.
+    /// `verify`, every problem handed to `problems` as it is found; the replayed state is
+    /// handed to `keepUntilExit` (a command's process frees it by exiting).
     func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
-                progress: ReadProgress?) throws(StoreError) -> VerifyReport
+                progress: ReadProgress?, keepUntilExit: (Any) -> Void) throws(StoreError) -> VerifyReport
 
     /// The stored bytes with this SHA-256, or nil when there are none.
     func blob(_ sha256: String) throws(StoreError) -> [UInt8]?

@@ -264,7 +264,7 @@ final class PostgresLogBackend: LogBackend {
     }
 
     func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
-                progress: ReadProgress?) throws(StoreError) -> VerifyReport {
+                progress: ReadProgress?, keepUntilExit: (Any) -> Void) throws(StoreError) -> VerifyReport {
         try LogVerifier.verify(lines: try allLines(), expectHead: expectHead, problems: problems) { sha throws(StoreError) in try blob(sha) }
     }
 
