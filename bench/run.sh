@@ -139,6 +139,9 @@ rm -f "$WORK/app-imported.jsonl"
 read -r APPSECS APPRSS < "$WORK/time.txt"
 APPRATE=$(awk -v s="$APPSECS" -v n="$APPEVENTS" 'BEGIN { printf "%.0f", n / s }')
 APPBYTES=$(wc -c < "$WORK/app-import.jsonl")
+# The state: the peak RSS of a cold replay of what the import wrote (the issue's "input + state").
+/usr/bin/time -f "%e %M" -o "$WORK/time.txt" env COMPASS_SNAPSHOT_MIN_BYTES=off "$C" replay --log "$WORK/app-imported.jsonl" > /dev/null
+read -r _ STATERSS < "$WORK/time.txt"
 echo "import of app-submitted events: $APPEVENTS at $APPRATE events/s, peak RSS $APPRSS KB for $APPBYTES bytes of input"
 echo "| import, $APPEVENTS app-submitted events (no seq/prev, 50 families) | $APPSECS s | $APPRATE events/s | $APPRSS KB |" >> "$RESULTS.rows"
 
@@ -172,7 +175,7 @@ target "analytics, 5,000-event log, cold" "$(awk -v t="$SMALLCOLD" 'BEGIN { prin
 target "CLI append on the big log with its snapshot" "$(awk -v t="$APPEND" 'BEGIN { printf "%.1f", t * 1000 }')" "<=" 15 "ms"
 target "import" "$IMPORTRATE" ">=" 100000 "events/s"
 target "import of app-submitted events" "$APPRATE" ">=" 120000 "events/s"
-target "peak RSS of that import / its input (goal: input + state)" "$(awk -v r="$APPRSS" -v b="$APPBYTES" 'BEGIN { printf "%.2f", r * 1024 / b }')" "<=" 1.0 "x"
+target "peak RSS of that import / (its input + the state's replay RSS)" "$(awk -v r="$APPRSS" -v b="$APPBYTES" -v s="$STATERSS" 'BEGIN { printf "%.2f", r / (b / 1024 + s) }')" "<=" 1.0 "x"
 target "peak RSS of a cold replay writing its snapshot / log size" "$(awk -v r="$SNAPRSS" -v b="$LOGBYTES" 'BEGIN { printf "%.2f", r * 1024 / b }')" "<=" 0.6 "x"
 
 # The measured tables replace the top of the results file; its "## " sections (figures
