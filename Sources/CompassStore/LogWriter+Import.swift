@@ -37,7 +37,8 @@ extension LogWriter {
                 for draft in block.drafts { replayer.prepareToDecide(family: draft.family, eventId: draft.id) }
                 if replayer.deferredFailed {
                     // A snapshot part that does not check: read again without it, through what
-                    // this import has written (folded already, so the state is the same).
+                    // this import has written (folded already, so the state is the same; once a
+                    // line was refused, later lines are decided only to be reported).
                     replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
                                                     fs: fs, snapshots: snapshots, trustingSnapshot: false, problems: .summary)
                 }
@@ -59,12 +60,12 @@ extension LogWriter {
                 guard refused.isEmpty, rejected.isEmpty, !events.isEmpty else { continue }
                 block = ImportBlock()  // the drafts are not needed past deciding
                 undos.append(try AttachmentStore(logPath: path).save(staged, fs: fs))
-                let output = seal(&events, heads: &heads, replayer: &replayer, summary: &summary, lastLine: &lastLine)
+                let output = try seal(&events, heads: &heads, replayer: &replayer, summary: &summary, lastLine: &lastLine)
                 if !journaled {
                     journaled = true  // a journal that failed half-way is taken back too
                     try LogJournal.begin(log: path, committedSize: committed, fs: fs)
                 }
-                try fs.writeAll(fd, try output.get(), path: path)
+                try fs.writeAll(fd, output, path: path)
             }
             if !refused.isEmpty || !rejected.isEmpty {
                 throw StoreError.rejectedLines(ImportBlock.report(refused: refused, decided: rejected))
@@ -102,7 +103,7 @@ extension LogWriter {
     /// The block's lines, encoded on every core, then each sealed with its family's head in
     /// order and folded as reading it back would.
     private func seal(_ events: inout [Event], heads: inout [String: String], replayer: inout Replayer, summary: inout ImportSummary,
-                      lastLine: inout [UInt8]) -> Result<[UInt8], StoreError> {
+                      lastLine: inout [UInt8]) throws(StoreError) -> [UInt8] {
         let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
         var output: [UInt8] = []
         output.reserveCapacity(unsealed.reduce(0) { $0 + $1.count + 80 })
@@ -115,7 +116,7 @@ extension LogWriter {
             EventEncoder.seal(&output, prev: prev)  // the line is sealed where it will be written
             let line = start..<output.count
             guard line.count <= Replayer.maxLineBytes else {
-                return .failure(.rejected(EventError("Event too large: \(line.count) bytes (a log line is at most \(Replayer.maxLineBytes) bytes)")))
+                throw .rejected(EventError("Event too large: \(line.count) bytes (a log line is at most \(Replayer.maxLineBytes) bytes)"))
             }
             events[index].prev = prev
             let hash = output.withUnsafeBufferPointer { SHA256.hex(UnsafeBufferPointer(rebasing: $0[line])) }
@@ -126,6 +127,6 @@ extension LogWriter {
             last = line
         }
         if !last.isEmpty { lastLine = Array(output[last]) }
-        return .success(output)
+        return output
     }
 }
