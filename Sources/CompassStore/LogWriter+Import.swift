@@ -60,7 +60,9 @@ extension LogWriter {
                 guard refused.isEmpty, rejected.isEmpty, !events.isEmpty else { continue }
                 block = ImportBlock()  // the drafts are not needed past deciding
                 undos.append(try AttachmentStore(logPath: path).save(staged, fs: fs))
-                let output = try seal(&events, heads: &heads, replayer: &replayer, summary: &summary, lastLine: &lastLine)
+                let (output, last) = try seal(&events, heads: &heads, replayer: &replayer)
+                for event in events { summary.add(family: event.family, seq: event.seq) }
+                lastLine = Array(output[last])
                 if !journaled {
                     journaled = true  // a journal that failed half-way is taken back too
                     try LogJournal.begin(log: path, committedSize: committed, fs: fs)
@@ -98,35 +100,5 @@ extension LogWriter {
                 throw .conflict("Conflict: --expect-version names one family's version, but the batch writes to \(family) and \(draft.family)")
             }
         }
-    }
-
-    /// The block's lines, encoded on every core, then each sealed with its family's head in
-    /// order and folded as reading it back would.
-    private func seal(_ events: inout [Event], heads: inout [String: String], replayer: inout Replayer, summary: inout ImportSummary,
-                      lastLine: inout [UInt8]) throws(StoreError) -> [UInt8] {
-        let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
-        var output: [UInt8] = []
-        output.reserveCapacity(unsealed.reduce(0) { $0 + $1.count + 80 })
-        var last = 0..<0
-        for index in events.indices {
-            let family = events[index].family
-            let start = output.count
-            let prev = heads[family] ?? replayer.streams[family: family]?.head.text ?? SHA256.emptyHex
-            output += unsealed[index]
-            EventEncoder.seal(&output, prev: prev)  // the line is sealed where it will be written
-            let line = start..<output.count
-            guard line.count <= Replayer.maxLineBytes else {
-                throw .rejected(EventError("Event too large: \(line.count) bytes (a log line is at most \(Replayer.maxLineBytes) bytes)"))
-            }
-            events[index].prev = prev
-            let hash = output.withUnsafeBufferPointer { SHA256.hex(UnsafeBufferPointer(rebasing: $0[line])) }
-            heads[family] = hash
-            replayer.advanceWritten(events[index], lineLength: line.count, hash: hash)
-            summary.add(family: family, seq: events[index].seq)
-            output.append(0x0A)
-            last = line
-        }
-        if !last.isEmpty { lastLine = Array(output[last]) }
-        return output
     }
 }

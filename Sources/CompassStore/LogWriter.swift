@@ -249,31 +249,10 @@ final class LogWriter {
         }
         var events = try StreamSealing.decide(drafts, against: &replayer, sanitizing: sanitizing, lineNumbers: lineNumbers, prebuilt: prebuilt)
 
-        let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
         // Each line is chained to its own family's last line (SPEC §1.1).
         var heads: [String: String] = [:]
-        var output: [UInt8] = []
-        output.reserveCapacity(unsealed.reduce(0) { $0 + $1.count + 80 })
-        var lastLine = 0..<0
-        for index in events.indices {
-            let start = output.count
-            let family = events[index].family
-            let prev = heads[family] ?? replayer.streams[family: family]?.head.text ?? SHA256.emptyHex
-            output += unsealed[index]
-            EventEncoder.seal(&output, prev: prev)  // the line is sealed where it will be written
-            let line = start..<output.count
-            guard line.count <= Replayer.maxLineBytes else {
-                throw .rejected(EventError("Event too large: \(line.count) bytes (a log line is at most \(Replayer.maxLineBytes) bytes)"))
-            }
-            events[index].prev = prev
-            let hash = output.withUnsafeBufferPointer { SHA256.hex(UnsafeBufferPointer(rebasing: $0[line])) }
-            heads[family] = hash
-            replayer.advanceWritten(events[index], lineLength: line.count, hash: hash)
-            output.append(0x0A)
-            lastLine = line
-        }
+        let (output, lastLine) = try seal(&events, heads: &heads, replayer: &replayer, keepUntilExit: keepUntilExit)
         keepUntilExit(drafts)  // freeing thousands of parsed payloads is left to the exit
-        keepUntilExit(unsealed)
         let committed = try fs.size(fd, path: path)
         let undo = try beforeWrite(events)
         let journaled = events.count > 1
@@ -294,6 +273,36 @@ final class LogWriter {
             cachedLastLine = Array(output[lastLine])
         }
         return .written(events)
+    }
+
+    /// The lines of decided events, encoded on every core, then each sealed in order with
+    /// its family's head (`heads`: those this batch wrote; else the stream's) and folded as
+    /// reading it back would. Returns the bytes to write and the last line's range in them.
+    func seal(_ events: inout [Event], heads: inout [String: String], replayer: inout Replayer,
+              keepUntilExit: (Any) -> Void = { _ in }) throws(StoreError) -> (output: [UInt8], lastLine: Range<Int>) {
+        let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
+        var output: [UInt8] = []
+        output.reserveCapacity(unsealed.reduce(0) { $0 + $1.count + 80 })
+        var lastLine = 0..<0
+        for index in events.indices {
+            let start = output.count
+            let family = events[index].family
+            let prev = heads[family] ?? replayer.streams[family: family]?.head.text ?? SHA256.emptyHex
+            output += unsealed[index]
+            EventEncoder.seal(&output, prev: prev)  // the line is sealed where it will be written
+            let line = start..<output.count
+            guard line.count <= Replayer.maxLineBytes else {
+                throw .rejected(EventError("Event too large: \(line.count) bytes (a log line is at most \(Replayer.maxLineBytes) bytes)"))
+            }
+            events[index].prev = prev
+            let hash = output.withUnsafeBufferPointer { SHA256.hex(UnsafeBufferPointer(rebasing: $0[line])) }
+            heads[family] = hash
+            replayer.advanceWritten(events[index], lineLength: line.count, hash: hash)
+            output.append(0x0A)
+            lastLine = line
+        }
+        keepUntilExit(unsealed)
+        return (output, lastLine)
     }
 
     /// Puts the log back as it was before a failed write: cut to its old size and fsynced,
