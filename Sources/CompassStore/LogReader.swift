@@ -279,6 +279,10 @@ private final class PreparedBlock: @unchecked Sendable {
     private var chunkCount = 0  // set before the worker starts, read without the lock
     private var folded = 0     // lines moved out by fold
     private var ready = true
+    /// One buffer per chunk for the texts its lines stage (``TextStaging``), kept from block
+    /// to block; `stagingCount` of them are initialized.
+    private var staging = UnsafeMutablePointer<[UInt8]>.allocate(capacity: 1)
+    private var stagingCount = 0
 
     /// Starts preparing `ranges` of `bytes` on a worker; `bytes` must stay valid until
     /// ``finishPreparing()`` or ``foldWhilePreparing(into:)`` returns. The block's earlier lines
@@ -297,6 +301,14 @@ private final class PreparedBlock: @unchecked Sendable {
         nextChunk = 0
         chunkCount = (ranges.count + Self.chunkSize - 1) / Self.chunkSize
         chunkReady = [Bool](repeating: false, count: chunkCount)
+        if chunkCount > stagingCount {
+            let grown = UnsafeMutablePointer<[UInt8]>.allocate(capacity: chunkCount)
+            grown.moveInitialize(from: staging, count: stagingCount)
+            (grown + stagingCount).initialize(repeating: [], count: chunkCount - stagingCount)
+            staging.deallocate()
+            staging = grown
+            stagingCount = chunkCount
+        }
         folded = 0
         ready = false
         if ranges.count > Self.chunkSize {
@@ -338,10 +350,17 @@ private final class PreparedBlock: @unchecked Sendable {
                 if folded + Self.prefetchDistance < end { prefetch(out + folded + Self.prefetchDistance, into: replayer) }
                 let line = (out + folded).move()
                 folded += 1
-                if !replayer.consume(prepared: line) { return false }
+                if !consume(line, chunk: chunk, into: &replayer) { return false }
             }
         }
         return true
+    }
+
+    /// Folds one line with the staging buffer of its chunk.
+    @inline(__always) private func consume(_ line: consuming PreparedLine, chunk: Int, into replayer: inout Replayer) -> Bool {
+        guard !line.staged.isEmpty else { return replayer.consume(prepared: line) }
+        var held: PreparedLine? = consume line  // moved into the closure through an optional
+        return (staging + chunk).pointee.withUnsafeBufferPointer { replayer.consume(prepared: held.take()!, staged: $0) }
     }
 
     /// Claims the next chunk and prepares it; false when every chunk is claimed.
@@ -354,9 +373,11 @@ private final class PreparedBlock: @unchecked Sendable {
         let chunk = nextChunk
         nextChunk += 1
         condition.unlock()
+        let texts = staging + chunk
+        texts.pointee.removeAll(keepingCapacity: true)
         for index in (chunk * Self.chunkSize)..<min((chunk + 1) * Self.chunkSize, ranges.count) {
             let line = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
-            (out + index).initialize(to: PreparedLine(line, hashing: hashing, keepingPayload: keepingPayload, tape: &tape))
+            (out + index).initialize(to: PreparedLine(line, hashing: hashing, keepingPayload: keepingPayload, tape: &tape, staging: texts))
         }
         condition.lock()
         chunkReady[chunk] = true
@@ -383,8 +404,9 @@ private final class PreparedBlock: @unchecked Sendable {
         while folded < ranges.count {
             if folded + Self.prefetchDistance < ranges.count { prefetch(out + folded + Self.prefetchDistance, into: replayer) }
             let line = (out + folded).move()
+            let chunk = folded / Self.chunkSize
             folded += 1
-            if !replayer.consume(prepared: line) { return false }
+            if !consume(line, chunk: chunk, into: &replayer) { return false }
         }
         return true
     }
@@ -404,6 +426,8 @@ private final class PreparedBlock: @unchecked Sendable {
     deinit {
         discard()
         out.deallocate()
+        staging.deinitialize(count: stagingCount)
+        staging.deallocate()
     }
 }
 

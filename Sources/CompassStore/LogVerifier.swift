@@ -190,9 +190,9 @@ enum LogVerifier {
             }
         }
         for family in state.families.values {
-            for record in family.interactions.records {
-                for attachment in record.logged.attachments ?? [] {
-                    if let sha = attachment.sha256 { try check(sha, owner: record.logged.interactionId, name: attachment.name) }
+            try family.interactions.forEachAttachmentList { (interactionId, attachments) throws(StoreError) in
+                for attachment in attachments {
+                    if let sha = attachment.sha256 { try check(sha, owner: interactionId, name: attachment.name) }
                 }
             }
             // A document's bytes (v3) are checked like an attachment's.

@@ -210,22 +210,37 @@ struct TapeObject: JSONFields {
     /// from there most often ends at its first key (keys are unique: where a search starts
     /// never changes what it finds).
     private let cursor: UnsafeMutablePointer<Int>
+    /// Where long texts are staged instead of built (replay's fast path), if anywhere.
+    private let staging: UnsafeMutablePointer<TextStaging>?
 
-    private init(tape: JSONTape, base: UnsafePointer<UInt8>, index: Int, cursor: UnsafeMutablePointer<Int>) {
+    private init(tape: JSONTape, base: UnsafePointer<UInt8>, index: Int, cursor: UnsafeMutablePointer<Int>,
+                 staging: UnsafeMutablePointer<TextStaging>?) {
         self.tape = tape
         self.base = base
         self.index = index
         self.cursor = cursor
+        self.staging = staging
     }
 
     /// Calls `body` with the object read through a search cursor kept on the stack (no
     /// allocation); the object must not outlive the call.
-    static func reading<R>(tape: JSONTape, base: UnsafePointer<UInt8>, index: Int, _ body: (TapeObject) -> R) -> R {
+    ///
+    /// - Parameter staging: where ``stageText(_:as:limit:)`` puts texts; nil stages nothing.
+    static func reading<R>(tape: JSONTape, base: UnsafePointer<UInt8>, index: Int, staging: UnsafeMutablePointer<TextStaging>? = nil,
+                           _ body: (TapeObject) -> R) -> R {
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 2) { cursor in
             cursor.initialize(repeating: 0)
             cursor[0] = index + 1
-            return body(TapeObject(tape: tape, base: base, index: index, cursor: cursor.baseAddress!))
+            return body(TapeObject(tape: tape, base: base, index: index, cursor: cursor.baseAddress!, staging: staging))
         }
+    }
+
+    /// Stages a plain (unescaped) string's bytes when a staging is given (``TextStaging``).
+    func stageText(_ key: String, as field: StagedTexts.Field, limit: Int) -> Bool {
+        guard let staging, let index = valueToken(key) else { return false }
+        let token = tape.tokens[index]
+        guard token.kind == .string, !token.escaped else { return false }
+        return staging.pointee.stage(UnsafeBufferPointer(start: base + token.start, count: token.end - token.start), as: field, limit: limit)
     }
 
     subscript(key: String) -> JSONValue? {

@@ -51,6 +51,9 @@ package struct PreparedLine: Equatable, Sendable {
     /// The keys the fold looks the line's event up by (worked out here, off the fold thread);
     /// nil when the line has no readable envelope.
     package var keys: LineKeys?
+    /// Texts of the event left out of its payload and staged instead (``TextStaging``): the
+    /// fold must be given the buffer they were staged in.
+    package var staged = StagedTexts()
 
     /// Parses, hashes and decodes one line without its `\n`.
     ///
@@ -63,10 +66,13 @@ package struct PreparedLine: Equatable, Sendable {
 
     /// Prepares a line with a tape kept from earlier lines (no tape allocation per line).
     ///
-    /// - Parameter fastEnvelope: read a common-shape envelope straight from the tape (tests
-    ///   turn it off to compare with the general decoder).
+    /// - Parameters:
+    ///   - fastEnvelope: read a common-shape envelope straight from the tape (tests turn it off
+    ///     to compare with the general decoder).
+    ///   - staging: where to stage long texts instead of building them (``TextStaging``; only
+    ///     when the payload is not kept); the fold then needs this buffer.
     package init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true,
-                tape: inout JSONTape, fastEnvelope: Bool = true) {
+                tape: inout JSONTape, fastEnvelope: Bool = true, staging: UnsafeMutablePointer<[UInt8]>? = nil) {
         // Each path builds its values and then the line in one go (a line without a readable
         // envelope gets no keys, rather than placeholder ones worked out and thrown away).
         let hash = hashing ? LineHash(of: line) : nil
@@ -79,14 +85,26 @@ package struct PreparedLine: Equatable, Sendable {
             // The payload is read from the tape in place; the `data` tree is built only when
             // someone may still need it (an observer, or the step-by-step rules after a failure).
             let (type, version) = (draft.type, draft.version)
-            let payload = TapeObject.reading(tape: tape, base: base, index: data) { fields in
-                Result { () throws(EventError) in try Rules.payloadIgnoringState(type: type, version: version, data: fields, sanitizing: false) }
+            func build(staging: UnsafeMutablePointer<TextStaging>?) -> Result<Payload, EventError> {
+                TapeObject.reading(tape: tape, base: base, index: data, staging: staging) { fields in
+                    Result { () throws(EventError) in try Rules.payloadIgnoringState(type: type, version: version, data: fields, sanitizing: false) }
+                }
+            }
+            let payload: Result<Payload, EventError>
+            var staged = StagedTexts()
+            if let staging, !keepingPayload {
+                var texts = TextStaging(buffer: staging)
+                payload = withUnsafeMutablePointer(to: &texts) { build(staging: $0) }
+                if payload.succeeded { staged = texts.texts }
+            } else {
+                payload = build(staging: nil)
             }
             if keepingPayload || !payload.succeeded, case .object(let object) = tape.value(at: data, in: base) { draft.data = object }
             let keys = LineKeys(id: draft.id, family: draft.family, result: payload)
             let (seq, at, prev, family) = (draft.seq, draft.at, draft.prev, draft.family)
             self.init(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload), keys: keys,
                       readableSeq: seq, readableAt: at, prevText: prev, readableFamily: family)
+            self.staged = staged
             return
         }
         guard case .object(let object) = tape.value(at: 0, in: base) else {

@@ -43,7 +43,7 @@ extension Command {
             put("role", coach.role)
         case .logInteraction(let logged):
             put("interactionId", logged.interactionId ?? entityId
-                ?? DefaultIds.numbered("i-", after: family.interactions.count + family.erasedLines) { family.interactions[$0] != nil })
+                ?? DefaultIds.numbered("i-", after: family.interactions.count + family.erasedLines) { family.interactions.contains($0) })
             put("schoolId", logged.schoolId)
             put("coachId", logged.coachId)
             put("eventId", logged.eventId)

@@ -80,7 +80,9 @@ public struct CompassState: Equatable, Sendable {
     }
 
     /// ``apply(_:)`` with the keys of its lookups worked out ahead (by the line's preparation).
-    mutating func apply(_ event: consuming Event, keys: LineKeys) {
+    ///
+    /// - Parameter staged: texts of the event staged outside it (``TextStaging``).
+    mutating func apply(_ event: consuming Event, keys: LineKeys, staged: StagedBytes? = nil) {
         eventIds.insert(event.id, key: keys.eventId)
         let type = event.type
         count(type)
@@ -96,13 +98,15 @@ public struct CompassState: Equatable, Sendable {
         case .interactionDeleted: liveInteractionCount -= 1
         default: break
         }
-        families.apply(event, keys: keys)
+        families.apply(event, keys: keys, staged: staged)
     }
 }
 
 extension Family {
     /// Folds one accepted event of this family.
-    mutating func apply(_ event: consuming Event, interactionHash: Int?) {
+    ///
+    /// - Parameter staged: texts of the event staged outside it (``TextStaging``).
+    mutating func apply(_ event: consuming Event, interactionHash: Int?, staged: StagedBytes? = nil) {
         version += 1
         let (seq, id, at, actor, payload) = event.takeParts()
         switch consume payload {
@@ -114,7 +118,7 @@ extension Family {
             coaches[added.coachId] = Coach(id: added.coachId, schoolId: added.schoolId, firstName: added.firstName, lastName: added.lastName, role: added.role)
         case .interactionLogged(let logged):
             let hash = interactionHash ?? logged.interactionId.hashValue
-            interactions.append(InteractionRecord(eventId: id, seq: seq, at: at, loggedBy: actor, logged: logged), hash: hash)
+            interactions.append(eventId: id, seq: seq, at: at, loggedBy: actor, logged: logged, hash: hash, staged: staged)
         case .interactionDeleted(let deleted):
             interactions.delete(deleted.interactionId, Deletion(eventId: id, at: at, by: actor),
                                 hash: interactionHash ?? deleted.interactionId.hashValue)
@@ -194,8 +198,8 @@ public struct Family: Equatable, Sendable {
     /// (deleted ones too) and its documents' bytes: the bytes that are this family's in the store.
     public var attachmentHashes: Set<String> {
         var hashes: Set<String> = []
-        for record in interactions.records {
-            for attachment in record.logged.attachments ?? [] { if let sha = attachment.sha256 { hashes.insert(sha) } }
+        interactions.forEachAttachmentList { _, attachments in
+            for attachment in attachments { if let sha = attachment.sha256 { hashes.insert(sha) } }
         }
         for record in documents.values { if let sha = record.document.sha256 { hashes.insert(sha) } }
         return hashes

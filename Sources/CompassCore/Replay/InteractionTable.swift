@@ -1,20 +1,30 @@
 /// Every interaction a family logged, deleted ones included (their ids stay used): the
 /// records in logging order, found by id through a small id → position index.
 ///
-/// Records are kept in an array, not as dictionary values: a record is a few hundred bytes,
-/// so an index of positions stays compact, growing it moves only positions, and reading the
-/// list in logging order walks memory in order. The index is keyed by the id's hash, which
-/// replay works out while the line is prepared (``PositionIndex``).
+/// The records are stored compactly: each as a ``StoredInteraction`` of plain values, with its
+/// texts (ids, subject, content, names) end to end in one ``TextArena`` per family. A record
+/// costs its texts' bytes and about 140 bytes more, and holds no reference count; the
+/// `InteractionRecord` a caller reads is built from it on demand (``records``, ``subscript(_:)``).
+/// The index is keyed by the id's hash, which replay works out while the line is prepared
+/// (``PositionIndex``).
 public struct InteractionTable: Equatable, Sendable {
     private var index = PositionIndex()
-    /// The records in logging order.
-    public private(set) var records: [InteractionRecord] = []
+    private var rows: [StoredInteraction] = []
+    private var texts = TextArena()
+    /// The attachment lists of the rows that have one (a row holds 1 + its list's index).
+    private var attachmentLists: [[Attachment]] = []
+    /// Interest answers that are not six (only an app folding its own unchecked events makes
+    /// them: the rules refuse any other count), by row.
+    private var irregularAnswers: [Int: [Bool]] = [:]
 
     public init() {}
 
+    /// The records in logging order, each built when it is read.
+    public var records: Records { Records(table: self) }
+
     /// The interaction with this id, live or deleted.
     public subscript(id: String) -> InteractionRecord? {
-        position(of: id, hash: id.hashValue).map { records[$0] }
+        position(of: id, hash: id.hashValue).map(record(at:))
     }
 
     /// Whether an interaction with this id was ever logged.
@@ -24,14 +34,14 @@ public struct InteractionTable: Equatable, Sendable {
     func contains(_ id: String, hash: Int) -> Bool { position(of: id, hash: hash) != nil }
 
     /// How many.
-    public var count: Int { records.count }
+    public var count: Int { rows.count }
 
     /// The ids in logging order.
-    public var ids: [String] { records.map(\.logged.interactionId) }
+    public var ids: [String] { rows.map { texts.string($0.interactionId) } }
 
     mutating func reserveCapacity(_ count: Int) {
         index.reserveCapacity(count)
-        records.reserveCapacity(count)
+        rows.reserveCapacity(count)
     }
 
     /// Adds a newly logged interaction (its id must be new).
@@ -41,34 +51,150 @@ public struct InteractionTable: Equatable, Sendable {
 
     /// ``append(_:)`` with the id's `hashValue` worked out ahead.
     mutating func append(_ record: consuming InteractionRecord, hash: Int) {
-        index.insert(hash: hash, position: records.count)
-        records.append(record)
+        let deletion = record.deletion
+        append(eventId: record.eventId, seq: record.seq, at: record.at, loggedBy: record.loggedBy, logged: record.logged, hash: hash)
+        if let deletion { delete(at: rows.count - 1, deletion) }
+    }
+
+    /// Adds a newly logged interaction from the parts of its event (its id must be new); a
+    /// text staged outside the event (``TextStaging``) is taken from `staged`.
+    mutating func append(eventId: String, seq: Int64, at: Timestamp, loggedBy: String, logged: borrowing InteractionLogged, hash: Int,
+                         staged: StagedBytes? = nil) {
+        let position = rows.count
+        index.insert(hash: hash, position: position)
+        var attachments: Int32 = 0
+        if let list = logged.attachments {
+            attachmentLists.append(list)
+            attachments = Int32(attachmentLists.count)
+        }
+        var answers = StoredInteraction.packed(logged.interestAnswers)
+        if let given = logged.interestAnswers, given.count != 6 {
+            irregularAnswers[position] = given
+            answers = 1 << 7
+        }
+        rows.append(StoredInteraction(
+            eventId: texts.add(eventId), loggedBy: texts.add(loggedBy), interactionId: texts.add(logged.interactionId),
+            schoolId: texts.add(logged.schoolId), coachId: texts.add(logged.coachId), loggedEventId: texts.add(logged.eventId),
+            otherCoachName: texts.add(logged.otherCoachName),
+            subject: staged?.subject.map { texts.add(bytes: $0) } ?? texts.add(logged.subject),
+            content: staged?.content.map { texts.add(bytes: $0) } ?? texts.add(logged.content),
+            seq: seq, at: at.millisecondsSinceEpoch, occurredAt: logged.occurredAt?.millisecondsSinceEpoch ?? 0,
+            deletedEventId: .none, deletedBy: .none, deletedAt: 0, attachments: attachments,
+            type: logged.type, direction: logged.direction, sentiment: logged.sentiment, answers: answers,
+            hasOccurredAt: logged.occurredAt != nil))
     }
 
     /// Whether the interaction is logged, not deleted, and was logged by `actor` (read in
-    /// place: the record is not copied out).
+    /// place: no record is built).
     func isLive(_ id: String, loggedBy actor: String, hash: Int) -> Bool {
         guard let position = position(of: id, hash: hash) else { return false }
-        return records.withUnsafeBufferPointer { $0[position].deletion == nil && $0[position].loggedBy == actor }
+        return rows.withUnsafeBufferPointer { !$0[position].isDeleted && texts.equals($0[position].loggedBy, actor) }
     }
 
     /// Marks an interaction deleted.
     mutating func delete(_ id: String, _ deletion: Deletion, hash: Int) {
         guard let position = position(of: id, hash: hash) else { return }
-        records[position].deletion = deletion
+        delete(at: position, deletion)
+    }
+
+    private mutating func delete(at position: Int, _ deletion: Deletion) {
+        let (eventId, by) = (texts.add(deletion.eventId), texts.add(deletion.by))
+        rows[position].deletedEventId = eventId
+        rows[position].deletedBy = by
+        rows[position].deletedAt = deletion.at.millisecondsSinceEpoch
     }
 
     /// Starts loading the index slot of an id's hash (the fold calls it a few lines ahead).
     func prefetch(hash: Int) { index.prefetch(hash: hash) }
 
-    /// Where the record with this id is; a hash match is confirmed against the record's id
-    /// (read in place).
-    private func position(of id: String, hash: Int) -> Int? {
-        records.withUnsafeBufferPointer { stored in
-            index.position(hash: hash) { (stored.baseAddress! + $0).pointee.logged.interactionId == id }
+    /// Calls `body` with each record `include` keeps, in logging order, building only those:
+    /// `include` sees whether the record is deleted and whether `loggedBy` is a given user.
+    func forEachRecord(where include: (_ deleted: Bool, _ loggedBy: (String) -> Bool) -> Bool, _ body: (InteractionRecord) -> Void) {
+        for position in rows.indices {
+            let row = rows[position]
+            guard include(row.isDeleted, { texts.equals(row.loggedBy, $0) }) else { continue }
+            body(record(at: position))
         }
     }
 
-    /// Equal when they hold the same records in the same order (the index follows from them).
-    public static func == (a: InteractionTable, b: InteractionTable) -> Bool { a.records == b.records }
+    /// Calls `body` with the interaction id and attachment list of every record that has one
+    /// (no other record is built).
+    package func forEachAttachmentList<Failure: Error>(
+        _ body: (_ interactionId: String, _ attachments: [Attachment]) throws(Failure) -> Void
+    ) throws(Failure) {
+        for row in rows where row.attachments > 0 {
+            try body(texts.string(row.interactionId), attachmentLists[Int(row.attachments) - 1])
+        }
+    }
+
+    /// Writes the records in the snapshot's form (``SnapshotCodec``) straight from their stored
+    /// form: the same bytes as writing each built record, without building any.
+    func encode(into w: inout ByteWriter) {
+        w.uint(UInt64(rows.count))
+        for position in rows.indices {
+            let row = rows[position]
+            func text(_ span: TextSpan) { texts.withBytes(span) { w.uint(UInt64($0.count)); w.bytes.append(contentsOf: $0) } }
+            func optional(_ span: TextSpan) {
+                if span.isNone { w.uint(0) } else { w.uint(1); text(span) }
+            }
+            text(row.eventId); w.int(row.seq); w.int(row.at); text(row.loggedBy)
+            text(row.interactionId); optional(row.schoolId); optional(row.coachId); optional(row.loggedEventId); optional(row.otherCoachName)
+            w.choice(row.type); w.choice(row.direction)
+            w.optionalInt(row.hasOccurredAt ? row.occurredAt : nil)
+            optional(row.subject); optional(row.content); w.optionalChoice(row.sentiment)
+            let answers = row.answers & (1 << 7) != 0 ? irregularAnswers[position] : StoredInteraction.unpacked(row.answers)
+            if let answers {
+                w.uint(1); w.uint(UInt64(answers.enumerated().reduce(0) { $0 | ($1.element ? 1 << $1.offset : 0) }))
+            } else { w.uint(0) }
+            let attachments = row.attachments > 0 ? attachmentLists[Int(row.attachments) - 1] : nil
+            w.uint(UInt64(attachments.map { $0.count + 1 } ?? 0))
+            for a in attachments ?? [] { w.string(a.name); w.int(a.sizeBytes); w.string(a.mimeType); w.optional(a.sha256) }
+            if row.isDeleted {
+                w.uint(1); text(row.deletedEventId); w.int(row.deletedAt); text(row.deletedBy)
+            } else { w.uint(0) }
+        }
+    }
+
+    /// The record at a position, built from its stored form.
+    func record(at position: Int) -> InteractionRecord {
+        let row = rows[position]
+        let answers = row.answers & (1 << 7) != 0 ? irregularAnswers[position] : StoredInteraction.unpacked(row.answers)
+        let logged = InteractionLogged(
+            interactionId: texts.string(row.interactionId), schoolId: texts.optionalString(row.schoolId),
+            coachId: texts.optionalString(row.coachId), eventId: texts.optionalString(row.loggedEventId),
+            otherCoachName: texts.optionalString(row.otherCoachName), type: row.type, direction: row.direction,
+            occurredAt: row.hasOccurredAt ? Timestamp(millisecondsSinceEpoch: row.occurredAt) : nil,
+            subject: texts.optionalString(row.subject), content: texts.optionalString(row.content), sentiment: row.sentiment,
+            interestAnswers: answers, attachments: row.attachments > 0 ? attachmentLists[Int(row.attachments) - 1] : nil)
+        var deletion: Deletion?
+        if row.isDeleted {
+            deletion = Deletion(eventId: texts.string(row.deletedEventId), at: Timestamp(millisecondsSinceEpoch: row.deletedAt),
+                                by: texts.string(row.deletedBy))
+        }
+        return InteractionRecord(eventId: texts.string(row.eventId), seq: row.seq, at: Timestamp(millisecondsSinceEpoch: row.at),
+                                 loggedBy: texts.string(row.loggedBy), logged: logged, deletion: deletion)
+    }
+
+    /// Where the record with this id is; a hash match is confirmed against the stored id (in
+    /// place).
+    private func position(of id: String, hash: Int) -> Int? {
+        rows.withUnsafeBufferPointer { stored in
+            index.position(hash: hash) { texts.equals((stored.baseAddress! + $0).pointee.interactionId, id) }
+        }
+    }
+
+    /// Equal when they hold the same records in the same order (the index and the layout of
+    /// the texts follow from them).
+    public static func == (a: InteractionTable, b: InteractionTable) -> Bool { a.records.elementsEqual(b.records) }
+}
+
+extension InteractionTable {
+    /// The records of a table in logging order; each element is built when it is read.
+    public struct Records: RandomAccessCollection, Sendable {
+        let table: InteractionTable
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { table.rows.count }
+        public subscript(position: Int) -> InteractionRecord { table.record(at: position) }
+    }
 }

@@ -147,9 +147,13 @@ package struct Replayer {
 
     /// Replays one complete line that was parsed, hashed and decoded ahead (possibly on another
     /// thread). Returns false once a cut point is reached.
+    ///
+    /// - Parameter staged: the buffer the line's texts were staged in, when it was prepared
+    ///   with one (``TextStaging``).
     @discardableResult
-    package mutating func consume(prepared line: consuming PreparedLine) -> Bool {
+    package mutating func consume(prepared line: consuming PreparedLine, staged buffer: UnsafeBufferPointer<UInt8>? = nil) -> Bool {
         guard !reachedCut else { return false }
+        precondition(line.staged.isEmpty || buffer != nil, "a line's staged texts folded without their buffer")
         let number = linesRead + 1
         switch line.content {
         case .blank, .invalid:
@@ -173,6 +177,7 @@ package struct Replayer {
         }
         advance(over: &line)
         let keys = line.keys
+        let staged = line.staged.isEmpty ? nil : buffer.map { StagedBytes(line.staged, in: $0) }
         // The content is moved out (the line is not needed after it): the event goes into the
         // state without its texts being copied.
         switch line.takeContent() {
@@ -205,7 +210,7 @@ package struct Replayer {
                 state.apply(event, keys: keys)
                 observer(.applied(line: number, event: event), state)
             } else {
-                state.apply(event, keys: keys)
+                state.apply(event, keys: keys, staged: staged)
             }
         case .blank, .invalid:
             break

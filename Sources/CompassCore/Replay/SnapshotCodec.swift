@@ -152,21 +152,7 @@ package enum SnapshotCodec {
             let c = f.coaches[id]!
             w.string(c.id); w.string(c.schoolId); w.string(c.firstName); w.string(c.lastName); w.choice(c.role)
         }
-        w.uint(UInt64(f.interactions.count))
-        for r in f.interactions.records {
-            w.string(r.eventId); w.int(r.seq); w.int(r.at.millisecondsSinceEpoch); w.string(r.loggedBy)
-            let i = r.logged
-            w.string(i.interactionId); w.optional(i.schoolId); w.optional(i.coachId); w.optional(i.eventId); w.optional(i.otherCoachName)
-            w.choice(i.type); w.choice(i.direction)
-            w.optionalInt(i.occurredAt?.millisecondsSinceEpoch)
-            w.optional(i.subject); w.optional(i.content); w.optionalChoice(i.sentiment)
-            if let answers = i.interestAnswers {
-                w.uint(1); w.uint(UInt64(answers.enumerated().reduce(0) { $0 | ($1.element ? 1 << $1.offset : 0) }))
-            } else { w.uint(0) }
-            w.uint(UInt64(i.attachments.map { $0.count + 1 } ?? 0))
-            for a in i.attachments ?? [] { w.string(a.name); w.int(a.sizeBytes); w.string(a.mimeType); w.optional(a.sha256) }
-            if let d = r.deletion { w.uint(1); w.string(d.eventId); w.int(d.at.millisecondsSinceEpoch); w.string(d.by) } else { w.uint(0) }
-        }
+        f.interactions.encode(into: &w)
         w.uint(UInt64(f.statusChanges.count))
         for c in f.statusChanges {
             w.string(c.eventId); w.int(c.seq); w.int(c.at.millisecondsSinceEpoch); w.string(c.actor)

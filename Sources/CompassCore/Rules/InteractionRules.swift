@@ -21,9 +21,9 @@ extension RuleContext {
         let type = try reader.choice("type", InteractionType.self, else: "Please select an interaction type")
         let direction = try reader.choice("direction", Direction.self, else: "Please select a direction")
         let occurredAt = try reader.optionalTime("occurredAt", else: "Please select a date and time")
-        let subject = try sanitizedText("subject", sanitizing: sanitizing, limit: 500,
+        let subject = try sanitizedText("subject", .subject, sanitizing: sanitizing, limit: 500,
                                         message: "Subject must be 500 characters or less")
-        let content = try sanitizedText("content", sanitizing: sanitizing, limit: 10_000,
+        let content = try sanitizedText("content", .content, sanitizing: sanitizing, limit: 10_000,
                                         message: "Content must be 10,000 characters or less")
         let sentiment = try reader.optionalChoice("sentiment", Sentiment.self, else: "Invalid sentiment value")
         let interestAnswers = try self.interestAnswers(direction: direction, sentiment: sentiment)
@@ -35,7 +35,11 @@ extension RuleContext {
             attachments: attachments)
     }
 
-    private func sanitizedText(_ key: String, sanitizing: Bool, limit: Int, message: String) throws(EventError) -> String? {
+    /// An optional text within `limit` UTF-16 units; when replay stages it (``TextStaging``),
+    /// nil here and its bytes in the staging.
+    private func sanitizedText(_ key: String, _ field: StagedTexts.Field, sanitizing: Bool, limit: Int,
+                               message: String) throws(EventError) -> String? {
+        if !sanitizing, reader.data.stageText(key, as: field, limit: limit) { return nil }
         guard var text = try reader.optionalText(key, else: message) else { return nil }
         if sanitizing { text = Sanitizer.sanitize(text) }
         if text.isEmpty { return nil }

@@ -25,13 +25,11 @@ public struct Viewer: Hashable, Sendable, Codable {
 
 extension Family {
     /// Calls `body` with each live interaction the viewer may see (SPEC §3: players see what
-    /// they logged), in logging order, without copying the records out.
+    /// they logged), in logging order; records the viewer may not see are never built.
     public func forEachVisibleInteraction(to viewer: Viewer, _ body: (InteractionRecord) -> Void) {
         guard viewer.family == id else { return }
-        for record in interactions.records {
-            guard record.deletion == nil, viewer.sees(actor: record.loggedBy) else { continue }
-            body(record)
-        }
+        let everyone = viewer.role == .parent
+        interactions.forEachRecord(where: { deleted, loggedBy in !deleted && (everyone || loggedBy(viewer.userId)) }, body)
     }
 
     /// A school's name: nil when no id is given, `Unknown School` when it does not resolve.

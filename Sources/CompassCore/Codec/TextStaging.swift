@@ -1,0 +1,57 @@
+/// Where replay puts the long texts of a line it prepares (an interaction's subject and
+/// content) instead of building a `String` for each: their bytes, copied into a buffer the
+/// reader keeps for the line's chunk, to be copied once more into the state's compact storage
+/// when the line is folded.
+///
+/// Building those texts was a heap allocation per field on the preparing thread and a free
+/// on the folding one; staged, a chunk of lines reuses one buffer. Only a plain string (no
+/// escapes) of valid UTF-8 within the field's limit is staged; anything else is read the
+/// usual way, so every message stays the rules' own (a differential test holds a staged
+/// replay equal to one without).
+package struct TextStaging {
+    /// The buffer the texts are appended to (the chunk's; emptied by its owner).
+    let buffer: UnsafeMutablePointer<[UInt8]>
+    /// Where each staged field's bytes are in `buffer`.
+    var texts = StagedTexts()
+
+    package init(buffer: UnsafeMutablePointer<[UInt8]>) { self.buffer = buffer }
+
+    /// Copies a plain string's bytes into the buffer when they are valid UTF-8 of at most
+    /// `limit` UTF-16 units; false (nothing staged) otherwise. An empty text stages as absent.
+    mutating func stage(_ bytes: UnsafeBufferPointer<UInt8>, as field: StagedTexts.Field, limit: Int) -> Bool {
+        guard let units = UTF8Check.utf16Count(ifValid: bytes), units <= limit else { return false }
+        guard !bytes.isEmpty else { return true }
+        let start = buffer.pointee.count
+        buffer.pointee.append(contentsOf: bytes)
+        texts[field] = start..<buffer.pointee.count
+        return true
+    }
+}
+
+/// The byte ranges of a prepared line's staged texts (``TextStaging``).
+package struct StagedTexts: Equatable, Sendable {
+    package enum Field { case subject, content }
+
+    package var subject: Range<Int>?
+    package var content: Range<Int>?
+
+    package init() {}
+
+    package var isEmpty: Bool { subject == nil && content == nil }
+
+    subscript(field: Field) -> Range<Int>? {
+        get { field == .subject ? subject : content }
+        set { if field == .subject { subject = newValue } else { content = newValue } }
+    }
+}
+
+/// The staged texts of a line being folded, as bytes in its chunk's buffer.
+struct StagedBytes {
+    var subject: UnsafeBufferPointer<UInt8>?
+    var content: UnsafeBufferPointer<UInt8>?
+
+    init(_ texts: StagedTexts, in buffer: UnsafeBufferPointer<UInt8>) {
+        subject = texts.subject.map { UnsafeBufferPointer(rebasing: buffer[$0]) }
+        content = texts.content.map { UnsafeBufferPointer(rebasing: buffer[$0]) }
+    }
+}

@@ -1,0 +1,108 @@
+/// The texts of a table's records, end to end in fixed-size chunks of bytes: a record holds a
+/// ``TextSpan`` (one word) where it would hold a `String` (two words, and for a text longer
+/// than 15 bytes a heap object with its own reference count).
+///
+/// Texts are only ever added; a span stays valid for the arena's life. Chunks are never grown
+/// or moved (a full one is left as it is and a new one started), so adding a text copies its
+/// bytes once and the arena holds at most one part-filled chunk. Reading a span back builds a
+/// `String` only when a view shows it.
+struct TextArena: Sendable {
+    /// Bytes of a chunk; a longer text gets a chunk of its own.
+    static let chunkSize = 1 << 16
+    private var chunks: [[UInt8]] = []
+    /// Bytes held in all.
+    private(set) var count = 0
+
+    /// Stores `text` and returns where it is.
+    mutating func add(_ text: String) -> TextSpan {
+        var text = text
+        return text.withUTF8 { add(bytes: $0) }
+    }
+
+    /// Stores `text` when there is one; ``TextSpan/none`` for nil.
+    mutating func add(_ text: String?) -> TextSpan {
+        guard let text else { return .none }
+        return add(text)
+    }
+
+    /// Stores UTF-8 bytes and returns where they are.
+    mutating func add(bytes text: UnsafeBufferPointer<UInt8>) -> TextSpan {
+        let length = text.count
+        // A text longer than a span's length field holds (never from a log line, which is at
+        // most 1 MiB; possible from an app folding its own events) has its length first.
+        let long = length >= TextSpan.longLength
+        let needed = length + (long ? 8 : 0)
+        if chunks.isEmpty || chunks[chunks.count - 1].count + needed > Self.chunkSize || chunks[chunks.count - 1].count >= Self.chunkSize {
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(max(Self.chunkSize, needed))
+            chunks.append(chunk)
+        }
+        let last = chunks.count - 1
+        if long { withUnsafeBytes(of: UInt64(length).littleEndian) { chunks[last].append(contentsOf: $0) } }
+        let start = chunks[last].count
+        chunks[last].append(contentsOf: text)
+        count += needed
+        return TextSpan(chunk: last, start: start, length: long ? TextSpan.longLength : length)
+    }
+
+    /// Calls `body` with the bytes a span holds (empty for ``TextSpan/none``).
+    func withBytes<R>(_ span: TextSpan, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        guard !span.isNone else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try chunks[span.chunk].withUnsafeBufferPointer { chunk in
+            var length = span.length
+            if length == TextSpan.longLength {
+                var word: UInt64 = 0
+                withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: chunk[(span.start - 8)..<span.start]))) }
+                length = Int(UInt64(littleEndian: word))
+            }
+            return try body(UnsafeBufferPointer(rebasing: chunk[span.start..<(span.start + length)]))
+        }
+    }
+
+    /// The text a span holds.
+    func string(_ span: TextSpan) -> String {
+        withBytes(span) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The text a span holds, or nil for ``TextSpan/none``.
+    func optionalString(_ span: TextSpan) -> String? {
+        span.isNone ? nil : string(span)
+    }
+
+    /// Whether a span holds exactly the bytes of `text` (compared in place, no `String` built).
+    func equals(_ span: TextSpan, _ text: String) -> Bool {
+        guard !span.isNone else { return false }
+        return withBytes(span) { held in
+            guard held.count == text.utf8.count else { return false }
+            return text.utf8.withContiguousStorageIfAvailable { held.elementsEqual($0) } ?? held.elementsEqual(text.utf8)
+        }
+    }
+}
+
+/// Where a text is in a ``TextArena``, packed into one word: its chunk (24 bits), where it
+/// starts in the chunk (16 bits) and its length (24 bits); or ``none`` for a field without text.
+///
+/// A text longer than a chunk has a chunk of its own and starts at 0 (or 8, after its length).
+/// A log line is at most 1 MiB (``Replayer/maxLineBytes``), so a text from the log always fits
+/// the length field; a longer one (``longLength`` and up) has its length stored just before it.
+struct TextSpan: Hashable, Sendable {
+    private var bits: UInt64
+
+    /// No text (a nil field).
+    static let none = TextSpan(bits: .max)
+    /// The length field of a text whose real length is stored before it.
+    static let longLength = 0xFF_FFFE
+
+    private init(bits: UInt64) { self.bits = bits }
+
+    init(chunk: Int, start: Int, length: Int) {
+        precondition(chunk < 1 << 24 && start < 1 << 16 && length <= Self.longLength, "a text span beyond the arena's addressing")
+        bits = UInt64(chunk) << 40 | UInt64(start) << 24 | UInt64(length)
+    }
+
+    var isNone: Bool { bits == .max }
+    var chunk: Int { Int(bits >> 40) }
+    var start: Int { Int(bits >> 24 & 0xFFFF) }
+    /// The length field (``longLength`` for a long text, whose length is stored before it).
+    var length: Int { Int(bits & 0xFF_FFFF) }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+@testable import CompassCore
+@testable import CompassStore
+
+/// Replay stages an interaction's subject and content as bytes instead of building them
+/// (``TextStaging``), and keeps every interaction's texts in a compact table (``TextArena``).
+/// Every text the rules could treat differently is held equal to the plain replay in memory,
+/// which builds each text the usual way.
+@Suite struct StagedTextTests {
+    /// A JSON value for a text field, as raw bytes (so invalid UTF-8 can be written).
+    static let values: [[UInt8]] = {
+        var values: [[UInt8]] = [
+            Array(#""plain words""#.utf8), Array(#""caf\u00e9 \"quoted\"""#.utf8), Array("\"Très sympa — 😀\"".utf8),
+            Array(#""""#.utf8), Array(#""   ""#.utf8), Array("null".utf8), Array("42".utf8),
+            Array("\"".utf8) + [0x62, 0x61, 0x64, 0x20, 0xFF, 0xFE] + Array("\"".utf8),  // not UTF-8
+            Array("\"".utf8) + [0x61, 0xE2, 0x82] + Array("\"".utf8),  // a cut sequence
+            Array("\"".utf8) + [0xED, 0xA0, 0x80] + Array("\"".utf8),  // a surrogate
+            Array("\"".utf8) + [0xC0, 0xAF] + Array("\"".utf8),  // an overlong form
+            Array("\"".utf8) + [0xF4, 0x90, 0x80, 0x80] + Array("\"".utf8),  // past U+10FFFF
+        ]
+        for count in [499, 500, 501, 9_999, 10_000, 10_001] { values.append(Array("\"\(String(repeating: "a", count: count))\"".utf8)) }
+        for count in [250, 251, 5_000, 5_001] { values.append(Array("\"\(String(repeating: "😀", count: count))\"".utf8)) }  // 2 UTF-16 units each
+        return values
+    }()
+
+    /// A generated family's log, then an interaction for every pair of subject and content
+    /// values, logged by the athlete who logged the generator's first one.
+    static func log() -> [UInt8] {
+        var log = HistoryGenerator(families: 1, events: 200, seed: 3).bytes()
+        let text = String(decoding: log, as: UTF8.self)
+        let line = text.split(separator: "\n").first { $0.contains("\"InteractionLogged\"") }!
+        func field(_ name: String) -> String {
+            let start = line.range(of: "\"\(name)\":\"")!.upperBound
+            return String(line[start...].prefix { $0 != "\"" })
+        }
+        let (actor, family, school) = (field("actor"), field("family"), field("schoolId"))
+        var n = 0
+        for subject in values {
+            for content in values.prefix(12) + values.suffix(4) {
+                n += 1
+                var out = Array(#"{"seq":\#(10_000 + n),"id":"staged-\#(n)","type":"InteractionLogged","at":"2026-01-01T00:00:00Z","actor":"\#(actor)","family":"\#(family)","data":{"interactionId":"i-staged-\#(n)","schoolId":"\#(school)","type":"email","direction":"outbound","subject":"#.utf8)
+                out += subject
+                out += Array(#","content":"#.utf8)
+                out += content
+                out += Array("}}\n".utf8)
+                log += out
+            }
+        }
+        return log
+    }
+
+    @Test func stagedTextsReplayAsTheTextsBuiltOneByOne() throws {
+        let log = Self.log()
+        let streamed = try StreamedReplayTests.streamed(log, cut: ReplayCut())
+        let inMemory = StreamedReplayTests.inMemory(log, cut: ReplayCut())
+        #expect(streamed == inMemory)
+        // Not vacuous: the texts are there, a line that is not UTF-8 is not JSON (the scanner
+        // checks before any text is read), and the ones too long were refused with the rules' message.
+        let family = try #require(inMemory.state.families.values.first)
+        let contents = family.interactions.records.filter { $0.eventId.hasPrefix("staged-") }.compactMap(\.logged.content)
+        #expect(contents.contains("Très sympa — 😀") && contents.contains("café \"quoted\"") && contents.contains("plain words"))
+        #expect(inMemory.problems.filter { $0.message == "invalid JSON" }.count == 5 * 16 + (Self.values.count - 5) * 5)
+        #expect(contents.contains(String(repeating: "😀", count: 5_000)) && !contents.contains(String(repeating: "😀", count: 5_001)))
+        #expect(inMemory.problems.contains { $0.message == "Subject must be 500 characters or less" })
+        #expect(inMemory.problems.contains { $0.message == "Content must be 10,000 characters or less" })
+    }
+
+    @Test func aPlainTextIsStagedAndAnEscapedOneIsBuilt() {
+        let plain = Array(#"{"seq":1,"id":"e-1","type":"InteractionLogged","at":"2026-01-01T00:00:00Z","actor":"u-1","family":"f-1","data":{"interactionId":"i-1","schoolId":"s-1","type":"email","direction":"outbound","subject":"Hello","content":"caf\u00e9"}}"#.utf8)
+        var buffer: [UInt8] = []
+        var tape = JSONTape()
+        let line = withUnsafeMutablePointer(to: &buffer) { staging in
+            plain.withUnsafeBufferPointer { PreparedLine($0, keepingPayload: false, tape: &tape, staging: staging) }
+        }
+        #expect(line.staged.subject.map { Array(buffer[$0]) } == Array("Hello".utf8))
+        #expect(line.staged.content == nil, "an escaped text is built, not staged")
+        guard case .event(let event) = line.content, case .interactionLogged(let logged) = event.payload else {
+            Issue.record("the line did not prepare as an event")
+            return
+        }
+        #expect(logged.subject == nil && logged.content == "café")
+        // Kept payloads (an observer may want them) are never staged.
+        var kept: [UInt8] = []
+        let observed = withUnsafeMutablePointer(to: &kept) { staging in
+            plain.withUnsafeBufferPointer { PreparedLine($0, keepingPayload: true, tape: &tape, staging: staging) }
+        }
+        #expect(observed.staged.isEmpty && kept.isEmpty)
+    }
+
+    @Test func theUTF8CheckAgreesWithSwiftsDecoder() {
+        var rng = SplitMix64(seed: 9)
+        let pieces: [[UInt8]] = [[0x61], [0xC3, 0xA9], [0xE2, 0x80, 0x94], [0xF0, 0x9F, 0x98, 0x80], [0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80],
+                                 [0xE0, 0x80, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF0, 0x80, 0x80, 0x80], [0x80], [0xE2, 0x82], [0x7F]]
+        for _ in 0..<5_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<rng.below(24) { bytes += pieces[rng.below(pieces.count)] }
+            let decoded = String(validating: bytes, as: UTF8.self)
+            let counted = bytes.withUnsafeBufferPointer { UTF8Check.utf16Count(ifValid: $0) }
+            #expect(counted == decoded?.utf16.count, "\(bytes)")
+        }
+    }
+
+    /// The compact table gives back exactly what was put in: every optional field present or
+    /// not, long and non-ASCII texts, attachments, answers, deletions; its snapshot bytes are
+    /// the bytes of the records written one by one.
+    @Test func theCompactTableGivesBackEveryRecordAsItWasAppended() {
+        var table = InteractionTable()
+        var expected: [InteractionRecord] = []
+        var rng = SplitMix64(seed: 4)
+        let texts: [String?] = [nil, "x", "Très sympa — 😀", String(repeating: "long text ", count: 8_000), ""]
+        for n in 0..<400 {
+            func pick() -> String? { texts[rng.below(texts.count)] }
+            let answers: [Bool]? = rng.below(3) == 0 ? (0..<6).map { _ in rng.below(2) == 0 } : rng.below(5) == 0 ? [true, false] : nil
+            let attachments: [CompassCore.Attachment]? = rng.below(4) == 0 ? [CompassCore.Attachment(name: "film.mp4", sizeBytes: Int64(n), mimeType: "video/mp4", sha256: pick())] : nil
+            let logged = InteractionLogged(
+                interactionId: "i-\(n)", schoolId: pick(), coachId: pick(), eventId: pick(), otherCoachName: pick(),
+                type: InteractionType.allCases[rng.below(InteractionType.allCases.count)], direction: rng.below(2) == 0 ? .inbound : .outbound,
+                occurredAt: rng.below(2) == 0 ? Timestamp(millisecondsSinceEpoch: Int64(n) * 1_000) : nil, subject: pick(), content: pick(),
+                sentiment: rng.below(2) == 0 ? nil : Sentiment.allCases[rng.below(Sentiment.allCases.count)], interestAnswers: answers,
+                attachments: attachments)
+            var record = InteractionRecord(eventId: "e-\(n)", seq: Int64(n + 1), at: Timestamp(millisecondsSinceEpoch: Int64(n)), loggedBy: "u-\(n % 3)",
+                                           logged: logged)
+            table.append(record)
+            if rng.below(4) == 0 {
+                let deletion = Deletion(eventId: "d-\(n)", at: Timestamp(millisecondsSinceEpoch: Int64(n) + 5), by: "u-\(n % 3)")
+                table.delete("i-\(n)", deletion, hash: "i-\(n)".hashValue)
+                record.deletion = deletion
+            }
+            expected.append(record)
+        }
+        #expect(Array(table.records) == expected)
+        #expect(table.count == 400 && table["i-17"] == expected[17] && table["i-400"] == nil)
+        #expect(table.isLive("i-3", loggedBy: "u-0", hash: "i-3".hashValue) == (expected[3].deletion == nil))
+        #expect(!table.isLive("i-3", loggedBy: "u-1", hash: "i-3".hashValue))
+        var compact = ByteWriter()
+        table.encode(into: &compact)
+        #expect(compact.bytes == Self.encodedOneByOne(expected))
+    }
+
+    /// A text too long for a span's length field (only an app folding its own unchecked
+    /// events can make one) keeps its length in the arena and comes back whole.
+    @Test func aTextLongerThanASpanDescribesComesBackWhole() {
+        var arena = TextArena()
+        let long = String(repeating: "0123456789abcdef", count: 1 << 20 + 1)  // 16 MiB + 16 bytes
+        let spans = [arena.add("before"), arena.add(long), arena.add(""), arena.add("after"), arena.add(nil as String?)]
+        #expect(arena.string(spans[1]) == long && arena.equals(spans[1], long))
+        #expect(spans.map(arena.optionalString) == ["before", long, "", "after", nil])
+        let full = String(repeating: "x", count: TextArena.chunkSize)
+        let edge = [arena.add(full), arena.add(""), arena.add("y")]  // a chunk filled exactly, then more
+        #expect(edge.map(arena.string) == [full, "", "y"])
+    }
+
+    /// The snapshot's interaction section written from built records (the codec's form
+    /// before records were stored compactly).
+    static func encodedOneByOne(_ records: [InteractionRecord]) -> [UInt8] {
+        var w = ByteWriter()
+        w.uint(UInt64(records.count))
+        for r in records {
+            w.string(r.eventId); w.int(r.seq); w.int(r.at.millisecondsSinceEpoch); w.string(r.loggedBy)
+            let i = r.logged
+            w.string(i.interactionId); w.optional(i.schoolId); w.optional(i.coachId); w.optional(i.eventId); w.optional(i.otherCoachName)
+            w.choice(i.type); w.choice(i.direction)
+            w.optionalInt(i.occurredAt?.millisecondsSinceEpoch)
+            w.optional(i.subject); w.optional(i.content); w.optionalChoice(i.sentiment)
+            if let answers = i.interestAnswers {
+                w.uint(1); w.uint(UInt64(answers.enumerated().reduce(0) { $0 | ($1.element ? 1 << $1.offset : 0) }))
+            } else { w.uint(0) }
+            w.uint(UInt64(i.attachments.map { $0.count + 1 } ?? 0))
+            for a in i.attachments ?? [] { w.string(a.name); w.int(a.sizeBytes); w.string(a.mimeType); w.optional(a.sha256) }
+            if let d = r.deletion { w.uint(1); w.string(d.eventId); w.int(d.at.millisecondsSinceEpoch); w.string(d.by) } else { w.uint(0) }
+        }
+        return w.bytes
+    }
+}
