@@ -207,7 +207,7 @@ package struct Replayer {
                 return true
             }
             if let observer {
-                state.apply(event, keys: keys)
+                state.apply(event, keys: keys, staged: staged)  // (a line prepared for an observer keeps its texts: none staged)
                 observer(.applied(line: number, event: event), state)
             } else {
                 state.apply(event, keys: keys, staged: staged)
