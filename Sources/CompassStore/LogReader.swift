@@ -262,6 +262,8 @@ enum LogReader {
 /// reused for block after block.
 private final class PreparedBlock: @unchecked Sendable {
     package static let chunkSize = 128
+    /// The most a chunk's staging buffer keeps between blocks.
+    static let keptStagingBytes = 1 << 17
     /// How many lines ahead of the fold the event-id table slot of a line is prefetched.
     static let prefetchDistance = 6
 
@@ -374,7 +376,9 @@ private final class PreparedBlock: @unchecked Sendable {
         nextChunk += 1
         condition.unlock()
         let texts = staging + chunk
-        texts.pointee.removeAll(keepingCapacity: true)
+        // Reused from block to block, unless a chunk of long texts grew it past what a chunk of
+        // ordinary lines needs (~40 KB): the 2 × 128 buffers never keep more than 32 MiB.
+        if texts.pointee.capacity > Self.keptStagingBytes { texts.pointee = [] } else { texts.pointee.removeAll(keepingCapacity: true) }
         for index in (chunk * Self.chunkSize)..<min((chunk + 1) * Self.chunkSize, ranges.count) {
             let line = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
             (out + index).initialize(to: PreparedLine(line, hashing: hashing, keepingPayload: keepingPayload, tape: &tape, staging: texts))
