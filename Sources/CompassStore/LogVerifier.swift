@@ -1,4 +1,5 @@
 import CompassCore
+import Foundation
 
 /// What `verify` found: every line's problems, the `prev` chain, the head and any snapshot.
 public struct VerifyReport: Sendable, Hashable {
@@ -231,21 +232,39 @@ enum LogVerifier {
     /// Whether the stored snapshot is byte for byte what `expected` encodes to. Compared
     /// piece by piece as it is encoded, families a batch at a time: neither the whole
     /// encoding nor the whole stored file is held in memory.
-    static func storedSnapshot(_ stored: Int32, path: String, equals expected: ReplaySnapshot, fs: FileSystem) throws(StoreError) -> Bool {
-        let size = try fs.size(stored, path: path)
+    static func storedSnapshot(_ fd: Int32, path: String, equals expected: ReplaySnapshot, fs: FileSystem) throws(StoreError) -> Bool {
+        let size = try fs.size(fd, path: path)
         var stream = SnapshotStream(expected)
         var offset = stream.opening[0].count  // the preamble, compared last
+        // The stored bytes are read into one buffer, reused piece after piece (reading each
+        // piece into a new array faulted in a fresh page for every 4 KiB of the snapshot).
+        var held = [UInt8](repeating: 0, count: 1 << 16)
         func matches(_ bytes: [UInt8]) throws(StoreError) -> Bool {
-            guard offset + bytes.count <= size, try fs.read(stored, from: offset, to: offset + bytes.count, path: path) == bytes else { return false }
+            guard offset + bytes.count <= size else { return false }
+            if held.count < bytes.count { held = [UInt8](repeating: 0, count: bytes.count) }
+            var filled = 0
+            while filled < bytes.count {
+                var read: Result<Int, StoreError> = .success(0)
+                held.withUnsafeMutableBytes { raw in
+                    read = Result { () throws(StoreError) in
+                        try fs.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<bytes.count]), at: offset + filled, path: path)
+                    }
+                }
+                let n = try read.get()
+                if n == 0 { return false }
+                filled += n
+            }
+            let same = bytes.isEmpty || held.withUnsafeBytes { stored in bytes.withUnsafeBytes { memcmp(stored.baseAddress!, $0.baseAddress!, bytes.count) == 0 } }
             offset += bytes.count
-            return true
+            return same
         }
         guard try matches(stream.header), try matches(stream.ids) else { return false }
         let families = expected.state.families.values.sorted { $0.id < $1.id }
         var start = 0
         while start < families.count {
-            let batch = Array(families[start..<min(families.count, start + 256)])
-            for section in Parallel.map(batch, SnapshotCodec.Section.init) {
+            // A batch at a time, as the snapshot is written: its sections encoded on every core.
+            let batch = Array(families[start..<min(families.count, start + SnapshotWriter.batch)])
+            for section in Parallel.map(batch, minimum: 2, SnapshotCodec.Section.init) {
                 guard try matches(section.bytes) else { return false }
                 stream.add(section)
             }
@@ -253,7 +272,7 @@ enum LogVerifier {
         }
         let (directory, preamble) = stream.closing()
         guard try matches(directory), offset == size else { return false }
-        return try fs.read(stored, from: 0, to: preamble.count, path: path) == preamble
+        return try fs.read(fd, from: 0, to: preamble.count, path: path) == preamble
     }
 }
 

@@ -36,6 +36,9 @@ public struct InteractionTable: Equatable, Sendable {
     /// How many.
     public var count: Int { rows.count }
 
+    /// Bytes of text held (ids, subjects, contents, names).
+    var textBytes: Int { texts.count }
+
     /// The ids in logging order.
     public var ids: [String] { rows.map { texts.string($0.interactionId) } }
 

@@ -138,6 +138,9 @@ package enum SnapshotCodec {
     /// One family's section.
     package static func familySection(_ f: Family) -> [UInt8] {
         var w = ByteWriter()
+        // Most of a section is its interactions: their texts plus a few bytes a field (grown by
+        // doubling, the buffer was copied and faulted in again about twice over).
+        w.bytes.reserveCapacity(f.interactions.textBytes + f.interactions.count * 40 + (f.statusChanges.count + f.documents.count) * 160 + 4_096)
         w.string(f.id)
         w.uint(UInt64(f.version))
         w.uint(UInt64(f.erasedLines))
