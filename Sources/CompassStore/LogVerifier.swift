@@ -229,50 +229,73 @@ enum LogVerifier {
         return .verified
     }
 
-    /// Whether the stored snapshot is byte for byte what `expected` encodes to. Compared
-    /// piece by piece as it is encoded, families a batch at a time: neither the whole
+    /// Whether the stored snapshot is byte for byte what `expected` encodes to.
+    ///
+    /// The family sections, most of the bytes, are compared on every core: each worker encodes
+    /// a family, reads the stored section where the stored directory puts it (into a buffer it
+    /// reuses) and compares. The header, ids, directory and preamble are compared in order
+    /// after; the directory holds every section's offset, length and SHA-256, so when it
+    /// matches too, the sections compared were the ones the file is made of. Neither the whole
     /// encoding nor the whole stored file is held in memory.
     static func storedSnapshot(_ fd: Int32, path: String, equals expected: ReplaySnapshot, fs: FileSystem) throws(StoreError) -> Bool {
         let size = try fs.size(fd, path: path)
-        var stream = SnapshotStream(expected)
-        var offset = stream.opening[0].count  // the preamble, compared last
-        // The stored bytes are read into one buffer, reused piece after piece (reading each
-        // piece into a new array faulted in a fresh page for every 4 KiB of the snapshot).
-        var held = [UInt8](repeating: 0, count: 1 << 16)
-        func matches(_ bytes: [UInt8]) throws(StoreError) -> Bool {
-            guard offset + bytes.count <= size else { return false }
-            if held.count < bytes.count { held = [UInt8](repeating: 0, count: bytes.count) }
-            var filled = 0
-            while filled < bytes.count {
-                var read: Result<Int, StoreError> = .success(0)
-                held.withUnsafeMutableBytes { raw in
-                    read = Result { () throws(StoreError) in
-                        try fs.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<bytes.count]), at: offset + filled, path: path)
-                    }
-                }
-                let n = try read.get()
-                if n == 0 { return false }
-                filled += n
+        var readFailure: StoreError?
+        let index = SnapshotIndex.open(size: size) { range in
+            do throws(StoreError) { return try fs.read(fd, from: range.lowerBound, to: range.upperBound, path: path) } catch {
+                readFailure = error
+                return nil
             }
-            let same = bytes.isEmpty || held.withUnsafeBytes { stored in bytes.withUnsafeBytes { memcmp(stored.baseAddress!, $0.baseAddress!, bytes.count) == 0 } }
-            offset += bytes.count
-            return same
         }
-        guard try matches(stream.header), try matches(stream.ids) else { return false }
+        if let readFailure { throw readFailure }
         let families = expected.state.families.values.sorted { $0.id < $1.id }
-        var start = 0
-        while start < families.count {
-            // A batch at a time, as the snapshot is written: its sections encoded on every core.
-            let batch = Array(families[start..<min(families.count, start + SnapshotWriter.batch)])
-            for section in Parallel.map(batch, minimum: 2, SnapshotCodec.Section.init) {
-                guard try matches(section.bytes) else { return false }
-                stream.add(section)
+        guard let index, index.familyIds == families.map(\.id) else { return false }
+        // Every family section, on every core.
+        typealias Compared = Result<(length: Int, digest: [UInt8], same: Bool), StoreError>
+        let compared = Parallel.map(families, minimum: 2, scratch: { [UInt8]() }) { (family, held: inout [UInt8]) -> Compared in
+            let section = SnapshotCodec.Section(family)
+            guard let stored = index.families[family.id], stored.range.count == section.bytes.count else {
+                return .success((section.bytes.count, section.digest, false))
             }
-            start += batch.count
+            return Result { () throws(StoreError) in
+                let same = try Self.read(fd, path: path, at: stored.range.lowerBound, matches: section.bytes, into: &held, fs: fs)
+                return (section.bytes.count, section.digest, same)
+            }
+        }
+        var stream = SnapshotStream(expected)
+        var held: [UInt8] = []
+        var offset = stream.opening[0].count  // the preamble, compared last
+        for part in [stream.header, stream.ids] {
+            guard try Self.read(fd, path: path, at: offset, matches: part, into: &held, fs: fs) else { return false }
+            offset += part.count
+        }
+        for (family, result) in zip(families, compared) {
+            let section = try result.get()
+            guard section.same else { return false }
+            stream.add(id: family.id, length: section.length, digest: section.digest)
+            offset += section.length
         }
         let (directory, preamble) = stream.closing()
-        guard try matches(directory), offset == size else { return false }
-        return try fs.read(fd, from: 0, to: preamble.count, path: path) == preamble
+        guard offset + directory.count == size, try Self.read(fd, path: path, at: offset, matches: directory, into: &held, fs: fs) else { return false }
+        return try Self.read(fd, path: path, at: 0, matches: preamble, into: &held, fs: fs)
+    }
+
+    /// Whether the file holds `bytes` at `offset`: read into `held` (grown once, reused), compared.
+    private static func read(_ fd: Int32, path: String, at offset: Int, matches bytes: [UInt8], into held: inout [UInt8],
+                             fs: FileSystem) throws(StoreError) -> Bool {
+        if held.count < bytes.count { held = [UInt8](repeating: 0, count: bytes.count) }
+        var filled = 0
+        while filled < bytes.count {
+            var read: Result<Int, StoreError> = .success(0)
+            held.withUnsafeMutableBytes { raw in
+                read = Result { () throws(StoreError) in
+                    try fs.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<bytes.count]), at: offset + filled, path: path)
+                }
+            }
+            let n = try read.get()
+            if n == 0 { return false }  // the file ends before
+            filled += n
+        }
+        return bytes.isEmpty || held.withUnsafeBytes { stored in bytes.withUnsafeBytes { memcmp(stored.baseAddress!, $0.baseAddress!, bytes.count) == 0 } }
     }
 }
 

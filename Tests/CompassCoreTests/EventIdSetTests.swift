@@ -99,3 +99,19 @@ final class ReadCounter: @unchecked Sendable {
     private(set) var total = 0
     func add(_ count: Int) { total += count }
 }
+
+/// The keys a snapshot stores are sorted by distributing them over their top bits first: the
+/// order is the comparison sort's for spread keys, keys crowding one bucket, and repeats of a
+/// high half.
+@Suite struct EventIdKeySortTests {
+    @Test func theBucketSortOrdersAsTheComparisonSortDoes() {
+        var rng = SplitMix64(seed: 31)
+        func word() -> UInt64 { rng.next() }
+        let spread = (0..<50_000).map { _ in (word(), word()) }
+        let crowded = (0..<20_000).map { _ in (0x1234 << 48 | word() >> 40, word()) }  // one bucket
+        let sameHigh = (0..<10_000).map { _ in (UInt64(7), word()) }
+        for pairs in [spread, crowded, sameHigh, spread + crowded + sameHigh, Array(spread.prefix(100))] {
+            #expect(EventIdSet.sorted(pairs).elementsEqual(pairs.sorted { $0 < $1 }) { $0 == $1 })
+        }
+    }
+}

@@ -130,16 +130,43 @@ package struct EventIdSet: Equatable, Sendable {
         for slot in stride(from: 0, to: slots.count, by: 2) where slots[slot] != 0 || slots[slot + 1] != 0 {
             pairs.append((slots[slot], slots[slot + 1]))
         }
-        pairs.sort { $0 < $1 }
+        pairs = Self.sorted(pairs)
         var merged: [UInt64] = []
         merged.reserveCapacity(base.count + pairs.count * 2)
         var b = 0
         for pair in pairs {
-            while b < base.count, (base[b], base[b + 1]) < pair { merged += [base[b], base[b + 1]]; b += 2 }
-            merged += [pair.0, pair.1]
+            while b < base.count, (base[b], base[b + 1]) < pair {
+                merged.append(base[b])
+                merged.append(base[b + 1])
+                b += 2
+            }
+            merged.append(pair.0)
+            merged.append(pair.1)
         }
         merged += base[b...]
         return merged
+    }
+
+    /// Pairs in ascending order: distributed by their top 16 bits, then each bucket sorted.
+    /// UUID keys are spread evenly, so a bucket holds a handful of keys and the whole sort is
+    /// about linear (a comparison sort of a million keys was most of encoding a snapshot's ids);
+    /// keys that crowd one bucket still sort in O(n log n).
+    static func sorted(_ pairs: [(UInt64, UInt64)]) -> [(UInt64, UInt64)] {
+        guard pairs.count > 1 << 12 else { return pairs.sorted { $0 < $1 } }
+        var starts = [Int](repeating: 0, count: (1 << 16) + 1)
+        for pair in pairs { starts[Int(pair.0 >> 48) + 1] += 1 }
+        for bucket in 0..<(1 << 16) { starts[bucket + 1] += starts[bucket] }
+        var next = starts
+        var out = [(UInt64, UInt64)](repeating: (0, 0), count: pairs.count)
+        for pair in pairs {
+            let bucket = Int(pair.0 >> 48)
+            out[next[bucket]] = pair
+            next[bucket] += 1
+        }
+        for bucket in 0..<(1 << 16) where starts[bucket + 1] - starts[bucket] > 1 {
+            out[starts[bucket]..<starts[bucket + 1]].sort { $0 < $1 }
+        }
+        return out
     }
 
     /// The ids that are not in UUID form, and whether the zero UUID is in the set.

@@ -288,13 +288,14 @@ package struct SnapshotIndex: Sendable {
     package let base: ReplaySnapshot
     /// The ids of the families in the snapshot, in order.
     package let familyIds: [String]
-    let families: [String: Stored]
+    /// Where each family's section is, by family id.
+    package let families: [String: Stored]
     let ids: Stored
 
     /// Where a section is in the file, and its SHA-256.
-    struct Stored: Sendable {
-        var range: Range<Int>
-        var digest: [UInt8]
+    package struct Stored: Sendable {
+        package var range: Range<Int>
+        package var digest: [UInt8]
     }
 
     /// Opens a snapshot of `size` bytes that `read` returns ranges of; nil unless it is of this
@@ -533,7 +534,12 @@ package struct SnapshotStream {
 
     /// Records a family section just written (sections come in id order).
     package mutating func add(_ section: SnapshotCodec.Section) {
-        entries.append((section.id, section.bytes.count, section.digest))
+        add(id: section.id, length: section.bytes.count, digest: section.digest)
+    }
+
+    /// Records a family section by its id, length and SHA-256 (its bytes already compared).
+    package mutating func add(id: String, length: Int, digest: [UInt8]) {
+        entries.append((id, length, digest))
     }
 
     /// The directory, to write after the last family section, and the preamble for offset 0.
