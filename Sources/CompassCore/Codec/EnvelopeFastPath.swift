@@ -8,11 +8,15 @@
 enum EnvelopeFastPath {
     /// The draft of the scanned document at `base` with an empty `data`, and the token of its
     /// `data` object; nil when the line is not of the common shape.
-    static func decode(_ tape: JSONTape, _ base: UnsafePointer<UInt8>) -> (draft: EventDraft, data: Int)? {
+    ///
+    /// - Parameter spellingPrev: put `prev` in the draft as text; otherwise it is left out of
+    ///   the draft and returned as the hash it spells (replay compares it as words).
+    static func decode(_ tape: JSONTape, _ base: UnsafePointer<UInt8>,
+                       spellingPrev: Bool = true) -> (draft: EventDraft, data: Int, prevHash: LineHash?)? {
         let tokens = tape.tokens
         guard let root = tokens.first, root.kind == .object else { return nil }
         var seq: Int64?, id: String?, type: String?, at: Timestamp?, actor: String?, family: String?
-        var data: Int?, prev: String?
+        var data: Int?, prev: String?, prevHash: LineHash?
         var key = 1
         for _ in 0..<root.count {
             let name = tokens[key], value = tokens[key + 1]
@@ -44,7 +48,7 @@ enum EnvelopeFastPath {
             case .prev:
                 guard value.kind == .string, !value.escaped, value.end - value.start == 64,
                       ByteClass.allLowerHex(base + value.start, count: 64) else { return nil }
-                prev = JSONTape.string(value, base)
+                if spellingPrev { prev = JSONTape.string(value, base) } else { prevHash = LineHash(hex: bytes(value, base)) }
             case .version:
                 return nil  // rare; the general decoder checks it
             case .other:
@@ -53,7 +57,8 @@ enum EnvelopeFastPath {
             key = tokens[key + 1].next
         }
         guard let seq, let id, let type, let at, let actor, let family, let data else { return nil }
-        return (EventDraft(seq: seq, id: id, type: type, at: at, actor: actor, family: family, data: JSONObject(), version: 1, prev: prev), data)
+        return (EventDraft(seq: seq, id: id, type: type, at: at, actor: actor, family: family, data: JSONObject(), version: 1, prev: prev), data,
+                prevHash)
     }
 
     /// The fields of SPEC §1, recognised by their bytes.

@@ -44,8 +44,9 @@ package struct PreparedLine: Equatable, Sendable {
     package var readableSeq: Int64?
     /// The `at` field when it is an RFC 3339 time, even if the envelope is otherwise broken.
     package var readableAt: Timestamp?
-    /// The `prev` field when it is a string, well-formed or not.
-    package var prevText: String?
+    /// The `prev` field when it is a string, well-formed or not: as words when the line is of
+    /// the common shape and no one keeps its payload (no string per line), else as text.
+    package var prev: LineHead?
     /// The `family` field when it is a valid id, even if the envelope is otherwise broken.
     package var readableFamily: String?
     /// The keys the fold looks the line's event up by (worked out here, off the fold thread);
@@ -81,7 +82,7 @@ package struct PreparedLine: Equatable, Sendable {
                       content: line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .invalid)
             return
         }
-        if fastEnvelope, case (var draft, let data)? = EnvelopeFastPath.decode(tape, base) {
+        if fastEnvelope, case (var draft, let data, let prevHash)? = EnvelopeFastPath.decode(tape, base, spellingPrev: keepingPayload) {
             // The payload is read from the tape in place; the `data` tree is built only when
             // someone may still need it (an observer, or the step-by-step rules after a failure).
             let (type, version) = (draft.type, draft.version)
@@ -101,9 +102,10 @@ package struct PreparedLine: Equatable, Sendable {
             }
             if keepingPayload || !payload.succeeded, case .object(let object) = tape.value(at: data, in: base) { draft.data = object }
             let keys = LineKeys(id: draft.id, family: draft.family, result: payload)
-            let (seq, at, prev, family) = (draft.seq, draft.at, draft.prev, draft.family)
+            let (seq, at, family) = (draft.seq, draft.at, draft.family)
+            let prev = prevHash.map(LineHead.words) ?? draft.prev.map(LineHead.text)
             self.init(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload), keys: keys,
-                      readableSeq: seq, readableAt: at, prevText: prev, readableFamily: family)
+                      readableSeq: seq, readableAt: at, prev: prev, readableFamily: family)
             self.staged = staged
             return
         }
@@ -118,29 +120,32 @@ package struct PreparedLine: Equatable, Sendable {
         var family: String?
         if case .string(let text)? = object["family"], Identifier.isValid(text) { family = text }
         do {
-            let draft = try EnvelopeDecoder.decode(object)
+            var draft = try EnvelopeDecoder.decode(object)
+            // As on the fast path: without kept payloads, `prev` is the line's (`prev` above),
+            // not also the event's, which nothing reads after the line's stream is checked.
+            if !keepingPayload { draft.prev = nil }
             let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
             let keys = LineKeys(id: draft.id, family: draft.family, result: payload)
             let at = draft.at
             self.init(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload), keys: keys,
-                      readableSeq: seq, readableAt: at, prevText: prev, readableFamily: family)
+                      readableSeq: seq, readableAt: at, prev: prev.map(LineHead.text), readableFamily: family)
         } catch {
             var at: Timestamp?
             if case .string(let text)? = object["at"] { at = Timestamp(rfc3339: text) }
             self.init(byteCount: line.count, hash: hash, content: .badEnvelope(error),
-                      readableSeq: seq, readableAt: at, prevText: prev, readableFamily: family)
+                      readableSeq: seq, readableAt: at, prev: prev.map(LineHead.text), readableFamily: family)
         }
     }
 
     private init(byteCount: Int, hash: LineHash?, content: consuming Content, keys: LineKeys? = nil, readableSeq: Int64? = nil,
-                 readableAt: Timestamp? = nil, prevText: String? = nil, readableFamily: String? = nil) {
+                 readableAt: Timestamp? = nil, prev: LineHead? = nil, readableFamily: String? = nil) {
         self.byteCount = byteCount
         self.hash = hash
         self.content = content
         self.keys = keys
         self.readableSeq = readableSeq
         self.readableAt = readableAt
-        self.prevText = prevText
+        self.prev = prev
         self.readableFamily = readableFamily
     }
 }

@@ -224,7 +224,7 @@ package struct Replayer {
     /// the stream's cut, when `--at-seq` has ended the stream.
     private mutating func followStream(of family: String, _ line: inout PreparedLine, number: Int) -> Bool {
         let position = streams.position(adding: family, hash: line.keys?.family ?? family.hashValue)
-        let (seq, prev, hash) = (line.readableSeq, line.prevText, line.hash)
+        let (seq, prev, hash) = (line.readableSeq, line.prev, line.hash)
         let checksChain = self.checksChain
         let atSeq = cut.atSeq
         var expectedSeq: Int64?

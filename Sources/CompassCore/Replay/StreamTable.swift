@@ -47,6 +47,9 @@ package enum LineHead: Equatable, Sendable {
         }
     }
 
+    /// Whether a line's `prev` names this head (either form against either form).
+    package func isSpelled(by prev: LineHead) -> Bool { self == prev }
+
     /// Whether a line's `prev` names this head.
     package func isSpelled(by prev: String) -> Bool {
         switch self {

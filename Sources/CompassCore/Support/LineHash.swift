@@ -9,6 +9,28 @@ package struct LineHash: Equatable, Sendable {
         self.words = words
     }
 
+    /// The hash 64 lowercase hex digits spell (a line's `prev`, read without a string), or nil.
+    package init?(hex digits: UnsafeBufferPointer<UInt8>) {
+        guard digits.count == 64 else { return nil }
+        var parsed: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0, 0)
+        let valid = withUnsafeMutableBytes(of: &parsed) { raw -> Bool in
+            for word in 0..<8 {
+                var value: UInt32 = 0
+                for digit in digits[(word * 8)..<(word * 8 + 8)] {
+                    switch digit {
+                    case 0x30...0x39: value = value << 4 | UInt32(digit - 0x30)
+                    case 0x61...0x66: value = value << 4 | UInt32(digit - 0x57)
+                    default: return false
+                    }
+                }
+                raw.storeBytes(of: value, toByteOffset: word * 4, as: UInt32.self)
+            }
+            return true
+        }
+        guard valid else { return nil }
+        words = parsed
+    }
+
     /// The SHA-256 of a line's bytes.
     package init(of bytes: UnsafeBufferPointer<UInt8>) {
         self = SHA256.lineHash(bytes)
