@@ -129,13 +129,44 @@ import Testing
             }
             expected.append(record)
         }
-        #expect(Array(table.records) == expected)
+        #expect(Array(table.records) == expected, "the table gives back other records")
         #expect(table.count == 400 && table["i-17"] == expected[17] && table["i-400"] == nil)
         #expect(table.isLive("i-3", loggedBy: "u-0", hash: "i-3".hashValue) == (expected[3].deletion == nil))
         #expect(!table.isLive("i-3", loggedBy: "u-1", hash: "i-3".hashValue))
         var compact = ByteWriter()
         table.encode(into: &compact)
         #expect(compact.bytes == Self.encodedOneByOne(expected))
+        // Read back (as a snapshot's family section is), the table holds the same records.
+        let decoded = compact.bytes.withUnsafeBufferPointer { buffer -> InteractionTable? in
+            var reader = ByteReader(buffer)
+            var decoded = InteractionTable()
+            guard let count = reader.uint(), decoded.decode(count, from: &reader), reader.isAtEnd else { return nil }
+            return decoded
+        }
+        // (Answers that are not six, which only an unchecked app event can hold, come back as
+        // the six bits the section keeps: as the codec has always read them.)
+        let roundTripped = expected.map { record -> InteractionRecord in
+            var record = record
+            if let answers = record.logged.interestAnswers, answers.count != 6 {
+                record.logged.interestAnswers = (0..<6).map { $0 < answers.count && answers[$0] }
+            }
+            return record
+        }
+        #expect(decoded.map { Array($0.records) == roundTripped } == true, "the decoded section differs")
+        // A section that repeats an interaction id, or ends early, is not a table.
+        var twice = ByteWriter()
+        twice.uint(2)
+        let one = Array(Self.encodedOneByOne([expected[0]]).dropFirst())
+        twice.bytes += one + one
+        for bytes in [twice.bytes, Array(compact.bytes.dropLast())] {
+            let read = bytes.withUnsafeBufferPointer { buffer -> Bool in
+                var reader = ByteReader(buffer)
+                var table = InteractionTable()
+                guard let count = reader.uint() else { return false }
+                return table.decode(count, from: &reader)
+            }
+            #expect(!read)
+        }
     }
 
     /// A text too long for a span's length field (only an app folding its own unchecked

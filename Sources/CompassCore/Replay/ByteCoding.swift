@@ -59,6 +59,20 @@ struct ByteReader {
         return String(decoding: take(Int(count)), as: UTF8.self)
     }
 
+    /// A string's UTF-8 bytes, in place (valid while the buffer is).
+    mutating func bytes() -> UnsafeBufferPointer<UInt8>? {
+        guard let count = uint(), count <= UInt64(buffer.count - index) else { return nil }
+        return take(Int(count))
+    }
+
+    /// An optional string's bytes, in place: `.some(nil)` for none.
+    mutating func optionalBytes() -> UnsafeBufferPointer<UInt8>?? {
+        guard let tag = uint() else { return nil }
+        if tag == 0 { return .some(nil) }
+        guard let bytes = bytes() else { return nil }
+        return .some(bytes)
+    }
+
     mutating func optional() -> String?? {
         guard let tag = uint() else { return nil }
         if tag == 0 { return .some(nil) }

@@ -158,6 +158,61 @@ public struct InteractionTable: Equatable, Sendable {
         }
     }
 
+    /// Reads `count` records that ``encode(into:)`` wrote (its count already read), their texts
+    /// copied from the section's bytes straight into the arena; false when the bytes are not such
+    /// records or repeat an interaction id.
+    mutating func decode(_ count: UInt64, from r: inout ByteReader) -> Bool {
+        guard count <= UInt64(r.buffer.count - r.index) else { return false }  // a record is more than a byte
+        reserveCapacity(rows.count + Int(count))
+        let types = InteractionType.allCases, directions = Direction.allCases, sentiments = Sentiment.allCases
+        for _ in 0..<count {
+            guard let eventId = r.bytes(), let seq = r.int(), let at = r.int(), let by = r.bytes(), let iid = r.bytes(),
+                  let school = r.optionalBytes(), let coach = r.optionalBytes(), let event = r.optionalBytes(), let other = r.optionalBytes(),
+                  let type = r.choice(types), let direction = r.choice(directions), let occurred = r.optionalInt(),
+                  let subject = r.optionalBytes(), let content = r.optionalBytes(), let sentiment = r.optionalChoice(sentiments),
+                  let hasAnswers = r.uint() else { return false }
+            var answers: UInt8 = 0
+            if hasAnswers == 1 {
+                guard let bits = r.uint() else { return false }
+                answers = 1 << 6 | UInt8(truncatingIfNeeded: bits) & 0x3F
+            }
+            guard let attachmentTag = r.uint(), attachmentTag <= UInt64(r.buffer.count - r.index) + 1 else { return false }
+            var list: [Attachment]?
+            if attachmentTag > 0 {
+                list = []
+                for _ in 0..<(attachmentTag - 1) {
+                    guard let name = r.string(), let size = r.int(), let mime = r.string(), let sha = r.optional() else { return false }
+                    list?.append(Attachment(name: name, sizeBytes: size, mimeType: mime, sha256: sha))
+                }
+            }
+            guard let deleted = r.uint() else { return false }
+            var deletion: (eventId: UnsafeBufferPointer<UInt8>, at: Int64, by: UnsafeBufferPointer<UInt8>)?
+            if deleted == 1 {
+                guard let did = r.bytes(), let dat = r.int(), let dby = r.bytes() else { return false }
+                deletion = (did, dat, dby)
+            }
+            let id = String(decoding: iid, as: UTF8.self)
+            let hash = id.hashValue
+            guard !contains(id, hash: hash) else { return false }
+            index.insert(hash: hash, position: rows.count)
+            var attachments: Int32 = 0
+            if let list {
+                attachmentLists.append(list)
+                attachments = Int32(attachmentLists.count)
+            }
+            func text(_ bytes: UnsafeBufferPointer<UInt8>) -> TextSpan { texts.add(decoding: bytes) }
+            func optional(_ bytes: UnsafeBufferPointer<UInt8>?) -> TextSpan { bytes.map(text) ?? .none }
+            rows.append(StoredInteraction(
+                eventId: text(eventId), loggedBy: text(by), interactionId: texts.add(id), schoolId: optional(school),
+                coachId: optional(coach), loggedEventId: optional(event), otherCoachName: optional(other), subject: optional(subject),
+                content: optional(content), seq: seq, at: at, occurredAt: occurred ?? 0,
+                deletedEventId: deletion.map { text($0.eventId) } ?? .none, deletedBy: deletion.map { text($0.by) } ?? .none,
+                deletedAt: deletion?.at ?? 0, attachments: attachments, type: type, direction: direction, sentiment: sentiment,
+                answers: answers, hasOccurredAt: occurred != nil))
+        }
+        return true
+    }
+
     /// The record at a position, built from its stored form.
     func record(at position: Int) -> InteractionRecord {
         let row = rows[position]

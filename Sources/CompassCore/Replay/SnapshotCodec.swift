@@ -208,42 +208,7 @@ package enum SnapshotCodec {
                   let role = r.choice(coachRoles) else { return nil }
             f.coaches[cid] = Coach(id: cid, schoolId: school, firstName: first, lastName: last, role: role)
         }
-        guard let interactionCount = r.uint() else { return nil }
-        f.interactions.reserveCapacity(Int(interactionCount))
-        for _ in 0..<interactionCount {
-            guard let eventId = r.string(), let seq = r.int(), let at = r.int(), let by = r.string(),
-                  let iid = r.string(), let school = r.optional(), let coach = r.optional(), let event = r.optional(),
-                  let other = r.optional(), let type = r.choice(types),
-                  let direction = r.choice(directions), let occurred = r.optionalInt(),
-                  let subject = r.optional(), let content = r.optional(), let sentiment = r.optionalChoice(sentiments),
-                  let hasAnswers = r.uint() else { return nil }
-            var answers: [Bool]?
-            if hasAnswers == 1 {
-                guard let bits = r.uint() else { return nil }
-                answers = (0..<6).map { bits & (1 << $0) != 0 }
-            }
-            guard let attachmentTag = r.uint() else { return nil }
-            var attachments: [Attachment]?
-            if attachmentTag > 0 {
-                attachments = []
-                for _ in 0..<(attachmentTag - 1) {
-                    guard let name = r.string(), let size = r.int(), let mime = r.string(), let sha = r.optional() else { return nil }
-                    attachments?.append(Attachment(name: name, sizeBytes: size, mimeType: mime, sha256: sha))
-                }
-            }
-            let logged = InteractionLogged(
-                interactionId: iid, schoolId: school, coachId: coach, eventId: event, otherCoachName: other, type: type,
-                direction: direction, occurredAt: occurred.map(Timestamp.init(millisecondsSinceEpoch:)), subject: subject,
-                content: content, sentiment: sentiment, interestAnswers: answers, attachments: attachments)
-            var record = InteractionRecord(eventId: eventId, seq: seq, at: Timestamp(millisecondsSinceEpoch: at), loggedBy: by, logged: logged)
-            guard let deleted = r.uint() else { return nil }
-            if deleted == 1 {
-                guard let did = r.string(), let dat = r.int(), let dby = r.string() else { return nil }
-                record.deletion = Deletion(eventId: did, at: Timestamp(millisecondsSinceEpoch: dat), by: dby)
-            }
-            guard !f.interactions.contains(iid) else { return nil }
-            f.interactions.append(record)
-        }
+        guard let interactionCount = r.uint(), f.interactions.decode(interactionCount, from: &r) else { return nil }
         guard let changeCount = r.uint() else { return nil }
         for _ in 0..<changeCount {
             guard let eventId = r.string(), let seq = r.int(), let at = r.int(), let actor = r.string(), let school = r.string(),

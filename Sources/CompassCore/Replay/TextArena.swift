@@ -25,6 +25,12 @@ struct TextArena: Sendable {
         return add(text)
     }
 
+    /// Stores bytes read back from a snapshot: as they are when they are UTF-8, as the text
+    /// `String` makes of them otherwise (what reading them as a `String` always gave).
+    mutating func add(decoding bytes: UnsafeBufferPointer<UInt8>) -> TextSpan {
+        UTF8Check.utf16Count(ifValid: bytes) != nil ? add(bytes: bytes) : add(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// Stores UTF-8 bytes and returns where they are.
     mutating func add(bytes text: UnsafeBufferPointer<UInt8>) -> TextSpan {
         let length = text.count
