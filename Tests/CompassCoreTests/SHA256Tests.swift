@@ -76,3 +76,24 @@ import Testing
         #expect(SHA256.portableHex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 }
+
+/// A line's `prev` is read as the hash its 64 hex digits spell: every hash reads back from its
+/// own spelling, and nothing that is not 64 lowercase hex digits reads as a hash.
+@Suite struct LineHashSpellingTests {
+    @Test func aHashReadsBackFromItsSpellingAndNothingElseReads() {
+        var rng = SplitMix64(seed: 41)
+        for n in 0..<2_000 {
+            let line = Array("line \(n) \(rng.next())".utf8)
+            let hash = line.withUnsafeBufferPointer { LineHash(of: $0) }
+            let digits = Array(hash.hex.utf8)
+            #expect(digits.withUnsafeBufferPointer { LineHash(hex: $0) } == hash)
+            #expect(LineHead.words(hash).isSpelled(by: .words(digits.withUnsafeBufferPointer { LineHash(hex: $0)! })))
+            var wrong = digits
+            wrong[rng.below(64)] = Array("G:/`gA F".utf8)[rng.below(8)]
+            #expect(wrong.withUnsafeBufferPointer { LineHash(hex: $0) } == nil)
+        }
+        for bad in ["", String(repeating: "a", count: 63), String(repeating: "a", count: 65), String(repeating: "A", count: 64)] {
+            #expect(Array(bad.utf8).withUnsafeBufferPointer { LineHash(hex: $0) } == nil, "\(bad)")
+        }
+    }
+}

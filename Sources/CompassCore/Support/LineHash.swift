@@ -11,23 +11,21 @@ package struct LineHash: Equatable, Sendable {
 
     /// The hash 64 lowercase hex digits spell (a line's `prev`, read without a string), or nil.
     package init?(hex digits: UnsafeBufferPointer<UInt8>) {
-        guard digits.count == 64 else { return nil }
+        guard digits.count == 64, let start = digits.baseAddress, ByteClass.allLowerHex(start, count: 64) else { return nil }
         var parsed: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0, 0)
-        let valid = withUnsafeMutableBytes(of: &parsed) { raw -> Bool in
+        withUnsafeMutableBytes(of: &parsed) { raw in
             for word in 0..<8 {
-                var value: UInt32 = 0
-                for digit in digits[(word * 8)..<(word * 8 + 8)] {
-                    switch digit {
-                    case 0x30...0x39: value = value << 4 | UInt32(digit - 0x30)
-                    case 0x61...0x66: value = value << 4 | UInt32(digit - 0x57)
-                    default: return false
-                    }
-                }
-                raw.storeBytes(of: value, toByteOffset: word * 4, as: UInt32.self)
+                // Eight digits at a time: '0'–'9' are 0x30–0x39, 'a'–'f' 0x61–0x66, so a digit's
+                // value is its low nibble, plus 9 when bit 6 is set (a letter).
+                let x = UInt64(littleEndian: UnsafeRawPointer(start + word * 8).loadUnaligned(as: UInt64.self))
+                let nibbles = (x & 0x0F0F_0F0F_0F0F_0F0F) &+ ((x >> 6) & 0x0101_0101_0101_0101) &* 9
+                // Pairs of digits into bytes (the first digit is the high nibble), then the four
+                // bytes together: the first pair ends up lowest, so the word is their byte swap.
+                let pairs = ((nibbles & 0x000F_000F_000F_000F) << 4) | ((nibbles & 0x0F00_0F00_0F00_0F00) >> 8)
+                let packed = (pairs & 0xFF) | (pairs >> 8 & 0xFF00) | (pairs >> 16 & 0xFF_0000) | (pairs >> 24 & 0xFF00_0000)
+                raw.storeBytes(of: UInt32(truncatingIfNeeded: packed).byteSwapped, toByteOffset: word * 4, as: UInt32.self)
             }
-            return true
         }
-        guard valid else { return nil }
         words = parsed
     }
 
