@@ -142,6 +142,29 @@ import CompassTestSupport
         #expect(process.terminationStatus == 130)
     }
 
+    /// A log that exists but has no event yet is one being created (its first line may still be
+    /// on its way: a writer creates the file, then writes): `follow` waits, it does not say
+    /// `Unknown user`.
+    @Test func followWaitsOnALogThatHasNoEventYet() throws {
+        let folder = NSTemporaryDirectory() + "compass-follow-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let log = folder + "/events.jsonl"
+        FileManager.default.createFile(atPath: log, contents: Data())
+        let (process, collector) = try Self.startFollow(log: log, as: "u-maya")
+        defer { if process.isRunning { process.terminate() } }
+        usleep(300_000)
+        #expect(process.isRunning, "follow gave up on an empty log")
+        try Self.append(["add-member", "--user", "u-maya", "--name", "Maya", "--role", "player", "--family", "f-u-maya"], log: log)
+        try Self.append(["add-school", "--as", "u-maya", "--name", "UCLA"], log: log)
+        try Self.append(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "text", "--direction", "outbound", "--subject", "First"], log: log)
+        let lines = collector.wait(for: 1)
+        #expect(lines.first?.contains(#""title":"Text with UCLA""#) == true)
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+    }
+
     @Test func followWaitsForATornLineToBeCompleted() throws {
         let cli = CLIHarness()
         cli.seedFamily()

@@ -57,12 +57,14 @@ enum FollowCommand {
                 }
                 fresh.sort { $0.seq < $1.seq }
                 for item in fresh { emit(item, inv: inv) }
-            } else if feed.isOpen, !started {
-                // The log exists and the viewer is not in it: the usual error, not a wait. (Once
+            } else if feed.isOpen, !started, feed.state.appliedCount > 0 {
+                // The log has events and the viewer is not in it: the usual error, not a wait.
+                // (A log just created has none yet: its first line may still be on its way. Once
                 // following, a log being replaced may lack the viewer for a moment: wait then.)
                 throw CLIError.domain("Unknown user \(viewerId)")
             } else if !warnedWaiting {
-                inv.console.err("waiting for \(TerminalText.escape(inv.logPathForDisplay)) to be created…\n")
+                let what = feed.isOpen ? "its first event" : "it to be created"
+                inv.console.err("waiting for \(TerminalText.escape(inv.logPathForDisplay)): \(what)…\n")
                 warnedWaiting = true
             }
             wait(for: feed, milliseconds: interval)
