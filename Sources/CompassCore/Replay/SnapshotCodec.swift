@@ -107,27 +107,32 @@ package enum SnapshotCodec {
         let keys = ids.sortedKeys()
         let pairs = keys.count / 2
         let chunkWords = StoredKeys.chunkPairs * 2
-        var chunks: [UInt8] = []
-        chunks.reserveCapacity(keys.count * 8)
-        var index = ByteWriter()
-        index.uint(UInt64(pairs))
-        index.uint(UInt64((pairs + StoredKeys.chunkPairs - 1) / StoredKeys.chunkPairs))
-        for start in stride(from: 0, to: keys.count, by: chunkWords) {
+        /// A chunk's bytes: its keys, little-endian.
+        func chunkBytes(_ start: Int) -> [UInt8] {
             let chunk = keys[start..<min(keys.count, start + chunkWords)]
             var bytes: [UInt8] = []
             bytes.reserveCapacity(chunk.count * 8)
             for key in chunk { bytes.appendLittleEndian(key) }
-            index.bytes.appendLittleEndian(chunk[start])
-            index.bytes.appendLittleEndian(chunk[start + 1])
-            index.bytes += SHA256.digest(bytes)
-            chunks += bytes
+            return bytes
+        }
+        var index = ByteWriter()
+        index.uint(UInt64(pairs))
+        index.uint(UInt64((pairs + StoredKeys.chunkPairs - 1) / StoredKeys.chunkPairs))
+        for start in stride(from: 0, to: keys.count, by: chunkWords) {
+            index.bytes.appendLittleEndian(keys[start])
+            index.bytes.appendLittleEndian(keys[start + 1])
+            index.bytes += SHA256.digest(chunkBytes(start))
         }
         index.uint(ids.containsZeroKey ? 1 : 0)
         index.strings(ids.otherIds.sorted())
+        // The index goes first, so the chunks are spelled again after it (a chunk at a time)
+        // rather than kept whole twice: a million ids are 16 MB a copy.
         var section: [UInt8] = []
-        section.reserveCapacity(8 + index.bytes.count + chunks.count)
+        section.reserveCapacity(8 + index.bytes.count + keys.count * 8)
         section.appendLittleEndian(UInt64(index.bytes.count))
-        return section + index.bytes + chunks
+        section += index.bytes
+        for start in stride(from: 0, to: keys.count, by: chunkWords) { section += chunkBytes(start) }
+        return section
     }
 
     /// How many leading bytes of an id section its digest covers: the length and the index.
