@@ -145,11 +145,10 @@ public struct InteractionTable: Equatable, Sendable {
             w.choice(row.type); w.choice(row.direction)
             w.optionalInt(row.hasOccurredAt ? row.occurredAt : nil)
             optional(row.subject); optional(row.content); w.optionalChoice(row.sentiment)
-            let answers = row.answers & (1 << 7) != 0 ? irregularAnswers[position] : StoredInteraction.unpacked(row.answers)
-            if let answers {
+            if let answers = answers(of: row, at: position) {
                 w.uint(1); w.uint(UInt64(answers.enumerated().reduce(0) { $0 | ($1.element ? 1 << $1.offset : 0) }))
             } else { w.uint(0) }
-            let attachments = row.attachments > 0 ? attachmentLists[Int(row.attachments) - 1] : nil
+            let attachments = attachments(of: row)
             w.uint(UInt64(attachments.map { $0.count + 1 } ?? 0))
             for a in attachments ?? [] { w.string(a.name); w.int(a.sizeBytes); w.string(a.mimeType); w.optional(a.sha256) }
             if row.isDeleted {
@@ -216,14 +215,13 @@ public struct InteractionTable: Equatable, Sendable {
     /// The record at a position, built from its stored form.
     func record(at position: Int) -> InteractionRecord {
         let row = rows[position]
-        let answers = row.answers & (1 << 7) != 0 ? irregularAnswers[position] : StoredInteraction.unpacked(row.answers)
         let logged = InteractionLogged(
             interactionId: texts.string(row.interactionId), schoolId: texts.optionalString(row.schoolId),
             coachId: texts.optionalString(row.coachId), eventId: texts.optionalString(row.loggedEventId),
             otherCoachName: texts.optionalString(row.otherCoachName), type: row.type, direction: row.direction,
             occurredAt: row.hasOccurredAt ? Timestamp(millisecondsSinceEpoch: row.occurredAt) : nil,
             subject: texts.optionalString(row.subject), content: texts.optionalString(row.content), sentiment: row.sentiment,
-            interestAnswers: answers, attachments: row.attachments > 0 ? attachmentLists[Int(row.attachments) - 1] : nil)
+            interestAnswers: answers(of: row, at: position), attachments: attachments(of: row))
         var deletion: Deletion?
         if row.isDeleted {
             deletion = Deletion(eventId: texts.string(row.deletedEventId), at: Timestamp(millisecondsSinceEpoch: row.deletedAt),
@@ -231,6 +229,16 @@ public struct InteractionTable: Equatable, Sendable {
         }
         return InteractionRecord(eventId: texts.string(row.eventId), seq: row.seq, at: Timestamp(millisecondsSinceEpoch: row.at),
                                  loggedBy: texts.string(row.loggedBy), logged: logged, deletion: deletion)
+    }
+
+    /// A row's interest answers: its six packed bits, or the irregular list kept aside.
+    private func answers(of row: StoredInteraction, at position: Int) -> [Bool]? {
+        row.answers & (1 << 7) != 0 ? irregularAnswers[position] : StoredInteraction.unpacked(row.answers)
+    }
+
+    /// A row's attachment list, if it has one.
+    private func attachments(of row: StoredInteraction) -> [Attachment]? {
+        row.attachments > 0 ? attachmentLists[Int(row.attachments) - 1] : nil
     }
 
     /// Where the record with this id is; a hash match is confirmed against the stored id (in
