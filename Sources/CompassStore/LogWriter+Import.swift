@@ -30,6 +30,24 @@ extension LogWriter {
         var heads: [String: String] = [:]  // each family's last line written by this import
         var expected: (family: String, version: Int64)?
         var lastLine: [UInt8] = []
+        var seqs: [String: Int64] = [:]  // each family's last `seq` decided by this import
+        // Each decided block's drafts are freed on another thread while the next one is decided.
+        let disposal = Disposal()
+        defer { disposal.drain() }
+        // The block being written on other threads while the next is decided; its lines are
+        // folded into the replay's streams when it is done.
+        var writing: (write: BlockWrite, lines: [(family: String, seq: Int64)])?
+        func finishWriting() throws(StoreError) {
+            guard let (write, lines) = writing else { return }
+            writing = nil
+            let written = try write.finish()
+            for index in lines.indices {
+                replayer.advanceWritten(family: lines[index].family, seq: lines[index].seq, sealed: true,
+                                        lineLength: written.lengths[index], hash: written.hashes[index])
+            }
+            for (family, hash) in written.heads { heads[family] = hash }
+            lastLine = written.lastLine
+        }
         do throws(StoreError) {
             while var block = try source.nextBlock() {
                 try source.fill(&block, state: replayer.state)
@@ -39,6 +57,7 @@ extension LogWriter {
                     // A snapshot part that does not check: read again without it, through what
                     // this import has written (folded already, so the state is the same; once a
                     // line was refused, later lines are decided only to be reported).
+                    try finishWriting()
                     replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
                                                     fs: fs, snapshots: snapshots, trustingSnapshot: false, problems: .summary)
                 }
@@ -49,7 +68,7 @@ extension LogWriter {
                 }
                 var events: [Event]
                 do throws(StoreError) {
-                    events = try StreamSealing.decide(block.drafts, against: &replayer, sanitizing: sanitizing,
+                    events = try StreamSealing.decide(block.drafts, against: &replayer, seqs: &seqs, sanitizing: sanitizing,
                                                       lineNumbers: block.lineNumbers, prebuilt: block.payloads)
                 } catch {
                     guard case .rejectedLines(let problems) = error else { throw error }
@@ -58,17 +77,24 @@ extension LogWriter {
                 }
                 // Once a line is refused the import writes nothing more (it will be cut back).
                 guard refused.isEmpty, rejected.isEmpty, !events.isEmpty else { continue }
-                block = ImportBlock()  // the drafts are not needed past deciding
+                disposal.dispose(consume block)  // the drafts are not needed past deciding
                 undos.append(try AttachmentStore(logPath: path).save(staged, fs: fs))
-                let (output, last) = try seal(&events, heads: &heads, replayer: &replayer)
-                for event in events { summary.add(family: event.family, seq: event.seq) }
-                lastLine = Array(output[last])
+                try finishWriting()  // the block before: its families' heads are the next lines' `prev`
+                var lines: [(family: String, seq: Int64)] = []
+                lines.reserveCapacity(events.count)
+                for index in events.indices {
+                    let family = events[index].family
+                    summary.add(family: family, seq: events[index].seq)
+                    lines.append((family, events[index].seq))
+                    if heads[family] == nil { heads[family] = replayer.streams[family: family]?.head.text ?? SHA256.emptyHex }
+                }
                 if !journaled {
                     journaled = true  // a journal that failed half-way is taken back too
                     try LogJournal.begin(log: path, committedSize: committed, fs: fs)
                 }
-                try fs.writeAll(fd, output, path: path)
+                writing = (BlockWrite(events: consume events, heads: heads, fd: fd, path: path, fs: fs), lines)
             }
+            try finishWriting()
             if !refused.isEmpty || !rejected.isEmpty {
                 throw StoreError.rejectedLines(ImportBlock.report(refused: refused, decided: rejected))
             }
@@ -77,6 +103,8 @@ extension LogWriter {
                 try LogJournal.end(log: path, fs: fs)  // the commit point of the import
             }
         } catch {
+            // Nothing is written once this returns: a block still being written is waited for.
+            writing?.write.wait()
             if journaled { rollBack(fd, to: committed, journaled: true) }
             for undo in undos.reversed() { undo() }
             throw error

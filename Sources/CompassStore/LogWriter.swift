@@ -281,28 +281,21 @@ final class LogWriter {
     func seal(_ events: inout [Event], heads: inout [String: String], replayer: inout Replayer,
               keepUntilExit: (Any) -> Void = { _ in }) throws(StoreError) -> (output: [UInt8], lastLine: Range<Int>) {
         let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
-        var output: [UInt8] = []
-        output.reserveCapacity(unsealed.reduce(0) { $0 + $1.count + 80 })
-        var lastLine = 0..<0
-        for index in events.indices {
-            let start = output.count
-            let family = events[index].family
-            let prev = heads[family] ?? replayer.streams[family: family]?.head.text ?? SHA256.emptyHex
-            output += unsealed[index]
-            EventEncoder.seal(&output, prev: prev)  // the line is sealed where it will be written
-            let line = start..<output.count
-            guard line.count <= Replayer.maxLineBytes else {
-                throw .rejected(EventError("Event too large: \(line.count) bytes (a log line is at most \(Replayer.maxLineBytes) bytes)"))
+        let sealed: BatchSealer
+        do throws(EventError) {
+            sealed = try BatchSealer(unsealed: unsealed, families: { events[$0].family }) { family in
+                heads[family] ?? replayer.streams[family: family]?.head.text ?? SHA256.emptyHex
             }
-            events[index].prev = prev
-            let hash = output.withUnsafeBufferPointer { SHA256.hex(UnsafeBufferPointer(rebasing: $0[line])) }
-            heads[family] = hash
-            replayer.advanceWritten(events[index], lineLength: line.count, hash: hash)
-            output.append(0x0A)
-            lastLine = line
+        } catch {
+            throw .rejected(error)
         }
+        for index in events.indices {
+            events[index].prev = sealed.prevs[index]
+            replayer.advanceWritten(events[index], lineLength: sealed.lines[index].count, hash: sealed.hashes[index])
+        }
+        for (family, hash) in sealed.heads { heads[family] = hash }
         keepUntilExit(unsealed)
-        return (output, lastLine)
+        return (sealed.output, sealed.lines.last ?? 0..<0)
     }
 
     /// Puts the log back as it was before a failed write: cut to its old size and fsynced,

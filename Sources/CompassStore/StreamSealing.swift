@@ -8,14 +8,21 @@ enum StreamSealing {
     /// is decided against it. A batch (`lineNumbers`) reports every rejected draft.
     static func decide(_ drafts: [EventDraft], against replayer: inout Replayer, sanitizing: Bool,
                         lineNumbers: [Int]?, prebuilt given: [Result<Payload, EventError>]?) throws(StoreError) -> [Event] {
+        var seqs: [String: Int64] = [:]
+        return try decide(drafts, against: &replayer, seqs: &seqs, sanitizing: sanitizing, lineNumbers: lineNumbers, prebuilt: given)
+    }
+
+    /// ``decide(_:against:sanitizing:lineNumbers:prebuilt:)`` numbering on from `seqs`, each
+    /// family's last `seq` decided before (a block's lines not yet folded into the replay's
+    /// streams); each accepted event's `seq` is kept there, as its event is in the state.
+    static func decide(_ drafts: [EventDraft], against replayer: inout Replayer, seqs: inout [String: Int64], sanitizing: Bool,
+                       lineNumbers: [Int]?, prebuilt given: [Result<Payload, EventError>]?) throws(StoreError) -> [Event] {
         // Payloads are built without the state on every core (unless the caller built them),
         // then each draft is decided against the state in order.
         precondition(given == nil || given?.count == drafts.count, "one prebuilt payload per draft")
         let prebuilt = given ?? Parallel.map(drafts) { draft in
             Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: sanitizing) }
         }
-        // Each family's next `seq` (SPEC §1.1), counted on from its stream as the batch goes.
-        var seqs: [String: Int64] = [:]
         var events: [Event] = []
         events.reserveCapacity(drafts.count)
         var rejected: [Problem] = []
@@ -34,7 +41,7 @@ enum StreamSealing {
                 rejected.append(Problem(line: lineNumbers[index], message: error.message))
                 continue
             }
-            seqs[event.family] = event.seq
+            seqs[event.family] = event.seq  // each family's next `seq` counts on from here (SPEC §1.1)
             event.prev = nil
             replayer.applyWritten(event)
             events.append(event)

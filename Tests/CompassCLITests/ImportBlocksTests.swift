@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CompassTestSupport
+import CompassStore
 @testable import CompassCore
 
 /// `import` decides and writes a file a block at a time (so it holds one block, not the
@@ -37,6 +38,29 @@ import CompassTestSupport
                 first = (result, cli.logBytes)
             }
         }
+    }
+
+    /// An app's lines of a generated history (no `seq`, no `prev`), imported whole or in
+    /// blocks of any size, give back the generator's log byte for byte: a block of several
+    /// families is sealed one family per core while the block before is written, a small one
+    /// in order on one thread.
+    @Test(arguments: [nil, "300", "97", "1000"] as [String?])
+    func anAppsLinesOfAGeneratedHistoryImportBackToItExactly(size: String?) throws {
+        let cli = CLIHarness()
+        let generated = cli.run(["generate", "--events", "3000", "--families", "7", "--seed", "11"])
+        try #require(generated.status == 0, "\(generated.stderr)")
+        let seq = try Regex(#"^\{"seq":[0-9]+,"#)
+        let prev = try Regex(#","prev":"[0-9a-f]{64}"\}$"#)
+        let appLines = generated.stdout.split(separator: "\n").map { line in
+            String(line).replacing(seq, with: "{").replacing(prev, with: "}")
+        }
+        #expect(appLines.allSatisfy { !$0.contains(#""seq""#) && !$0.contains(#""prev""#) })
+        cli.write("app.jsonl", appLines.joined(separator: "\n") + "\n")
+        let result = cli.run(["import", "app.jsonl", "--log", "rebuilt.jsonl"],
+                             environment: size.map { ["COMPASS_IMPORT_BLOCK_LINES": $0] } ?? [:])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rebuilt = try POSIXFileSystem().readFile(cli.directory + "/rebuilt.jsonl") ?? []
+        #expect(rebuilt == Array(generated.stdout.utf8), "block \(size ?? "default")")
     }
 
     @Test func aRejectedImportIntoANewLogCreatesNothing() {

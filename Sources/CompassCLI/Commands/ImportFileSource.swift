@@ -10,7 +10,7 @@ extension ImportCommand {
     struct FileSource: ImportSource {
         /// Lines per block: enough to keep both cores busy, few enough that a block's drafts
         /// and encoded lines stay a few megabytes (`$COMPASS_IMPORT_BLOCK_LINES` sets it, for tests).
-        static let defaultBlockLines = 16_384
+        static let defaultBlockLines = 8_192
 
         let blockLines: Int
         /// Read ahead of the lines taken so far (`offset`): the whole input when it came in
@@ -26,7 +26,8 @@ extension ImportCommand {
         /// The imported file's path (nil for standard input): attachment bytes may lie beside it.
         let importedFile: String?
         private var offset = 0
-        private var linesRead = 0
+        /// The lines handed to decoding so far.
+        private var linesTaken = 0
         /// The next block, being decoded while the current one is decided.
         private var ahead: DecodingBlock?
         private var messages: [String: String] = [:]  // one copy of each problem's text, however many lines share it
@@ -53,31 +54,14 @@ extension ImportCommand {
             if ahead == nil { ahead = try startDecoding() }
             guard let job = ahead else { return nil }
             ahead = try startDecoding()
-            let decoded = job.wait()
-            // Only readable lines are kept as drafts, an unreadable one as its problem alone:
-            // memory follows the valid events, not the input's line count. Ids are made here,
-            // in line order.
-            var block = ImportBlock()
-            block.drafts.reserveCapacity(decoded.count)
-            for (index, line) in decoded.enumerated() {
-                let number = linesRead + index + 1
-                switch line {
-                case .draft(var draft, let payload):
-                    if draft.id == ImportDecoder.missingId { draft.id = makeId() }
-                    block.drafts.append(draft)
-                    block.payloads.append(payload)
-                    block.lineNumbers.append(number)
-                case .problem(let error):
-                    let message = messages[error.message] ?? error.message
-                    messages[message] = message
-                    block.problems.append(Problem(line: number, message: message, kind: error.kind))
-                case .blank where job.trailing && index == decoded.count - 1:
-                    continue  // white space after the last newline
-                case .blank:
-                    block.problems.append(Problem(line: number, message: "blank line", kind: .unreadable))
-                }
+            var (block, missingIds) = job.take()
+            // Ids are made here, in line order.
+            for index in missingIds { block.drafts[index].id = makeId() }
+            for index in block.problems.indices {
+                let message = messages[block.problems[index].message] ?? block.problems[index].message
+                messages[message] = message
+                block.problems[index].message = message
             }
-            linesRead += decoded.count
             return block
         }
 
@@ -106,8 +90,9 @@ extension ImportCommand {
             let start = offset
             let lines = Array(bytes[start..<end])
             offset = end
+            defer { linesTaken += ranges.count }
             return DecodingBlock(lines: lines, ranges: ranges.map { ($0.lowerBound - start)..<($0.upperBound - start) },
-                                 trailing: trailing, now: now)
+                                 linesBefore: linesTaken, trailing: trailing, now: now)
         }
 
         /// Reads the file's next chunk after the bytes not yet taken (the taken ones are let
@@ -168,30 +153,54 @@ extension Payload {
 }
 
 /// One block of an import file's lines, decoded on other threads (``ImportDecoder``) while the
-/// block before it is decided and written.
+/// block before it is decided and written, and made into the block's drafts there too.
 private final class DecodingBlock: @unchecked Sendable {
-    /// Whether the block ends with the file's last line, which had no `\n`.
-    let trailing: Bool
     private let done = DispatchGroup()
     // Written by the decoding thread before `done` is left, read only after waiting on it.
-    private var decoded: [ImportDecoder.Line] = []
+    private var block = ImportBlock()
+    private var missingIds: [Int] = []
 
-    init(lines: [UInt8], ranges: [Range<Int>], trailing: Bool, now: Timestamp) {
-        self.trailing = trailing
+    /// - Parameters:
+    ///   - linesBefore: the file's lines before this block's.
+    ///   - trailing: whether the block ends with the file's last line, which had no `\n`.
+    init(lines: [UInt8], ranges: [Range<Int>], linesBefore: Int, trailing: Bool, now: Timestamp) {
         done.enter()
         DispatchQueue.global().async { [self] in
-            decoded = lines.withUnsafeBufferPointer { all in
+            let decoded = lines.withUnsafeBufferPointer { all in
                 Parallel.map(ranges, minimum: 64, scratch: { JSONTape() }) { range, tape -> ImportDecoder.Line in
                     ImportDecoder.decode(UnsafeBufferPointer(rebasing: all[range]), at: now, sanitizing: true, tape: &tape)
+                }
+            }
+            // Only readable lines are kept as drafts, an unreadable one as its problem alone:
+            // memory follows the valid events, not the input's line count.
+            block.drafts.reserveCapacity(decoded.count)
+            block.payloads.reserveCapacity(decoded.count)
+            block.lineNumbers.reserveCapacity(decoded.count)
+            for index in decoded.indices {
+                let number = linesBefore + index + 1
+                switch decoded[index] {
+                case .draft(let draft, let payload):
+                    if draft.id == ImportDecoder.missingId { missingIds.append(block.drafts.count) }
+                    block.drafts.append(draft)
+                    block.payloads.append(payload)
+                    block.lineNumbers.append(number)
+                case .problem(let error):
+                    block.problems.append(Problem(line: number, message: error.message, kind: error.kind))
+                case .blank where trailing && index == decoded.count - 1:
+                    continue  // white space after the last newline
+                case .blank:
+                    block.problems.append(Problem(line: number, message: "blank line", kind: .unreadable))
                 }
             }
             done.leave()
         }
     }
 
-    /// The block's lines, decoded, once they are.
-    func wait() -> [ImportDecoder.Line] {
+    /// The block's drafts, once they are made, and the indices of those whose line gave no
+    /// id; the block is the caller's from then on.
+    func take() -> (block: ImportBlock, missingIds: [Int]) {
         done.wait()
-        return decoded
+        defer { block = ImportBlock() }
+        return (block, missingIds)
     }
 }

@@ -295,16 +295,22 @@ package struct Replayer {
     /// Moves past the line of an event folded with ``applyWritten(_:)``: `lineLength` bytes
     /// without its `\n`, SHA-256 `hash`.
     package mutating func advanceWritten(_ event: Event, lineLength: Int, hash: String) {
+        advanceWritten(family: event.family, seq: event.seq, sealed: event.prev != nil, lineLength: lineLength, hash: hash)
+    }
+
+    /// ``advanceWritten(_:lineLength:hash:)`` given what it reads of the event: its family,
+    /// its `seq` and whether its line has a `prev`.
+    package mutating func advanceWritten(family: String, seq: Int64, sealed: Bool, lineLength: Int, hash: String) {
         linesRead += 1
-        if event.prev != nil { sealedLines += 1 }
+        if sealed { sealedLines += 1 }
         let number = linesRead
-        let position = streams.position(adding: event.family, hash: event.family.hashValue)
+        let position = streams.position(adding: family, hash: family.hashValue)
         streams.update(at: position) { stream in
-            stream.seq = event.seq
+            stream.seq = seq
             stream.head = .text(hash)
             stream.line = number
             stream.lines += 1
-            if event.prev != nil { stream.sealed = true }
+            if sealed { stream.sealed = true }
         }
         lastLine = .text(hash)
         consumedBytes += lineLength + 1
