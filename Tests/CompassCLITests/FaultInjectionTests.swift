@@ -36,6 +36,21 @@ import CompassTestSupport
         #"{"id":"imp-\#(n)","type":"SchoolAdded","actor":"u-pat","data":{"schoolId":"s-imp-\#(n)","name":"Imported \#(n)"}}"#
     }.joined(separator: "\n") + "\n"
 
+    /// An app's lines (no `seq`, no `prev`) of a generated 520-event history of 4 families,
+    /// and their event ids: in blocks of 260 lines, each block is sealed one family per core
+    /// and written on another thread while the next is decided.
+    static let appLines: (text: String, ids: [String]) = {
+        let generated = CLIHarness().run(["generate", "--events", "520", "--families", "4", "--seed", "3"]).stdout
+        var text = ""
+        var ids: [String] = []
+        for line in generated.split(separator: "\n") {
+            let object = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            ids.append(object["id"] as! String)
+            text += String(line).replacing(#/^\{"seq":[0-9]+,/#, with: "{").replacing(#/,"prev":"[0-9a-f]{64}"\}$/#, with: "}") + "\n"
+        }
+        return (text, ids)
+    }()
+
     static let scenarios: [Scenario] = [
         Scenario(name: "single append", setUp: { $0.seedFamily() },
                  words: ["add-school", "--as", "u-pat", "--name", "Duke", "--school", "s-duke", "--event-id", "ev-duke"],
@@ -50,6 +65,10 @@ import CompassTestSupport
         Scenario(name: "import in blocks", setUp: { cli in cli.seedFamily(); cli.write("batch.jsonl", importLines) },
                  words: ["import", "batch.jsonl"], environment: ["COMPASS_IMPORT_BLOCK_LINES": "2"],
                  eventIds: (1...6).map { "imp-\($0)" }),
+        Scenario(name: "import of an app's lines, blocks sealed one family per core",
+                 setUp: { cli in cli.seedFamily(); cli.write("app.jsonl", appLines.text) },
+                 words: ["import", "app.jsonl"], environment: ["COMPASS_IMPORT_BLOCK_LINES": "260"],
+                 eventIds: appLines.ids),
         Scenario(name: "heal a torn tail, then append", setUp: { cli in
                      cli.seedFamily()
                      let handle = FileHandle(forWritingAtPath: cli.logPath)!
