@@ -189,6 +189,37 @@ import Testing
         })
     }
 
+    /// `analytics` without a text search counts from the rows, building no record: for every
+    /// viewer and every mix of filters (who logged it too), the same numbers as the list's;
+    /// an athlete filtering by who logged is refused by both.
+    @Test func analyticsCountedFromTheRowsEqualTheList() {
+        Self.expectHolds(Self.logProperty("analytics from the rows equal the list's", seed: 17).check { events in
+            let state = Self.state(events)
+            for (viewerId, member) in state.members.sorted(by: { $0.key < $1.key }) {
+                guard let viewer = try? Viewer(viewerId, in: state) else { return "viewer \(viewerId) unknown" }
+                let family = state.members.filter { $0.value.family == member.family }.keys.sorted()
+                var queries = [InteractionQuery(), InteractionQuery(search: ""), InteractionQuery(loggedBy: "me"),
+                               InteractionQuery(type: .phoneCall, direction: .outbound, periodDays: 30, loggedBy: "me")]
+                for type in InteractionType.allCases { queries.append(InteractionQuery(type: type, periodDays: 90)) }
+                for sentiment in Sentiment.allCases { queries.append(InteractionQuery(direction: .inbound, sentiment: sentiment)) }
+                for other in family + ["u-nobody"] { queries.append(InteractionQuery(periodDays: 7, loggedBy: other)) }
+                for query in queries {
+                    let list = Result { () throws(EventError) in try InteractionViews.list(state, viewer: viewer, query: query, now: AllViews.now) }
+                    let counted = Result { () throws(EventError) in try InteractionViews.analytics(state, viewer: viewer, query: query, now: AllViews.now) }
+                    switch (list, counted) {
+                    case (.success(let list), .success(let analytics)):
+                        if list.analytics != analytics { return "\(viewerId) \(query): \(analytics) ≠ \(list.analytics)" }
+                    case (.failure(let a), .failure(let b)):
+                        if a != b || a.kind != .forbidden { return "\(viewerId) \(query): \(a) / \(b)" }
+                    default:
+                        return "\(viewerId) \(query): the list gave \(list), analytics \(counted)"
+                    }
+                }
+            }
+            return nil
+        })
+    }
+
     @Test func analyticsConserveTheItems() {
         Self.expectHolds(Self.logProperty("analytics conservation", seed: 4).check { events in
             let state = Self.state(events)

@@ -111,12 +111,42 @@ public struct InteractionTable: Equatable, Sendable {
     func prefetch(hash: Int) { index.prefetch(hash: hash) }
 
     /// Calls `body` with each record `include` keeps, in logging order, building only those:
-    /// `include` sees whether the record is deleted and whether `loggedBy` is a given user.
-    func forEachRecord(where include: (_ deleted: Bool, _ loggedBy: (String) -> Bool) -> Bool, _ body: (InteractionRecord) -> Void) {
+    /// `include` sees the row's ``RowFacts`` and whether `loggedBy` is a given user.
+    func forEachRecord(where include: (_ facts: RowFacts, _ loggedBy: (String) -> Bool) -> Bool, _ body: (InteractionRecord) -> Void) {
         for position in rows.indices {
             let row = rows[position]
-            guard include(row.isDeleted, { texts.equals(row.loggedBy, $0) }) else { continue }
+            guard include(RowFacts(row), { texts.equals(row.loggedBy, $0) }) else { continue }
             body(record(at: position))
+        }
+    }
+
+    /// Calls `body` with the ``RowFacts`` of each row `include` keeps, in logging order,
+    /// building no record: what counting needs, without a `String` made.
+    func forEachFacts(where include: (_ facts: RowFacts, _ loggedBy: (String) -> Bool) -> Bool, _ body: (RowFacts) -> Void) {
+        for position in rows.indices {
+            let row = rows[position]
+            let facts = RowFacts(row)
+            guard include(facts, { texts.equals(row.loggedBy, $0) }) else { continue }
+            body(facts)
+        }
+    }
+
+    /// What a row tells without building its record: whether it is deleted, and the fields
+    /// the list's filters (all but the text search) and its analytics read.
+    struct RowFacts {
+        let deleted: Bool
+        let type: InteractionType
+        let direction: Direction
+        let sentiment: Sentiment?
+        /// ``InteractionRecord/displayDate``: `occurredAt`, else `at`.
+        let displayDate: Timestamp
+
+        init(_ row: StoredInteraction) {
+            deleted = row.isDeleted
+            type = row.type
+            direction = row.direction
+            sentiment = row.sentiment
+            displayDate = Timestamp(millisecondsSinceEpoch: row.hasOccurredAt ? row.occurredAt : row.at)
         }
     }
 

@@ -183,6 +183,13 @@ public enum InteractionViews {
         let family = state.families[viewer.family] ?? Family(id: viewer.family)
         let weekStart = now.adding(seconds: -7 * 86_400)
         var result = InteractionAnalytics()
+        if (query.search ?? "").isEmpty {
+            // Nothing to search in the texts: counted from the rows, no record built.
+            try family.forEachVisibleFacts(to: viewer, where: filter(query, viewer: viewer, now: now)) { facts in
+                result.count(direction: facts.direction, date: facts.displayDate, weekStart: weekStart)
+            }
+            return result
+        }
         try forEachMatch(family, viewer: viewer, query: query, now: now) { record, _ in
             result.count(direction: record.logged.direction, date: record.displayDate, weekStart: weekStart)
         }
@@ -193,23 +200,34 @@ public enum InteractionViews {
     /// filter of the query) and its shown content, in logging order.
     static func forEachMatch(_ family: Family, viewer: Viewer, query: InteractionQuery, now: Timestamp,
                              _ body: (InteractionRecord, String?) -> Void) throws(EventError) {
-        if query.loggedBy != nil, viewer.role != .parent {
-            throw EventError("Filtering by who logged is available to parents only", kind: .forbidden)
-        }
-        let loggedBy = query.loggedBy == "me" ? viewer.userId : query.loggedBy
         let loweredSearch = query.search?.lowercased() ?? ""
-        let periodStart = query.periodDays.map { now.adding(seconds: -Int64($0) * 86_400) }
-        family.forEachVisibleInteraction(to: viewer) { record in
+        family.forEachVisibleInteraction(to: viewer, where: try filter(query, viewer: viewer, now: now)) { record in
             let logged = record.logged
-            if let type = query.type, logged.type != type { return }
-            if let direction = query.direction, logged.direction != direction { return }
-            if let sentiment = query.sentiment, logged.sentiment != sentiment { return }
-            if let loggedBy, record.loggedBy != loggedBy { return }
-            if let periodStart, record.displayDate < periodStart { return }
             let shown = logged.shownContent
             if !loweredSearch.isEmpty,
                !TextMatch.contains(logged.subject, loweredSearch), !TextMatch.contains(shown, loweredSearch) { return }
             body(record, shown)
+        }
+    }
+
+    /// Every filter of the query but the text search, as a test of a row's facts and who
+    /// logged it.
+    ///
+    /// - Throws: a `.forbidden` error when an athlete filters by logger (only parents may).
+    static func filter(_ query: InteractionQuery, viewer: Viewer, now: Timestamp) throws(EventError)
+        -> (InteractionTable.RowFacts, (String) -> Bool) -> Bool {
+        if query.loggedBy != nil, viewer.role != .parent {
+            throw EventError("Filtering by who logged is available to parents only", kind: .forbidden)
+        }
+        let loggedBy = query.loggedBy == "me" ? viewer.userId : query.loggedBy
+        let periodStart = query.periodDays.map { now.adding(seconds: -Int64($0) * 86_400) }
+        return { facts, isLoggedBy in
+            if let type = query.type, facts.type != type { return false }
+            if let direction = query.direction, facts.direction != direction { return false }
+            if let sentiment = query.sentiment, facts.sentiment != sentiment { return false }
+            if let loggedBy, !isLoggedBy(loggedBy) { return false }
+            if let periodStart, facts.displayDate < periodStart { return false }
+            return true
         }
     }
 

@@ -29,7 +29,28 @@ extension Family {
     public func forEachVisibleInteraction(to viewer: Viewer, _ body: (InteractionRecord) -> Void) {
         guard viewer.family == id else { return }
         let everyone = viewer.role == .parent
-        interactions.forEachRecord(where: { deleted, loggedBy in !deleted && (everyone || loggedBy(viewer.userId)) }, body)
+        interactions.forEachRecord(where: { facts, loggedBy in !facts.deleted && (everyone || loggedBy(viewer.userId)) }, body)
+    }
+
+    /// ``forEachVisibleInteraction(to:_:)`` that also skips what `include` refuses, building
+    /// only the records it keeps (`include` sees the row's facts and who logged it).
+    func forEachVisibleInteraction(to viewer: Viewer, where include: (InteractionTable.RowFacts, (String) -> Bool) -> Bool,
+                                   _ body: (InteractionRecord) -> Void) {
+        guard viewer.family == id else { return }
+        let everyone = viewer.role == .parent
+        interactions.forEachRecord(where: { facts, loggedBy in
+            !facts.deleted && (everyone || loggedBy(viewer.userId)) && withoutActuallyEscaping(loggedBy) { include(facts, $0) }
+        }, body)
+    }
+
+    /// The facts of each interaction the viewer may see and `include` keeps, no record built.
+    func forEachVisibleFacts(to viewer: Viewer, where include: (InteractionTable.RowFacts, (String) -> Bool) -> Bool,
+                             _ body: (InteractionTable.RowFacts) -> Void) {
+        guard viewer.family == id else { return }
+        let everyone = viewer.role == .parent
+        interactions.forEachFacts(where: { facts, loggedBy in
+            !facts.deleted && (everyone || loggedBy(viewer.userId)) && withoutActuallyEscaping(loggedBy) { include(facts, $0) }
+        }, body)
     }
 
     /// A school's name: nil when no id is given, `Unknown School` when it does not resolve.
