@@ -81,6 +81,18 @@ struct BatchSealer {
         self.hashes = hashes
     }
 
+    /// The lines of decided events: encoded without `prev` on every core, then sealed (`head`:
+    /// each family's hash before them). Also returns the unsealed lines, for a caller that
+    /// leaves freeing them to the exit.
+    static func lines(of events: [Event], head: (String) -> String) throws(StoreError) -> (sealed: BatchSealer, unsealed: [[UInt8]]) {
+        let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
+        do throws(EventError) {
+            return (try BatchSealer(unsealed: unsealed, families: { events[$0].family }, head: head), unsealed)
+        } catch {
+            throw .rejected(error)
+        }
+    }
+
     /// What the workers share; each family's lines are written by one worker only.
     private struct Work: @unchecked Sendable {
         let output: UnsafeMutablePointer<UInt8>

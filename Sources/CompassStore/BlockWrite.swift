@@ -53,20 +53,12 @@ final class BlockWrite: @unchecked Sendable {
         let fs: FileSystem
 
         func run() -> Result<Written, StoreError> {
-            let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
-            let sealed: BatchSealer
-            do throws(EventError) {
-                sealed = try BatchSealer(unsealed: unsealed, families: { events[$0].family }) { heads[$0]! }
-            } catch {
-                return .failure(.rejected(error))
-            }
-            do throws(StoreError) {
+            Result { () throws(StoreError) in
+                let sealed = try BatchSealer.lines(of: events) { heads[$0]! }.sealed
                 try fs.writeAll(fd, sealed.output, path: path)
-            } catch {
-                return .failure(error)
+                let last = sealed.lines.last.map { Array(sealed.output[$0]) } ?? []
+                return Written(lengths: sealed.lines.map(\.count), hashes: sealed.hashes, heads: sealed.heads, lastLine: last)
             }
-            let last = sealed.lines.last.map { Array(sealed.output[$0]) } ?? []
-            return .success(Written(lengths: sealed.lines.map(\.count), hashes: sealed.hashes, heads: sealed.heads, lastLine: last))
         }
     }
 }

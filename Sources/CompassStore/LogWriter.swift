@@ -275,19 +275,14 @@ final class LogWriter {
         return .written(events)
     }
 
-    /// The lines of decided events, encoded on every core, then each sealed in order with
-    /// its family's head (`heads`: those this batch wrote; else the stream's) and folded as
-    /// reading it back would. Returns the bytes to write and the last line's range in them.
+    /// The lines of decided events, encoded on every core, then sealed one family per core
+    /// (``BatchSealer``), each chained to its family's head (`heads`: those this batch wrote;
+    /// else the stream's) and folded as reading it back would. Returns the bytes to write and
+    /// the last line's range in them.
     func seal(_ events: inout [Event], heads: inout [String: String], replayer: inout Replayer,
               keepUntilExit: (Any) -> Void = { _ in }) throws(StoreError) -> (output: [UInt8], lastLine: Range<Int>) {
-        let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
-        let sealed: BatchSealer
-        do throws(EventError) {
-            sealed = try BatchSealer(unsealed: unsealed, families: { events[$0].family }) { family in
-                heads[family] ?? replayer.streams[family: family]?.head.text ?? SHA256.emptyHex
-            }
-        } catch {
-            throw .rejected(error)
+        let (sealed, unsealed) = try BatchSealer.lines(of: events) { family in
+            heads[family] ?? replayer.streams[family: family]?.head.text ?? SHA256.emptyHex
         }
         for index in events.indices {
             events[index].prev = sealed.prevs[index]
