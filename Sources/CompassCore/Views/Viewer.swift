@@ -27,9 +27,7 @@ extension Family {
     /// Calls `body` with each live interaction the viewer may see (SPEC §3: players see what
     /// they logged), in logging order; records the viewer may not see are never built.
     public func forEachVisibleInteraction(to viewer: Viewer, _ body: (InteractionRecord) -> Void) {
-        guard viewer.family == id else { return }
-        let everyone = viewer.role == .parent
-        interactions.forEachRecord(where: { facts, loggedBy in !facts.deleted && (everyone || loggedBy(viewer.userId)) }, body)
+        forEachVisibleInteraction(to: viewer, where: { _, _ in true }, body)
     }
 
     /// ``forEachVisibleInteraction(to:_:)`` that also skips what `include` refuses, building
@@ -37,9 +35,8 @@ extension Family {
     func forEachVisibleInteraction(to viewer: Viewer, where include: (InteractionTable.RowFacts, (String) -> Bool) -> Bool,
                                    _ body: (InteractionRecord) -> Void) {
         guard viewer.family == id else { return }
-        let everyone = viewer.role == .parent
         interactions.forEachRecord(where: { facts, loggedBy in
-            !facts.deleted && (everyone || loggedBy(viewer.userId)) && withoutActuallyEscaping(loggedBy) { include(facts, $0) }
+            Self.isVisible(facts, loggedBy, to: viewer) && withoutActuallyEscaping(loggedBy) { include(facts, $0) }
         }, body)
     }
 
@@ -47,10 +44,15 @@ extension Family {
     func forEachVisibleFacts(to viewer: Viewer, where include: (InteractionTable.RowFacts, (String) -> Bool) -> Bool,
                              _ body: (InteractionTable.RowFacts) -> Void) {
         guard viewer.family == id else { return }
-        let everyone = viewer.role == .parent
         interactions.forEachFacts(where: { facts, loggedBy in
-            !facts.deleted && (everyone || loggedBy(viewer.userId)) && withoutActuallyEscaping(loggedBy) { include(facts, $0) }
+            Self.isVisible(facts, loggedBy, to: viewer) && withoutActuallyEscaping(loggedBy) { include(facts, $0) }
         }, body)
+    }
+
+    /// Whether a row of the viewer's family is theirs to see: live, and logged by them unless
+    /// they are a parent.
+    private static func isVisible(_ facts: InteractionTable.RowFacts, _ loggedBy: (String) -> Bool, to viewer: Viewer) -> Bool {
+        !facts.deleted && (viewer.role == .parent || loggedBy(viewer.userId))
     }
 
     /// A school's name: nil when no id is given, `Unknown School` when it does not resolve.
