@@ -17,6 +17,10 @@ extension CompassStore {
         package var progress: ReadProgress?
         /// Called with every line's outcome (then the whole log is read, no snapshot).
         package var observer: ((LineOutcome, CompassState) -> Void)?
+        /// Whether the caller reads no interaction's text from the state (counts only, as
+        /// `compass replay`): a file store then leaves subjects and contents in the log
+        /// (``Replayer/textsStayInLog``) and reads them back only to write the snapshot.
+        package var readsNoTexts = false
 
         package init(cut: ReplayCut = ReplayCut(), scope: ReplayScope = .everything, problems: ProblemRetention = .all,
                      progress: ReadProgress? = nil, observer: ((LineOutcome, CompassState) -> Void)? = nil) {

@@ -23,7 +23,8 @@ final class FileLogBackend: LogBackend {
 
     func replay(_ options: CompassStore.ReadOptions) throws(StoreError) -> Replayer {
         try LogReader.replay(path: path, fs: fs, cut: options.cut, observer: options.observer, snapshots: snapshots,
-                             scope: options.scope, problems: options.problems, progress: options.progress)
+                             scope: options.scope, problems: options.problems, progress: options.progress,
+                             textsStayInLog: options.readsNoTexts)
     }
 
     func makeCursor() -> any LogCursor { LogTail(path: path, fs: fs) }

@@ -31,14 +31,15 @@ enum LogReader {
     package static func replay(path: String, fs: FileSystem, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
                                observer: ((LineOutcome, CompassState) -> Void)? = nil,
                                snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
-                               problems: ProblemRetention = .all, progress: ReadProgress? = nil) throws(StoreError) -> Replayer {
+                               problems: ProblemRetention = .all, progress: ReadProgress? = nil,
+                               textsStayInLog: Bool = false) throws(StoreError) -> Replayer {
         guard let fd = try fs.open(path, .read) else {
             return Replayer(cut: cut, checksChain: checksChain, observer: observer, problems: problems)
         }
         defer { fs.close(fd) }
         let extent = try LogExtent.measure(fd, path: path, fs: fs)
         return try replay(fd: fd, path: path, extent: extent, fs: fs, cut: cut, checksChain: checksChain, observer: observer,
-                          snapshots: snapshots, scope: scope, problems: problems, progress: progress)
+                          snapshots: snapshots, scope: scope, problems: problems, progress: progress, textsStayInLog: textsStayInLog)
     }
 
     /// ``replay(path:fs:cut:checksChain:observer:snapshots:scope:problems:)`` of a log already
@@ -48,7 +49,7 @@ enum LogReader {
                                observer: ((LineOutcome, CompassState) -> Void)? = nil,
                                snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
                                trustingSnapshot: Bool = true, problems: ProblemRetention = .all,
-                               progress: ReadProgress? = nil) throws(StoreError) -> Replayer {
+                               progress: ReadProgress? = nil, textsStayInLog: Bool = false) throws(StoreError) -> Replayer {
         var replayer = Replayer(cut: cut, checksChain: checksChain, observer: observer, problems: problems)
         let usesSnapshot = snapshots != nil && cut == ReplayCut() && observer == nil && checksChain
         var start = 0
@@ -74,6 +75,7 @@ enum LogReader {
                 resumed = file
             }
         }
+        replayer.textsStayInLog = textsStayInLog
         try stream(fd: fd, path: path, from: start, extent: extent, fs: fs, into: &replayer, progress: progress)
         if case .familyOf(let user) = scope, let family = replayer.state.members[user]?.family {
             replayer.load(families: [family])
@@ -81,7 +83,8 @@ enum LogReader {
         if replayer.deferredFailed {
             // A section of the snapshot did not check: read the whole log instead (and rebuild it).
             return try replay(fd: fd, path: path, extent: extent, fs: fs, cut: cut, checksChain: checksChain, observer: observer,
-                              snapshots: snapshots, scope: scope, trustingSnapshot: false, problems: problems)
+                              snapshots: snapshots, scope: scope, trustingSnapshot: false, problems: problems,
+                              textsStayInLog: textsStayInLog)
         }
         if usesSnapshot, let snapshots, replayer.consumedBytes - start >= snapshots.minimumNewBytes {
             let snapshot = replayer.snapshot
@@ -92,11 +95,15 @@ enum LogReader {
                 // (and its temporary file is removed). The ids are all read (and checked) to be
                 // written again; families the replay loaded are encoded again, the others copied
                 // from the snapshot it resumed from.
+                // Texts the replay left in the log are read back from the file it read, opened
+                // again below (a failed read: no snapshot this time).
+                let log = LogTexts(path: path, fs: fs)
                 guard let next = SnapshotIndex.successor(of: snapshot, idsDeferred: idsDeferred, resumedFrom: resumed?.index,
-                                                         read: { resumed?.read($0) }) else { return }
+                                                         read: { resumed?.read($0) }, readLog: log.read) else { return }
                 // Only for the log it was read from, under a lock `erase` also takes: a reader that
                 // finishes after an erasure never writes the erased data back.
-                _ = try? SnapshotWriter.whileCurrent(log: path, readFrom: readFrom, covering: next.snapshot, fs: fs) { () throws(StoreError) in
+                _ = try? SnapshotWriter.whileCurrent(log: path, readFrom: readFrom, covering: next.snapshot, fs: fs) { fd throws(StoreError) in
+                    log.fd = fd
                     try SnapshotWriter.write(next.snapshot, familyIds: next.familyIds, to: StoreFiles(log: path).snapshot, fs: fs,
                                              section: next.section)
                 }

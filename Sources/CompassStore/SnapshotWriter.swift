@@ -13,11 +13,12 @@ package enum SnapshotWriter {
     /// that path still names the file the snapshot was read from and the file still ends the
     /// snapshot's prefix with the line it recorded. `erase` renames a new log over the old one
     /// and removes the snapshot under its exclusive lock on the old file, so a reader that
-    /// finishes after an erasure finds the path renamed and writes nothing. Returns whether
-    /// it wrote.
+    /// finishes after an erasure finds the path renamed and writes nothing. `write` is given
+    /// the log, open for reading (the file the snapshot was read from). Returns whether it
+    /// wrote.
     @discardableResult
     package static func whileCurrent(log: String, readFrom identity: FileIdentity, covering snapshot: ReplaySnapshot, fs: FileSystem,
-                                     write: () throws(StoreError) -> Void) throws(StoreError) -> Bool {
+                                     write: (_ log: Int32) throws(StoreError) -> Void) throws(StoreError) -> Bool {
         guard let fd = try fs.open(log, .read) else { return false }
         defer { fs.close(fd) }
         // Not waited for: a writer holding the log (in this process too, whose lock this one
@@ -27,7 +28,7 @@ package enum SnapshotWriter {
         guard try fs.identity(fd) == identity, try fs.identity(of: log) == identity else { return false }
         let extent = try LogExtent.measure(fd, path: log, fs: fs, locking: false)
         guard try SnapshotFile.log(fd, path: log, extent: extent, endsPrefixOf: snapshot, fs: fs) else { return false }
-        try write()
+        try write(fd)
         return true
     }
 

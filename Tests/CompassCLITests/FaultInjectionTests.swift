@@ -85,6 +85,14 @@ import CompassTestSupport
         Scenario(name: "a query writing its snapshot", setUp: { $0.seedFamily() },
                  words: ["interactions", "--as", "u-pat", "--json"], environment: ["COMPASS_SNAPSHOT_MIN_BYTES": "0"],
                  eventIds: []),
+        // `replay` leaves texts in the log and reads them back to write its snapshot.
+        Scenario(name: "a replay writing its snapshot", setUp: { cli in
+                     cli.seedFamily()
+                     cli.runAll(["log-interaction --as u-maya --school s-ucla --type email --direction inbound --subject 'Camp invite' --content 'See you in June'",
+                                 "log-interaction --as u-leo --school s-ucla --type phone_call --direction outbound --content 'Talked about the visit'"])
+                 },
+                 words: ["replay", "--json"], environment: ["COMPASS_SNAPSHOT_MIN_BYTES": "0"],
+                 eventIds: []),
         Scenario(name: "append over a hot journal", setUp: { cli in _ = PromisesRound3Tests.hotJournal(cli) },
                  words: ["add-school", "--as", "u-pat", "--name", "Hot", "--event-id", "ev-hot"],
                  eventIds: ["ev-hot"], neverCommitted: ["half-1", "half-2"]),
@@ -176,7 +184,7 @@ import CompassTestSupport
                 }
                 for id in scenario.neverCommitted { #expect(!Self.committed(logPath).ids.contains(id), "after the next writer: \(context)") }
                 // A snapshot left in place never changes an answer.
-                if scenario.words.first == "interactions" {
+                if scenario.words.first == "interactions" || scenario.words.first == "replay" {
                     let again = cli.run(scenario.words)
                     let plain = cli.run(scenario.words, environment: ["COMPASS_SNAPSHOT_MIN_BYTES": "off"])
                     #expect(again.stdout == plain.stdout, "\(context)")

@@ -6,8 +6,10 @@ enum ReplayCommand {
     static func run(_ inv: Invocation) throws {
         let spool = ProblemSpool()
         let (progress, meter) = inv.readProgress("replaying")
-        let replayer = try inv.existingStore().replay(.init(cut: try inv.cut(), scope: .summary, problems: .forward(spool.add),
-                                                            progress: progress))
+        // Counts only: no interaction's text is read, so a file store leaves them in the log.
+        var options = CompassStore.ReadOptions(cut: try inv.cut(), scope: .summary, problems: .forward(spool.add), progress: progress)
+        options.readsNoTexts = true
+        let replayer = try inv.existingStore().replay(options)
         meter?.finish()
         inv.console.keepUntilExit(replayer)
         let state = replayer.state

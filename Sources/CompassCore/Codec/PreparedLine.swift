@@ -94,7 +94,7 @@ package struct PreparedLine: Equatable, Sendable {
             let payload: Result<Payload, EventError>
             var staged = StagedTexts()
             if let staging, !keepingPayload {
-                var texts = TextStaging(buffer: staging)
+                var texts = TextStaging(buffer: staging, line: base)
                 payload = withUnsafeMutablePointer(to: &texts) { build(staging: $0) }
                 if payload.succeeded { staged = texts.texts }
             } else {

@@ -11,10 +11,15 @@
 package struct TextStaging {
     /// The buffer the texts are appended to (the chunk's; emptied by its owner).
     let buffer: UnsafeMutablePointer<[UInt8]>
-    /// Where each staged field's bytes are in `buffer`.
+    /// The first byte of the line the texts are read from.
+    let line: UnsafePointer<UInt8>?
+    /// Where each staged field's bytes are in `buffer`, and where they were in the line.
     var texts = StagedTexts()
 
-    package init(buffer: UnsafeMutablePointer<[UInt8]>) { self.buffer = buffer }
+    package init(buffer: UnsafeMutablePointer<[UInt8]>, line: UnsafePointer<UInt8>? = nil) {
+        self.buffer = buffer
+        self.line = line
+    }
 
     /// Copies a plain string's bytes into the buffer when they are valid UTF-8 of at most
     /// `limit` UTF-16 units; false (nothing staged) otherwise. An empty text stages as absent.
@@ -24,6 +29,7 @@ package struct TextStaging {
         let start = buffer.pointee.count
         buffer.pointee.append(contentsOf: bytes)
         texts[field] = start..<buffer.pointee.count
+        if let line, let base = bytes.baseAddress { texts.setOffsetInLine(field, line.distance(to: base)) }
         return true
     }
 }
@@ -34,8 +40,15 @@ package struct StagedTexts: Equatable, Sendable {
 
     package var subject: Range<Int>?
     package var content: Range<Int>?
+    /// Where each staged text starts in its line (a line is at most 1 MiB).
+    package private(set) var subjectInLine: Int32 = 0
+    package private(set) var contentInLine: Int32 = 0
 
     package init() {}
+
+    mutating func setOffsetInLine(_ field: Field, _ offset: Int) {
+        if field == .subject { subjectInLine = Int32(offset) } else { contentInLine = Int32(offset) }
+    }
 
     package var isEmpty: Bool { subject == nil && content == nil }
 
@@ -45,13 +58,30 @@ package struct StagedTexts: Equatable, Sendable {
     }
 }
 
-/// The staged texts of a line being folded, as bytes in its chunk's buffer.
+/// The staged texts of a line being folded, as bytes in its chunk's buffer; and, when the
+/// texts are to stay in the log, where their bytes are in it.
 struct StagedBytes {
     var subject: UnsafeBufferPointer<UInt8>?
     var content: UnsafeBufferPointer<UInt8>?
+    /// The file offset of the line, when the texts stay in the log (nil: they are copied).
+    var lineOffset: Int?
+    var texts: StagedTexts
 
-    init(_ texts: StagedTexts, in buffer: UnsafeBufferPointer<UInt8>) {
+    init(_ texts: StagedTexts, in buffer: UnsafeBufferPointer<UInt8>, lineOffset: Int? = nil) {
         subject = texts.subject.map { UnsafeBufferPointer(rebasing: buffer[$0]) }
         content = texts.content.map { UnsafeBufferPointer(rebasing: buffer[$0]) }
+        self.lineOffset = lineOffset
+        self.texts = texts
+    }
+
+    /// Where a staged text goes: left in the log when its line's offset is known, else
+    /// copied into `arena`.
+    func span(_ field: StagedTexts.Field, in arena: inout TextArena) -> TextSpan? {
+        guard let bytes = field == .subject ? subject : content else { return nil }
+        if let lineOffset {
+            let inLine = Int(field == .subject ? texts.subjectInLine : texts.contentInLine)
+            return .inLog(offset: lineOffset + inLine, length: bytes.count)
+        }
+        return arena.add(bytes: bytes)
     }
 }

@@ -42,6 +42,27 @@ public struct InteractionTable: Equatable, Sendable {
     /// The ids in logging order.
     public var ids: [String] { rows.map { texts.string($0.interactionId) } }
 
+    /// Whether some subject or content is still in the log (a replay that left them there).
+    var holdsTextsInLog: Bool { rows.contains { $0.subject.isInLog || $0.content.isInLog } }
+
+    /// Reads every text left in the log back into the table: `read` gives a range of the
+    /// log's bytes, or nil when it cannot. False, with the table left as it was in part, when
+    /// one cannot be read whole.
+    mutating func readTextsBack(_ read: (Range<Int>) -> [UInt8]?) -> Bool {
+        func readBack(_ span: TextSpan) -> TextSpan? {
+            guard span.isInLog else { return span }
+            let range = span.logRange
+            guard let bytes = read(range), bytes.count == range.count else { return nil }
+            return bytes.withUnsafeBufferPointer { texts.add(decoding: $0) }  // checked as a snapshot's texts are
+        }
+        for position in rows.indices where rows[position].subject.isInLog || rows[position].content.isInLog {
+            guard let subject = readBack(rows[position].subject), let content = readBack(rows[position].content) else { return false }
+            rows[position].subject = subject
+            rows[position].content = content
+        }
+        return true
+    }
+
     mutating func reserveCapacity(_ count: Int) {
         index.reserveCapacity(count)
         rows.reserveCapacity(count)
@@ -79,8 +100,8 @@ public struct InteractionTable: Equatable, Sendable {
             eventId: texts.add(eventId), loggedBy: texts.add(loggedBy), interactionId: texts.add(logged.interactionId),
             schoolId: texts.add(logged.schoolId), coachId: texts.add(logged.coachId), loggedEventId: texts.add(logged.eventId),
             otherCoachName: texts.add(logged.otherCoachName),
-            subject: staged?.subject.map { texts.add(bytes: $0) } ?? texts.add(logged.subject),
-            content: staged?.content.map { texts.add(bytes: $0) } ?? texts.add(logged.content),
+            subject: staged?.span(.subject, in: &texts) ?? texts.add(logged.subject),
+            content: staged?.span(.content, in: &texts) ?? texts.add(logged.content),
             seq: seq, at: at.millisecondsSinceEpoch, occurredAt: logged.occurredAt?.millisecondsSinceEpoch ?? 0,
             deletedEventId: .none, deletedBy: .none, deletedAt: 0, attachments: attachments,
             type: logged.type, direction: logged.direction, sentiment: logged.sentiment, answers: answers,

@@ -51,6 +51,11 @@ package struct Replayer {
     package private(set) var reachedCut = false
     /// Whether hashing of lines (for `prev` checks and the head) is on.
     package let checksChain: Bool
+    /// Whether the interactions' staged subjects and contents are left in the log, as where
+    /// they are, rather than copied into the state: for a reader that shows no text and
+    /// only writes the snapshot, which reads them back (`compass replay`). The state's
+    /// records must not be read then.
+    package var textsStayInLog = false
 
     private let cut: ReplayCut
     private var observer: ((LineOutcome, CompassState) -> Void)?
@@ -155,6 +160,7 @@ package struct Replayer {
         guard !reachedCut else { return false }
         precondition(line.staged.isEmpty || buffer != nil, "a line's staged texts folded without their buffer")
         let number = linesRead + 1
+        let lineOffset = consumedBytes  // where the line starts in the log
         switch line.content {
         case .blank, .invalid:
             linesRead = number
@@ -177,7 +183,7 @@ package struct Replayer {
         }
         advance(over: &line)
         let keys = line.keys
-        let staged = line.staged.isEmpty ? nil : buffer.map { StagedBytes(line.staged, in: $0) }
+        let staged = line.staged.isEmpty ? nil : buffer.map { StagedBytes(line.staged, in: $0, lineOffset: textsStayInLog ? lineOffset : nil) }
         // The content is moved out (the line is not needed after it): the event goes into the
         // state without its texts being copied.
         switch line.takeContent() {

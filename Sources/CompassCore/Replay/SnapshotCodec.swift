@@ -389,9 +389,12 @@ package struct SnapshotIndex: Sendable {
     /// `index` when it was given: the snapshot with every event id (read from `index` when the
     /// replay never needed them), every family id, and each family's section — encoded again
     /// when the replay has the family, copied from `index` otherwise (nil when that section does
-    /// not check: then no snapshot is written). Nil when the ids cannot be had.
+    /// not check: then no snapshot is written). Nil when the ids cannot be had. A family whose
+    /// texts the replay left in the log has them read back through `readLog` (a range of the
+    /// log's bytes, nil when it cannot be read: then no snapshot is written).
     package static func successor(of snapshot: ReplaySnapshot, idsDeferred: Bool, resumedFrom index: SnapshotIndex?,
-                                  read: @escaping (Range<Int>) -> [UInt8]?)
+                                  read: @escaping (Range<Int>) -> [UInt8]?,
+                                  readLog: (@Sendable (Range<Int>) -> [UInt8]?)? = nil)
         -> (snapshot: ReplaySnapshot, familyIds: [String], section: (String) -> SnapshotCodec.Section?)? {
         var snapshot = snapshot
         if idsDeferred {
@@ -403,7 +406,13 @@ package struct SnapshotIndex: Sendable {
         let families = snapshot.state.families
         let ids = Set(families.values.map(\.id)).union(index?.familyIds ?? []).sorted()
         return (snapshot, ids, { id in
-            if let family = families[id] { return SnapshotCodec.Section(family) }
+            if var family = families[id] {
+                // Texts a replay left in the log (`readLog` reads its bytes) are read back first.
+                if family.interactions.holdsTextsInLog {
+                    guard let readLog, family.interactions.readTextsBack(readLog) else { return nil }
+                }
+                return SnapshotCodec.Section(family)
+            }
             return index?.storedSection(id, read: read)
         })
     }

@@ -51,9 +51,11 @@ struct TextArena: Sendable {
         return TextSpan(chunk: last, start: start, length: long ? TextSpan.longLength : length)
     }
 
-    /// Calls `body` with the bytes a span holds (empty for ``TextSpan/none``).
+    /// Calls `body` with the bytes a span holds (empty for ``TextSpan/none``). A text left in
+    /// the log (``TextSpan/inLog(offset:length:)``) must have been read back first.
     func withBytes<R>(_ span: TextSpan, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         guard !span.isNone else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        precondition(!span.isInLog, "a text left in the log read before it was read back")
         return try chunks[span.chunk].withUnsafeBufferPointer { chunk in
             var length = span.length
             if length == TextSpan.longLength {
@@ -85,8 +87,9 @@ struct TextArena: Sendable {
     }
 }
 
-/// Where a text is in a ``TextArena``, packed into one word: its chunk (24 bits), where it
-/// starts in the chunk (16 bits) and its length (24 bits); or ``none`` for a field without text.
+/// Where a text is in a ``TextArena``, packed into one word: its chunk (23 bits), where it
+/// starts in the chunk (16 bits) and its length (24 bits); or ``none`` for a field without text;
+/// or, with the top bit set, where it is in the log (``inLog(offset:length:)``).
 ///
 /// A text longer than a chunk has a chunk of its own and starts at 0 (or 8, after its length).
 /// A log line is at most 1 MiB (``Replayer/maxLineBytes``), so a text from the log always fits
@@ -98,15 +101,30 @@ struct TextSpan: Hashable, Sendable {
     static let none = TextSpan(bits: .max)
     /// The length field of a text whose real length is stored before it.
     static let longLength = 0xFF_FFFE
+    private static let logBit: UInt64 = 1 << 63
 
     private init(bits: UInt64) { self.bits = bits }
 
     init(chunk: Int, start: Int, length: Int) {
-        precondition(chunk < 1 << 24 && start < 1 << 16 && length <= Self.longLength, "a text span beyond the arena's addressing")
+        precondition(chunk < 1 << 23 && start < 1 << 16 && length <= Self.longLength, "a text span beyond the arena's addressing")
         bits = UInt64(chunk) << 40 | UInt64(start) << 24 | UInt64(length)
     }
 
+    /// A text left where it is in the log: its bytes at `offset` (below 2^39, 512 GiB), exactly
+    /// as the text (a plain JSON string's), to be read back before anyone reads the text.
+    static func inLog(offset: Int, length: Int) -> TextSpan {
+        precondition(offset >= 0 && offset < 1 << 39 && length > 0 && length < Self.longLength, "a log text beyond a span's addressing")
+        return TextSpan(bits: Self.logBit | UInt64(offset) << 24 | UInt64(length))
+    }
+
     var isNone: Bool { bits == .max }
+    /// Whether the text is still in the log (``inLog(offset:length:)``).
+    var isInLog: Bool { bits & Self.logBit != 0 && !isNone }
+    /// Where a text left in the log is: its offset and length.
+    var logRange: Range<Int> {
+        let offset = Int(bits >> 24 & (1 << 39 - 1))
+        return offset..<(offset + length)
+    }
     var chunk: Int { Int(bits >> 40) }
     var start: Int { Int(bits >> 24 & 0xFFFF) }
     /// The length field (``longLength`` for a long text, whose length is stored before it).

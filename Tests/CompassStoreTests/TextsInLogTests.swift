@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import CompassTestSupport
+@testable import CompassCore
+@testable import CompassStore
+
+/// A replay that shows no text (`compass replay`) leaves the interactions' subjects and
+/// contents in the log, as where they are, and reads them back only to write the snapshot:
+/// the snapshot is byte for byte the one a replay holding every text writes, whatever the
+/// texts, from a cold replay or one resumed from a snapshot; a text that cannot be read back
+/// means no snapshot, never a wrong one.
+@Suite struct TextsInLogTests {
+    static var writeNow: SnapshotPolicy { SnapshotPolicy(minimumNewBytes: 0, afterOutput: { $0() }) }
+
+    /// A folder holding `log` as its events file.
+    static func folder(_ log: [UInt8]) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("texts-in-log-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data(log).write(to: URL(fileURLWithPath: directory + "/events.jsonl"))
+        return directory
+    }
+
+    /// The snapshot a replay of `path` writes, with the texts left in the log or not.
+    static func snapshot(of path: String, textsStayInLog: Bool, fs: FileSystem = POSIXFileSystem()) throws -> (bytes: [UInt8]?, replayer: Replayer) {
+        let replayer = try LogReader.replay(path: path, fs: fs, snapshots: writeNow, scope: .summary, problems: .summary,
+                                            textsStayInLog: textsStayInLog)
+        let bytes = try POSIXFileSystem().readFile(path + ".snapshot")
+        return (bytes, replayer)
+    }
+
+    /// Logs with every kind of text: escaped, non-ASCII, not UTF-8, empty, at and past the
+    /// limits (``StagedTextTests/log()``), and a generated history of several families.
+    static let logs: [[UInt8]] = [StagedTextTests.log(), HistoryGenerator(families: 5, events: 3_000, seed: 8).bytes()]
+
+    @Test(arguments: 0..<2)
+    func theSnapshotIsTheOneAReplayHoldingEveryTextWrites(log: Int) throws {
+        let path = try Self.folder(Self.logs[log]) + "/events.jsonl"
+        let held = try Self.snapshot(of: path, textsStayInLog: false)
+        try FileManager.default.removeItem(atPath: path + ".snapshot")
+        let left = try Self.snapshot(of: path, textsStayInLog: true)
+        let expected = try #require(held.bytes)
+        #expect(left.bytes == expected ? true : false, "the snapshots differ")  // (not printed: megabytes)
+        // Not vacuous: the replay did leave texts in the log, and counts the same.
+        #expect(left.replayer.state.families.values.contains { $0.interactions.holdsTextsInLog })
+        #expect(!held.replayer.state.families.values.contains { $0.interactions.holdsTextsInLog })
+        #expect(left.replayer.state.appliedCount == held.replayer.state.appliedCount)
+        #expect(left.replayer.state.liveInteractionCount == held.replayer.state.liveInteractionCount)
+        #expect(left.replayer.problems == held.replayer.problems)
+    }
+
+    @Test func aReplayResumedFromASnapshotLeavesOnlyTheNewTextsAndWritesTheSameSnapshot() throws {
+        let history = HistoryGenerator(families: 3, events: 2_000, seed: 9).bytes()
+        let cut = history[..<(history.count / 2)].lastIndex(of: 0x0A)! + 1
+        let path = try Self.folder(Array(history[..<cut])) + "/events.jsonl"
+        _ = try Self.snapshot(of: path, textsStayInLog: true)  // the first half's snapshot
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data(history[cut...]))
+        handle.closeFile()
+        let left = try Self.snapshot(of: path, textsStayInLog: true)
+        try FileManager.default.removeItem(atPath: path + ".snapshot")
+        let held = try Self.snapshot(of: path, textsStayInLog: false)
+        #expect(left.bytes != nil && left.bytes == held.bytes ? true : false, "the snapshots differ")
+    }
+
+    /// Every read of the log failed in turn, while the snapshot is written: a snapshot is
+    /// written whole and right, or not at all; the replay's answer never changes.
+    @Test func aTextThatCannotBeReadBackMeansNoSnapshotNeverAWrongOne() throws {
+        let log = HistoryGenerator(families: 2, events: 200, seed: 10).bytes()
+        let directory = try Self.folder(log)
+        let path = directory + "/events.jsonl"
+        let expected = try #require(try Self.snapshot(of: path, textsStayInLog: false).bytes)
+        try FileManager.default.removeItem(atPath: path + ".snapshot")
+        var failedReads = 0
+        var step = 1
+        while true {
+            let fs = FaultyFileSystem(root: directory, failAt: step, fault: .error)
+            let result: (bytes: [UInt8]?, replayer: Replayer)
+            do {
+                result = try Self.snapshot(of: path, textsStayInLog: true, fs: fs)
+            } catch {
+                // The replay's own read failed: an error, and no snapshot.
+                let left = try POSIXFileSystem().readFile(path + ".snapshot")
+                #expect(fs.hitFault && left == nil, "\(error)")
+                step += 1
+                continue
+            }
+            #expect(result.replayer.state.appliedCount == 200, "step \(step): \(fs.injected ?? "no fault")")
+            if let bytes = result.bytes {
+                #expect(bytes == expected ? true : false, "a wrong snapshot at step \(step): \(fs.injected ?? "no fault")")
+                try FileManager.default.removeItem(atPath: path + ".snapshot")
+            } else if fs.injected?.contains(": read ") == true {
+                failedReads += 1  // a text (or the log's end) that could not be read back
+            }
+            guard fs.hitFault else { break }
+            step += 1
+        }
+        #expect(failedReads > 0)  // texts were read back, and a failed read was survived
+    }
+}
