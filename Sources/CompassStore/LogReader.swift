@@ -99,7 +99,7 @@ enum LogReader {
                 // again below (a failed read: no snapshot this time).
                 let log = LogTexts(path: path, fs: fs)
                 guard let next = SnapshotIndex.successor(of: snapshot, idsDeferred: idsDeferred, resumedFrom: resumed?.index,
-                                                         read: { resumed?.read($0) }, readLog: log.read) else { return }
+                                                         read: { resumed?.read($0) }, readLog: log.read(_:into:)) else { return }
                 // Only for the log it was read from, under a lock `erase` also takes: a reader that
                 // finishes after an erasure never writes the erased data back.
                 _ = try? SnapshotWriter.whileCurrent(log: path, readFrom: readFrom, covering: next.snapshot, fs: fs) { fd throws(StoreError) in

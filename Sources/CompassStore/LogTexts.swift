@@ -3,8 +3,8 @@ import Foundation
 /// Reads back the texts a replay left in the log (``Replayer/textsStayInLog``), from the file
 /// the replay read, when its snapshot is written.
 ///
-/// Read on every core at once (`pread` at each text's offset). A read that fails or comes back
-/// short gives nil, and the snapshot is then not written: it is a cache.
+/// Read on every core at once (one `pread` per row's texts). A read that fails or comes back
+/// short says so, and the snapshot is then not written: it is a cache.
 final class LogTexts: @unchecked Sendable {
     private let path: String
     private let fs: FileSystem
@@ -16,14 +16,24 @@ final class LogTexts: @unchecked Sendable {
         self.fs = fs
     }
 
-    /// The log's bytes in `range`, or nil when they cannot be read whole.
-    @Sendable func read(_ range: Range<Int>) -> [UInt8]? {
-        guard let fd else { return nil }
-        do {
-            let bytes = try fs.read(fd, from: range.lowerBound, to: range.upperBound, path: path)
-            return bytes.count == range.count ? bytes : nil
-        } catch {
-            return nil
+    /// Reads the log's bytes in `range` into the first `range.count` bytes of `buffer`
+    /// (grown when it is shorter); false when they cannot be read whole.
+    @Sendable func read(_ range: Range<Int>, into buffer: inout [UInt8]) -> Bool {
+        guard let fd else { return false }
+        if buffer.count < range.count { buffer = [UInt8](repeating: 0, count: max(range.count, 2 * buffer.count, 4_096)) }
+        var filled = 0
+        while filled < range.count {
+            let n: Int
+            do {
+                n = try buffer.withUnsafeMutableBytes { raw throws(StoreError) in
+                    try fs.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<range.count]), at: range.lowerBound + filled, path: path)
+                }
+            } catch {
+                return false
+            }
+            if n == 0 { return false }  // the file ends before the text does
+            filled += n
         }
+        return true
     }
 }

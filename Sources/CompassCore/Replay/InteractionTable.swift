@@ -45,20 +45,27 @@ public struct InteractionTable: Equatable, Sendable {
     /// Whether some subject or content is still in the log (a replay that left them there).
     var holdsTextsInLog: Bool { rows.contains { $0.subject.isInLog || $0.content.isInLog } }
 
-    /// Reads every text left in the log back into the table: `read` gives a range of the
-    /// log's bytes, or nil when it cannot. False, with the table left as it was in part, when
-    /// one cannot be read whole.
-    mutating func readTextsBack(_ read: (Range<Int>) -> [UInt8]?) -> Bool {
-        func readBack(_ span: TextSpan) -> TextSpan? {
-            guard span.isInLog else { return span }
-            let range = span.logRange
-            guard let bytes = read(range), bytes.count == range.count else { return nil }
-            return bytes.withUnsafeBufferPointer { texts.add(decoding: $0) }  // checked as a snapshot's texts are
-        }
-        for position in rows.indices where rows[position].subject.isInLog || rows[position].content.isInLog {
-            guard let subject = readBack(rows[position].subject), let content = readBack(rows[position].content) else { return false }
-            rows[position].subject = subject
-            rows[position].content = content
+    /// Reads every text left in the log back into the table: `read` fills its buffer's
+    /// first `range.count` bytes with the log's bytes in `range` (growing it as needed), or
+    /// says it cannot. A row's subject and content, in the same line, come in one read. False,
+    /// with the table left as it was in part, when one cannot be read whole.
+    mutating func readTextsBack(_ read: (_ range: Range<Int>, _ buffer: inout [UInt8]) -> Bool) -> Bool {
+        var buffer: [UInt8] = []
+        for position in rows.indices {
+            let (subject, content) = (rows[position].subject, rows[position].content)
+            guard subject.isInLog || content.isInLog else { continue }
+            let lower = min(subject.isInLog ? subject.logRange.lowerBound : .max, content.isInLog ? content.logRange.lowerBound : .max)
+            let upper = max(subject.isInLog ? subject.logRange.upperBound : 0, content.isInLog ? content.logRange.upperBound : 0)
+            guard upper - lower <= Replayer.maxLineBytes, read(lower..<upper, &buffer) else { return false }
+            func readBack(_ span: TextSpan) -> TextSpan {
+                guard span.isInLog else { return span }
+                let range = span.logRange
+                return buffer.withUnsafeBufferPointer {  // checked as a snapshot's texts are
+                    texts.add(decoding: UnsafeBufferPointer(rebasing: $0[(range.lowerBound - lower)..<(range.upperBound - lower)]))
+                }
+            }
+            rows[position].subject = readBack(subject)
+            rows[position].content = readBack(content)
         }
         return true
     }

@@ -391,10 +391,10 @@ package struct SnapshotIndex: Sendable {
     /// when the replay has the family, copied from `index` otherwise (nil when that section does
     /// not check: then no snapshot is written). Nil when the ids cannot be had. A family whose
     /// texts the replay left in the log has them read back through `readLog` (a range of the
-    /// log's bytes, nil when it cannot be read: then no snapshot is written).
+    /// log's bytes into a buffer; false when it cannot be read: then no snapshot is written).
     package static func successor(of snapshot: ReplaySnapshot, idsDeferred: Bool, resumedFrom index: SnapshotIndex?,
                                   read: @escaping (Range<Int>) -> [UInt8]?,
-                                  readLog: (@Sendable (Range<Int>) -> [UInt8]?)? = nil)
+                                  readLog: (@Sendable (Range<Int>, inout [UInt8]) -> Bool)? = nil)
         -> (snapshot: ReplaySnapshot, familyIds: [String], section: (String) -> SnapshotCodec.Section?)? {
         var snapshot = snapshot
         if idsDeferred {
