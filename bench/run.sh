@@ -140,8 +140,9 @@ APPBYTES=$(wc -c < "$WORK/app-import.jsonl")
 # The app's lines of a generated history import back to the generator's log, byte for byte.
 "$C" generate --events "$APPEVENTS" --families 50 --seed 5 | cmp -s - "$WORK/app-imported.jsonl" ||
   { echo "the app-submitted import did not rebuild the generated log" >&2; exit 1; }
-# The state: the peak RSS of a cold replay of what the import wrote (the issue's "input + state").
-/usr/bin/time -f "%e %M" -o "$WORK/time.txt" env COMPASS_SNAPSHOT_MIN_BYTES=off "$C" replay --log "$WORK/app-imported.jsonl" > /dev/null
+# The state: the peak RSS of a cold read of what the import wrote that holds every text (the
+# issue's "input + state"; a query's, since `compass replay` leaves the texts in the log).
+/usr/bin/time -f "%e %M" -o "$WORK/time.txt" env COMPASS_SNAPSHOT_MIN_BYTES=off "$C" interactions --log "$WORK/app-imported.jsonl" --as u-1-1 --json --now 2026-01-01T00:00:00Z > /dev/null
 read -r _ STATERSS < "$WORK/time.txt"
 echo "import of app-submitted events: $APPEVENTS at $APPRATE events/s, peak RSS $APPRSS KB for $APPBYTES bytes of input"
 
@@ -175,7 +176,7 @@ target "analytics, 5,000-event log, cold" "$(awk -v t="$SMALLCOLD" 'BEGIN { prin
 target "CLI append on the big log with its snapshot" "$(awk -v t="$APPEND" 'BEGIN { printf "%.1f", t * 1000 }')" "<=" 15 "ms"
 target "import" "$IMPORTRATE" ">=" 100000 "events/s"
 target "import of app-submitted events" "$APPRATE" ">=" 120000 "events/s"
-target "peak RSS of that import / (its input + the state's replay RSS)" "$(awk -v r="$APPRSS" -v b="$APPBYTES" -v s="$STATERSS" 'BEGIN { printf "%.2f", r / (b / 1024 + s) }')" "<=" 1.0 "x"
+target "peak RSS of that import / (its input + the state's RSS)" "$(awk -v r="$APPRSS" -v b="$APPBYTES" -v s="$STATERSS" 'BEGIN { printf "%.2f", r / (b / 1024 + s) }')" "<=" 1.0 "x"
 target "peak RSS of a cold replay writing its snapshot / log size" "$(awk -v r="$SNAPRSS" -v b="$LOGBYTES" 'BEGIN { printf "%.2f", r * 1024 / b }')" "<=" 0.6 "x"
 
 # The measured tables replace the top of the results file; its "## " sections (figures
