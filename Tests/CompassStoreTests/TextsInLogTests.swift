@@ -48,6 +48,28 @@ import CompassTestSupport
         #expect(left.replayer.problems == held.replayer.problems)
     }
 
+    /// A span of the log gives back its offset and length at the edges of what it addresses;
+    /// a text past that (a log over 512 GiB) is copied instead, never cut.
+    @Test func aLogSpanAddressesItsTextAndATextPastItsReachIsCopied() {
+        for (offset, length) in [(0, 1), (TextSpan.logLimit - 1, 30_000), (123_456_789, TextSpan.longLength - 1)] {
+            let span = TextSpan.inLog(offset: offset, length: length)
+            #expect(span.isInLog && !span.isNone && span.logRange == offset..<(offset + length))
+        }
+        #expect(!TextSpan.none.isInLog && !TextSpan(chunk: (1 << 23) - 1, start: 65_535, length: 7).isInLog)
+        var staging = StagedTexts()
+        staging.subject = 0..<5
+        staging.setOffsetInLine(.subject, 40)
+        let bytes: [UInt8] = Array("hello".utf8)
+        bytes.withUnsafeBufferPointer { buffer in
+            var arena = TextArena()
+            let near = StagedBytes(staging, in: buffer, lineOffset: TextSpan.logLimit - 100).span(.subject, in: &arena)
+            #expect(near?.logRange == (TextSpan.logLimit - 60)..<(TextSpan.logLimit - 55))
+            let far = StagedBytes(staging, in: buffer, lineOffset: TextSpan.logLimit).span(.subject, in: &arena)
+            #expect(far.map { !$0.isInLog && arena.string($0) == "hello" } == true)
+            #expect(StagedBytes(staging, in: buffer).span(.content, in: &arena) == nil)
+        }
+    }
+
     @Test func aReplayResumedFromASnapshotLeavesOnlyTheNewTextsAndWritesTheSameSnapshot() throws {
         let history = HistoryGenerator(families: 3, events: 2_000, seed: 9).bytes()
         let cut = history[..<(history.count / 2)].lastIndex(of: 0x0A)! + 1

@@ -74,13 +74,13 @@ struct StagedBytes {
         self.texts = texts
     }
 
-    /// Where a staged text goes: left in the log when its line's offset is known, else
-    /// copied into `arena`.
+    /// Where a staged text goes: left in the log when its line's offset is known (and a
+    /// span can address it: below 512 GiB), else copied into `arena`.
     func span(_ field: StagedTexts.Field, in arena: inout TextArena) -> TextSpan? {
         guard let bytes = field == .subject ? subject : content else { return nil }
         if let lineOffset {
-            let inLine = Int(field == .subject ? texts.subjectInLine : texts.contentInLine)
-            return .inLog(offset: lineOffset + inLine, length: bytes.count)
+            let offset = lineOffset + Int(field == .subject ? texts.subjectInLine : texts.contentInLine)
+            if offset < TextSpan.logLimit { return .inLog(offset: offset, length: bytes.count) }
         }
         return arena.add(bytes: bytes)
     }

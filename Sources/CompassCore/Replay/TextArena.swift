@@ -102,6 +102,8 @@ struct TextSpan: Hashable, Sendable {
     /// The length field of a text whose real length is stored before it.
     static let longLength = 0xFF_FFFE
     private static let logBit: UInt64 = 1 << 63
+    /// The first log offset a span cannot address (512 GiB).
+    static let logLimit = 1 << 39
 
     private init(bits: UInt64) { self.bits = bits }
 
@@ -113,7 +115,7 @@ struct TextSpan: Hashable, Sendable {
     /// A text left where it is in the log: its bytes at `offset` (below 2^39, 512 GiB), exactly
     /// as the text (a plain JSON string's), to be read back before anyone reads the text.
     static func inLog(offset: Int, length: Int) -> TextSpan {
-        precondition(offset >= 0 && offset < 1 << 39 && length > 0 && length < Self.longLength, "a log text beyond a span's addressing")
+        precondition(offset >= 0 && offset < logLimit && length > 0 && length < Self.longLength, "a log text beyond a span's addressing")
         return TextSpan(bits: Self.logBit | UInt64(offset) << 24 | UInt64(length))
     }
 
@@ -122,7 +124,7 @@ struct TextSpan: Hashable, Sendable {
     var isInLog: Bool { bits & Self.logBit != 0 && !isNone }
     /// Where a text left in the log is: its offset and length.
     var logRange: Range<Int> {
-        let offset = Int(bits >> 24 & (1 << 39 - 1))
+        let offset = Int(bits >> 24 & UInt64(Self.logLimit - 1))
         return offset..<(offset + length)
     }
     var chunk: Int { Int(bits >> 40) }
