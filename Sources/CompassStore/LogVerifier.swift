@@ -100,10 +100,6 @@ enum LogVerifier {
             if problem.kind == .chain { watch.note(problem.line) }
             problems?(problem)
         })
-        // The interactions' texts stay in the log, hashed: the snapshot's copies are checked
-        // against the hash (``storedSnapshot(_:path:equals:fs:)``), and nothing else reads them.
-        replayer.textsStayInLog = true
-        replayer.hashesTextsLeftInLog = true
         let snapshot = try checkSnapshot(log: fd, path: path, extent: extent, fs: fs, replayer: &replayer)
         try LogReader.stream(fd: fd, path: path, from: replayer.consumedBytes, extent: extent, fs: fs, into: &replayer, progress: progress)
         let store = AttachmentStore(logPath: path)
@@ -256,25 +252,13 @@ enum LogVerifier {
         // Every family section, on every core.
         typealias Compared = Result<(length: Int, digest: [UInt8], same: Bool), StoreError>
         let compared = Parallel.map(families, minimum: 2, scratch: { [UInt8]() }) { (family, held: inout [UInt8]) -> Compared in
-            var holes: [Range<Int>] = []
-            let bytes = SnapshotCodec.familySection(family, holes: &holes)
-            guard !holes.isEmpty else {
-                let section = SnapshotCodec.Section(id: family.id, bytes: bytes)
-                guard let stored = index.families[family.id], stored.range.count == section.bytes.count else {
-                    return .success((section.bytes.count, section.digest, false))
-                }
-                return Result { () throws(StoreError) in
-                    let same = try Self.read(fd, path: path, at: stored.range.lowerBound, matches: section.bytes, into: &held, fs: fs)
-                    return (section.bytes.count, section.digest, same)
-                }
-            }
-            let length = bytes.count + holes.reduce(0) { $0 + $1.count }
-            guard let stored = index.families[family.id], stored.range.count == length else {
-                return .success((length, [], false))
+            let section = SnapshotCodec.Section(family)
+            guard let stored = index.families[family.id], stored.range.count == section.bytes.count else {
+                return .success((section.bytes.count, section.digest, false))
             }
             return Result { () throws(StoreError) in
-                try Self.compare(fd, path: path, at: stored.range.lowerBound, with: bytes, holes: holes,
-                                 texts: family.interactions.textsLeftInLog, into: &held, fs: fs)
+                let same = try Self.read(fd, path: path, at: stored.range.lowerBound, matches: section.bytes, into: &held, fs: fs)
+                return (section.bytes.count, section.digest, same)
             }
         }
         var stream = SnapshotStream(expected)
@@ -295,60 +279,22 @@ enum LogVerifier {
         return try Self.read(fd, path: path, at: 0, matches: preamble, into: &held, fs: fs)
     }
 
-    /// Whether the file holds, at `offset`, a family section whose texts left in the log are
-    /// `holes` in it: every byte around them equal to `bytes`, and the holes' bytes hashing
-    /// (as ``InteractionTable/hashTextLeftInLog(_:into:)`` does) to `texts`, the replay's
-    /// hash of those texts. Returns the section's length and digest (of the stored bytes,
-    /// which are then the section's) and whether it matched.
-    private static func compare(_ fd: Int32, path: String, at offset: Int, with bytes: [UInt8], holes: [Range<Int>],
-                                texts: SHA256, into held: inout [UInt8],
-                                fs: FileSystem) throws(StoreError) -> (length: Int, digest: [UInt8], same: Bool) {
-        let length = bytes.count + holes.reduce(0) { $0 + $1.count }
-        guard try Self.read(fd, path: path, at: offset, count: length, into: &held, fs: fs) else { return (length, [], false) }
-        let same = held.withUnsafeBufferPointer { stored -> Bool in
-            var hasher = SHA256()
-            var ours = 0, theirs = 0
-            func matches(_ count: Int) -> Bool {
-                defer { ours += count; theirs += count }
-                return count == 0 || bytes.withUnsafeBytes { memcmp($0.baseAddress! + ours, stored.baseAddress! + theirs, count) == 0 }
-            }
-            for hole in holes {
-                guard matches(hole.lowerBound - theirs) else { return false }
-                InteractionTable.hashTextLeftInLog(UnsafeBufferPointer(rebasing: stored[hole]), into: &hasher)
-                theirs = hole.upperBound
-            }
-            guard matches(length - theirs) else { return false }
-            var expected = texts
-            return hasher.finalize() == expected.finalize()
-        }
-        let digest = held.withUnsafeBufferPointer { SHA256.digest(UnsafeBufferPointer(rebasing: $0[0..<length])) }
-        return (length, digest, same)
-    }
-
-    /// Reads `count` bytes at `offset` into `held` (grown when shorter, reused); false when the
-    /// file ends before.
-    private static func read(_ fd: Int32, path: String, at offset: Int, count: Int, into held: inout [UInt8],
+    /// Whether the file holds `bytes` at `offset`: read into `held` (grown once, reused), compared.
+    private static func read(_ fd: Int32, path: String, at offset: Int, matches bytes: [UInt8], into held: inout [UInt8],
                              fs: FileSystem) throws(StoreError) -> Bool {
-        if held.count < count { held = [UInt8](repeating: 0, count: count) }
+        if held.count < bytes.count { held = [UInt8](repeating: 0, count: bytes.count) }
         var filled = 0
-        while filled < count {
+        while filled < bytes.count {
             var read: Result<Int, StoreError> = .success(0)
             held.withUnsafeMutableBytes { raw in
                 read = Result { () throws(StoreError) in
-                    try fs.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<count]), at: offset + filled, path: path)
+                    try fs.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<bytes.count]), at: offset + filled, path: path)
                 }
             }
             let n = try read.get()
             if n == 0 { return false }  // the file ends before
             filled += n
         }
-        return true
-    }
-
-    /// Whether the file holds `bytes` at `offset`: read into `held` (grown once, reused), compared.
-    private static func read(_ fd: Int32, path: String, at offset: Int, matches bytes: [UInt8], into held: inout [UInt8],
-                             fs: FileSystem) throws(StoreError) -> Bool {
-        guard try read(fd, path: path, at: offset, count: bytes.count, into: &held, fs: fs) else { return false }
         return bytes.isEmpty || held.withUnsafeBytes { stored in bytes.withUnsafeBytes { memcmp(stored.baseAddress!, $0.baseAddress!, bytes.count) == 0 } }
     }
 }

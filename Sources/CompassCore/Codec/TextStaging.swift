@@ -65,8 +65,6 @@ struct StagedBytes {
     var content: UnsafeBufferPointer<UInt8>?
     /// The file offset of the line, when the texts stay in the log (nil: they are copied).
     var lineOffset: Int?
-    /// Whether the texts left in the log are hashed too (``InteractionTable/textsLeftInLog``).
-    var hashesTexts = false
     var texts: StagedTexts
 
     init(_ texts: StagedTexts, in buffer: UnsafeBufferPointer<UInt8>, lineOffset: Int? = nil) {

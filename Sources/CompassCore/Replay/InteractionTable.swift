@@ -16,9 +16,6 @@ public struct InteractionTable: Equatable, Sendable {
     /// Interest answers that are not six (only an app folding its own unchecked events makes
     /// them: the rules refuse any other count), by row.
     private var irregularAnswers: [Int: [Bool]] = [:]
-    /// The texts left in the log, hashed in row order (each as its 8-byte length, then its
-    /// bytes) when the replay asks (``StagedBytes/hashesTexts``): what `verify` holds them to.
-    package private(set) var textsLeftInLog = SHA256()
 
     public init() {}
 
@@ -106,22 +103,12 @@ public struct InteractionTable: Equatable, Sendable {
             irregularAnswers[position] = given
             answers = 1 << 7
         }
-        let subject = staged?.span(.subject, in: &texts) ?? texts.add(logged.subject)
-        let content = staged?.span(.content, in: &texts) ?? texts.add(logged.content)
-        if let staged, staged.hashesTexts {
-            func hash(_ span: TextSpan, _ bytes: UnsafeBufferPointer<UInt8>?) {
-                guard span.isInLog, let bytes else { return }
-                Self.hashTextLeftInLog(bytes, into: &textsLeftInLog)
-            }
-            hash(subject, staged.subject)
-            hash(content, staged.content)
-        }
         rows.append(StoredInteraction(
             eventId: texts.add(eventId), loggedBy: texts.add(loggedBy), interactionId: texts.add(logged.interactionId),
             schoolId: texts.add(logged.schoolId), coachId: texts.add(logged.coachId), loggedEventId: texts.add(logged.eventId),
             otherCoachName: texts.add(logged.otherCoachName),
-            subject: subject,
-            content: content,
+            subject: staged?.span(.subject, in: &texts) ?? texts.add(logged.subject),
+            content: staged?.span(.content, in: &texts) ?? texts.add(logged.content),
             seq: seq, at: at.millisecondsSinceEpoch, occurredAt: logged.occurredAt?.millisecondsSinceEpoch ?? 0,
             deletedEventId: .none, deletedBy: .none, deletedAt: 0, attachments: attachments,
             type: logged.type, direction: logged.direction, sentiment: logged.sentiment, answers: answers,
@@ -204,37 +191,10 @@ public struct InteractionTable: Equatable, Sendable {
     /// Writes the records in the snapshot's form (``SnapshotCodec``) straight from their stored
     /// form: the same bytes as writing each built record, without building any.
     func encode(into w: inout ByteWriter) {
-        var holes: [Range<Int>] = []
-        encode(into: &w, holes: &holes)
-        precondition(holes.isEmpty, "a table encoded whole while texts are still in the log")
-    }
-
-    /// Adds a text left in the log to a hash of them (``textsLeftInLog``): its 8-byte length,
-    /// then its bytes.
-    package static func hashTextLeftInLog(_ bytes: UnsafeBufferPointer<UInt8>, into hasher: inout SHA256) {
-        var length = UInt64(bytes.count).littleEndian
-        withUnsafeBytes(of: &length) { hasher.update($0.bindMemory(to: UInt8.self)) }
-        hasher.update(bytes)
-    }
-
-    /// ``encode(into:)`` of a table whose texts may still be in the log: such a text's length
-    /// is written but not its bytes, and where they would be in the whole encoding (`w`'s
-    /// bytes with every hole before filled) is added to `holes`, in order.
-    func encode(into w: inout ByteWriter, holes: inout [Range<Int>]) {
-        var skipped = holes.reduce(0) { $0 + $1.count }
         w.uint(UInt64(rows.count))
         for position in rows.indices {
             let row = rows[position]
-            func text(_ span: TextSpan) {
-                guard !span.isInLog else {
-                    let count = span.logRange.count
-                    w.uint(UInt64(count))
-                    holes.append((w.bytes.count + skipped)..<(w.bytes.count + skipped + count))
-                    skipped += count
-                    return
-                }
-                texts.withBytes(span) { w.uint(UInt64($0.count)); w.bytes.append(contentsOf: $0) }
-            }
+            func text(_ span: TextSpan) { texts.withBytes(span) { w.uint(UInt64($0.count)); w.bytes.append(contentsOf: $0) } }
             func optional(_ span: TextSpan) {
                 if span.isNone { w.uint(0) } else { w.uint(1); text(span) }
             }

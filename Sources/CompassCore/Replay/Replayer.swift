@@ -56,9 +56,6 @@ package struct Replayer {
     /// only writes the snapshot, which reads them back (`compass replay`). The state's
     /// records must not be read then.
     package var textsStayInLog = false
-    /// Whether the texts left in the log are also hashed, family by family in row order, so
-    /// a snapshot's copies of them can be checked without them (`verify`).
-    package var hashesTextsLeftInLog = false
 
     private let cut: ReplayCut
     private var observer: ((LineOutcome, CompassState) -> Void)?
@@ -186,8 +183,7 @@ package struct Replayer {
         }
         advance(over: &line)
         let keys = line.keys
-        var staged = line.staged.isEmpty ? nil : buffer.map { StagedBytes(line.staged, in: $0, lineOffset: textsStayInLog ? lineOffset : nil) }
-        staged?.hashesTexts = hashesTextsLeftInLog
+        let staged = line.staged.isEmpty ? nil : buffer.map { StagedBytes(line.staged, in: $0, lineOffset: textsStayInLog ? lineOffset : nil) }
         // The content is moved out (the line is not needed after it): the event goes into the
         // state without its texts being copied.
         switch line.takeContent() {

@@ -142,16 +142,6 @@ package enum SnapshotCodec {
 
     /// One family's section.
     package static func familySection(_ f: Family) -> [UInt8] {
-        var holes: [Range<Int>] = []
-        let bytes = familySection(f, holes: &holes)
-        precondition(holes.isEmpty, "a family section encoded whole while texts are still in the log")
-        return bytes
-    }
-
-    /// ``familySection(_:)`` of a family whose interaction texts may still be in the log:
-    /// their bytes are left out, and where they would be is in `holes`
-    /// (``InteractionTable/encode(into:holes:)``).
-    package static func familySection(_ f: Family, holes: inout [Range<Int>]) -> [UInt8] {
         var w = ByteWriter()
         // Most of a section is its interactions: their texts plus a few bytes a field (grown by
         // doubling, the buffer was copied and faulted in again about twice over).
@@ -170,7 +160,7 @@ package enum SnapshotCodec {
             let c = f.coaches[id]!
             w.string(c.id); w.string(c.schoolId); w.string(c.firstName); w.string(c.lastName); w.choice(c.role)
         }
-        f.interactions.encode(into: &w, holes: &holes)
+        f.interactions.encode(into: &w)
         w.uint(UInt64(f.statusChanges.count))
         for c in f.statusChanges {
             w.string(c.eventId); w.int(c.seq); w.int(c.at.millisecondsSinceEpoch); w.string(c.actor)

@@ -55,12 +55,7 @@ package struct SHA256: Sendable {
 
     /// The 32-byte digest of some bytes.
     package static func digest(_ bytes: [UInt8]) -> [UInt8] {
-        bytes.withUnsafeBufferPointer { digest($0) }
-    }
-
-    /// The 32-byte digest of a buffer.
-    package static func digest(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        let hasher = finished(bytes)
+        let hasher = bytes.withUnsafeBufferPointer { finished($0) }
         return withUnsafeBytes(of: hasher.state) { raw in
             (0..<32).map { k in  // each word big-endian
                 UInt8(truncatingIfNeeded: raw.load(fromByteOffset: (k / 4) * 4, as: UInt32.self) >> UInt32(24 - 8 * (k % 4)))
