@@ -8,7 +8,8 @@ import CompassTestSupport
 /// contents in the log, as where they are, and reads them back only to write the snapshot:
 /// the snapshot is byte for byte the one a replay holding every text writes, whatever the
 /// texts, from a cold replay or one resumed from a snapshot; a text that cannot be read back
-/// means no snapshot, never a wrong one.
+/// means no snapshot, never a wrong one. `verify`, which holds every text, catches any changed
+/// byte of such a snapshot, in a text or not.
 @Suite struct TextsInLogTests {
     static var writeNow: SnapshotPolicy { SnapshotPolicy(minimumNewBytes: 0, afterOutput: { $0() }) }
 
@@ -68,6 +69,63 @@ import CompassTestSupport
             #expect(far.map { !$0.isInLog && arena.string($0) == "hello" } == true)
             #expect(StagedBytes(staging, in: buffer).span(.content, in: &arena) == nil)
         }
+    }
+
+    /// An honest snapshot verifies; a snapshot with any one byte changed (in a subject or
+    /// content, or anywhere else) does not, and is removed.
+    @Test func verifyCatchesAChangedByteOfTheSnapshotInATextOrNot() throws {
+        let log = HistoryGenerator(families: 2, events: 300, seed: 12).bytes()
+        let path = try Self.folder(log) + "/events.jsonl"
+        let honest = try #require(try Self.snapshot(of: path, textsStayInLog: false).bytes)
+        let report = try LogVerifier.verify(path: path, fs: POSIXFileSystem(), expectHead: nil, problems: nil)
+        #expect(report.snapshot == .verified)
+        // Positions inside texts: the bytes of every content in the snapshot that holds a given
+        // content of the log; and positions spread over the whole file.
+        let text = String(decoding: log, as: UTF8.self)
+        let contents = text.split(separator: "\n").compactMap { line -> [UInt8]? in
+            guard let start = line.range(of: #""content":""#)?.upperBound else { return nil }
+            let value = line[start...].prefix { $0 != "\"" }
+            return value.count > 8 ? Array(value.utf8) : nil
+        }
+        var inTexts: [Int] = []
+        for content in contents.prefix(40) {
+            if let at = honest.indices.first(where: { honest[$0...].starts(with: content) }) { inTexts.append(at + content.count / 2) }
+        }
+        #expect(inTexts.count >= 10)
+        var rng = SplitMix64(seed: 12)
+        let spread = (0..<60).map { _ in rng.below(honest.count) }
+        for position in inTexts + spread {
+            var forged = honest
+            forged[position] = forged[position] == UInt8(ascii: "e") ? UInt8(ascii: "a") : UInt8(ascii: "e")  // same length
+            try Data(forged).write(to: URL(fileURLWithPath: path + ".snapshot"))
+            let checked = try LogVerifier.verify(path: path, fs: POSIXFileSystem(), expectHead: nil, problems: nil)
+            #expect(checked.snapshot == .mismatched || checked.snapshot == .stale, "byte \(position) changed: \(checked.snapshot)")
+            #expect(!FileManager.default.fileExists(atPath: path + ".snapshot"), "byte \(position): the snapshot was kept")
+        }
+    }
+
+    /// A forger who changes a text and writes every checksum again (the snapshot re-encoded
+    /// whole, its digests consistent) is still caught: the text is not the log's.
+    @Test func verifyCatchesATextForgedWithConsistentChecksums() throws {
+        let log = HistoryGenerator(families: 2, events: 300, seed: 13).bytes()
+        let path = try Self.folder(log) + "/events.jsonl"
+        let honest = try #require(try Self.snapshot(of: path, textsStayInLog: false).bytes)
+        var snapshot = try #require(SnapshotCodec.decode(honest))
+        var family = try #require(snapshot.state.families.values.max { $0.interactions.count < $1.interactions.count })
+        var records = Array(family.interactions.records)
+        let index = try #require(records.indices.first { (records[$0].logged.content?.count ?? 0) > 8 })
+        let content = records[index].logged.content!
+        records[index].logged.content = String(content.dropLast()) + (content.last == "e" ? "a" : "e")  // same length
+        var table = InteractionTable()
+        for record in records { table.append(record) }
+        family.interactions = table
+        snapshot.state.families.set(family)
+        let forged = SnapshotCodec.encode(snapshot)
+        #expect(forged.count == honest.count && forged != honest)
+        try Data(forged).write(to: URL(fileURLWithPath: path + ".snapshot"))
+        let report = try LogVerifier.verify(path: path, fs: POSIXFileSystem(), expectHead: nil, problems: nil)
+        #expect(report.snapshot == .mismatched)
+        #expect(!FileManager.default.fileExists(atPath: path + ".snapshot"))
     }
 
     @Test func aReplayResumedFromASnapshotLeavesOnlyTheNewTextsAndWritesTheSameSnapshot() throws {
