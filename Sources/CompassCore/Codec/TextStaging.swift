@@ -63,23 +63,22 @@ package struct StagedTexts: Equatable, Sendable {
 struct StagedBytes {
     var subject: UnsafeBufferPointer<UInt8>?
     var content: UnsafeBufferPointer<UInt8>?
-    /// The file offset of the line, when the texts stay in the log (nil: they are copied).
-    var lineOffset: Int?
-    var texts: StagedTexts
+    /// Where each text is in the log, when the texts stay there (nil: they are copied).
+    var logOffsets: (subject: Int, content: Int)?
 
+    /// - Parameter lineOffset: the line's offset in the log, when its texts stay there.
     init(_ texts: StagedTexts, in buffer: UnsafeBufferPointer<UInt8>, lineOffset: Int? = nil) {
         subject = texts.subject.map { UnsafeBufferPointer(rebasing: buffer[$0]) }
         content = texts.content.map { UnsafeBufferPointer(rebasing: buffer[$0]) }
-        self.lineOffset = lineOffset
-        self.texts = texts
+        logOffsets = lineOffset.map { ($0 + Int(texts.subjectInLine), $0 + Int(texts.contentInLine)) }
     }
 
-    /// Where a staged text goes: left in the log when its line's offset is known (and a
-    /// span can address it: below 512 GiB), else copied into `arena`.
+    /// Where a staged text goes: left in the log when its offset there is known (and a span
+    /// can address it: below 512 GiB), else copied into `arena`.
     func span(_ field: StagedTexts.Field, in arena: inout TextArena) -> TextSpan? {
         guard let bytes = field == .subject ? subject : content else { return nil }
-        if let lineOffset {
-            let offset = lineOffset + Int(field == .subject ? texts.subjectInLine : texts.contentInLine)
+        if let offsets = logOffsets {
+            let offset = field == .subject ? offsets.subject : offsets.content
             if offset < TextSpan.logLimit { return .inLog(offset: offset, length: bytes.count) }
         }
         return arena.add(bytes: bytes)
