@@ -53,6 +53,27 @@ package enum Parallel {
         }
     }
 
+    /// `first` on another thread while `second` runs on this one; both results, once both
+    /// are done. `first` must be pure.
+    package static func both<A, B>(_ first: @escaping @Sendable () -> A, _ second: () -> B) -> (A, B) {
+        let other = Box<A>()
+        let done = DispatchGroup()
+        done.enter()
+        DispatchQueue.global().async {
+            other.value = first()
+            done.leave()
+        }
+        let mine = second()
+        done.wait()
+        return (other.value!, mine)
+    }
+
+    /// A result handed from one thread to another: written before the group is left, read
+    /// only after waiting on it.
+    private final class Box<A>: @unchecked Sendable {
+        var value: A?
+    }
+
     private struct SharedWithScratch<T, U, S>: @unchecked Sendable {
         let input: UnsafeBufferPointer<T>
         let output: UnsafeMutablePointer<U>

@@ -21,6 +21,86 @@ struct ByteWriter {
     }
 }
 
+/// A run of bytes whose most possible length is known before it is written (a row of a
+/// snapshot section): written through a pointer with no capacity check per field, then
+/// appended to a ``ByteWriter`` in one copy. Its buffer is reused from run to run.
+struct ByteRun {
+    private var base = UnsafeMutablePointer<UInt8>.allocate(capacity: 1_024)
+    private var capacity = 1_024
+    private var end = 0
+    /// The most this run may hold (checked when it is flushed).
+    private var most = 0
+
+    /// Starts a run of at most `capacity` bytes.
+    mutating func start(capacity most: Int) {
+        if most > capacity {
+            base.deallocate()
+            capacity = max(most, 2 * capacity)
+            base = .allocate(capacity: capacity)
+        }
+        end = 0
+        self.most = most
+    }
+
+    mutating func byte(_ value: UInt8) {
+        base[end] = value
+        end += 1
+    }
+
+    /// ``ByteWriter/uint(_:)``.
+    mutating func uint(_ value: UInt64) {
+        var v = value
+        while v >= 0x80 {
+            base[end] = UInt8(truncatingIfNeeded: v) | 0x80
+            end += 1
+            v >>= 7
+        }
+        base[end] = UInt8(v)
+        end += 1
+    }
+
+    /// ``ByteWriter/int(_:)``.
+    mutating func int(_ value: Int64) { uint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+
+    mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        (base + end).update(from: source, count: bytes.count)
+        end += bytes.count
+    }
+
+    /// ``ByteWriter/string(_:)``.
+    mutating func string(_ s: String) {
+        var s = s
+        s.withUTF8 { uint(UInt64($0.count)); bytes($0) }
+    }
+
+    /// A text of `arena`, its length first (``ByteWriter/string(_:)``).
+    mutating func text(_ span: TextSpan, of arena: TextArena) {
+        arena.withBytes(span) { text in
+            uint(UInt64(text.count))
+            bytes(text)
+        }
+    }
+
+    /// An optional text of `arena`: 0, or 1 and the text (``ByteWriter/optional(_:)``).
+    mutating func optional(_ span: TextSpan, of arena: TextArena) {
+        if span.isNone {
+            byte(0)
+        } else {
+            byte(1)
+            text(span, of: arena)
+        }
+    }
+
+    /// Appends the run to `w`.
+    func flush(into w: inout ByteWriter) {
+        precondition(end <= most, "a run wrote past the length worked out for it")
+        w.bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: end))
+    }
+
+    func deallocate() { base.deallocate() }
+}
+
 /// Reads what ``ByteWriter`` wrote; every read is nil past the end.
 struct ByteReader {
     let buffer: UnsafeBufferPointer<UInt8>

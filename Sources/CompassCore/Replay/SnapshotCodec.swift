@@ -200,8 +200,7 @@ package enum SnapshotCodec {
             f.version = Int(version)
             f.erasedLines = Int(erased)
             f.memberIds = memberIds
-            let coachRoles = CoachRole.allCases, types = InteractionType.allCases
-            let directions = Direction.allCases, sentiments = Sentiment.allCases
+            let coachRoles = CoachRole.allCases
         guard let schoolCount = r.uint() else { return nil }
         for _ in 0..<schoolCount {
             guard let sid = r.string(), let name = r.string(), let status = r.optional(), let added = r.int() else { return nil }

@@ -67,6 +67,12 @@ struct TextArena: Sendable {
         }
     }
 
+    /// How many bytes a span holds (0 for ``TextSpan/none``).
+    func length(_ span: TextSpan) -> Int {
+        guard !span.isNone else { return 0 }
+        return span.length == TextSpan.longLength ? withBytes(span) { $0.count } : span.length
+    }
+
     /// The text a span holds.
     func string(_ span: TextSpan) -> String {
         withBytes(span) { String(decoding: $0, as: UTF8.self) }
