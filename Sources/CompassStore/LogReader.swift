@@ -386,9 +386,19 @@ private final class PreparedBlock: @unchecked Sendable {
         // Reused from block to block, unless a chunk of long texts grew it past what a chunk of
         // ordinary lines needs (~40 KB): the 2 × 128 buffers never keep more than 32 MiB.
         if texts.pointee.capacity > Self.keptStagingBytes { texts.pointee = [] } else { texts.pointee.removeAll(keepingCapacity: true) }
-        for index in (chunk * Self.chunkSize)..<min((chunk + 1) * Self.chunkSize, ranges.count) {
-            let line = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
-            (out + index).initialize(to: PreparedLine(line, hashing: hashing, keepingPayload: keepingPayload, tape: &tape, staging: texts))
+        let lines = (chunk * Self.chunkSize)..<min((chunk + 1) * Self.chunkSize, ranges.count)
+        withUnsafeTemporaryAllocation(of: LineHash.self, capacity: Self.chunkSize) { hashes in
+            if hashing {
+                // Two lines at a time: their blocks go through the SHA unit together.
+                ranges.withUnsafeBufferPointer { all in
+                    SHA256.lineHashes(of: UnsafeBufferPointer(rebasing: all[lines]), in: bytes, into: hashes.baseAddress!)
+                }
+            }
+            for index in lines {
+                let line = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
+                (out + index).initialize(to: PreparedLine(line, hash: hashing ? hashes[index - lines.lowerBound] : nil,
+                                                          keepingPayload: keepingPayload, tape: &tape, staging: texts))
+            }
         }
         condition.lock()
         chunkReady[chunk] = true

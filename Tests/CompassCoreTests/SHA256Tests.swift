@@ -75,10 +75,35 @@ import Testing
         }
         #expect(SHA256.portableHex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
+
+    /// Lines hashed two at a time (their blocks interleaved on the SHA unit, the next line
+    /// taking a lane as soon as one ends) give each line's own hash, the portable path's: lines
+    /// of every length around the block and padding edges in many orders, random lengths up to
+    /// a long line's, one line, none.
+    @Test func linesHashedTwoAtATimeGiveEachLinesOwnHash() {
+        var rng = SplitMix64(seed: 181)
+        let edges = [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 121, 127, 128, 129, 191, 192, 600, 1000, 70_001]
+        var batches: [[Int]] = [[], [5], edges, edges.reversed(), [70_001, 3, 3, 3, 3], [3, 70_001, 3]]
+        for _ in 0..<40 { batches.append((0..<Int(rng.next() % 40)).map { _ in Int(rng.next() % 5_000) }) }
+        for lengths in batches {
+            var bytes: [UInt8] = []
+            var ranges: [Range<Int>] = []
+            for length in lengths {
+                ranges.append(bytes.count..<(bytes.count + length))
+                for _ in 0..<length { bytes.append(UInt8(truncatingIfNeeded: rng.next())) }
+            }
+            let hashes = [LineHash](unsafeUninitializedCapacity: ranges.count) { out, count in
+                bytes.withUnsafeBufferPointer { all in
+                    ranges.withUnsafeBufferPointer { SHA256.lineHashes(of: $0, in: all, into: out.baseAddress!) }
+                }
+                count = ranges.count
+            }
+            let expected = ranges.map { SHA256.portableHex(Array(bytes[$0])) }
+            #expect(hashes.map(\.hex) == expected, "lengths \(lengths)")
+        }
+    }
 }
 
-/// A line's `prev` is read as the hash its 64 hex digits spell: every hash reads back from its
-/// own spelling, and nothing that is not 64 lowercase hex digits reads as a hash.
 @Suite struct LineHashSpellingTests {
     @Test func aHashReadsBackFromItsSpellingAndNothingElseReads() {
         var rng = SplitMix64(seed: 41)

@@ -74,9 +74,16 @@ package struct PreparedLine: Equatable, Sendable {
     ///     when the payload is not kept); the fold then needs this buffer.
     package init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true,
                 tape: inout JSONTape, fastEnvelope: Bool = true, staging: UnsafeMutablePointer<[UInt8]>? = nil) {
+        self.init(line, hash: hashing ? LineHash(of: line) : nil, keepingPayload: keepingPayload, tape: &tape,
+                  fastEnvelope: fastEnvelope, staging: staging)
+    }
+
+    /// Prepares a line whose hash is already known (lines hashed two at a time,
+    /// ``SHA256/lineHashes(_:_:)``), or nil when not hashing.
+    package init(_ line: UnsafeBufferPointer<UInt8>, hash: LineHash?, keepingPayload: Bool = true,
+                tape: inout JSONTape, fastEnvelope: Bool = true, staging: UnsafeMutablePointer<[UInt8]>? = nil) {
         // Each path builds its values and then the line in one go (a line without a readable
         // envelope gets no keys, rather than placeholder ones worked out and thrown away).
-        let hash = hashing ? LineHash(of: line) : nil
         guard tape.scan(line), let base = line.baseAddress else {
             self.init(byteCount: line.count, hash: hash,
                       content: line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .invalid)

@@ -11,6 +11,12 @@ int compass_sha256_accelerated(void);
 /// SHA-NI instructions. Call only when `compass_sha256_accelerated()` returned 1.
 void compass_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blocks);
 
+/// Compresses `blocks` blocks of two independent messages at once, their rounds interleaved
+/// (each into its own state): the same states as two calls of `compass_sha256_blocks`, in
+/// less time. Call only when `compass_sha256_accelerated()` returned 1.
+void compass_sha256_blocks_x2(uint32_t state_a[8], const uint8_t *data_a, uint32_t state_b[8], const uint8_t *data_b,
+                              size_t blocks);
+
 /// Asks the CPU to start loading the cache line at `address` (a hint: never faults, may be
 /// ignored). The fold uses it for the event-id table slot of a line a few lines ahead.
 static inline void compass_prefetch(const void *address) { __builtin_prefetch(address); }
