@@ -252,7 +252,7 @@ enum LogVerifier {
         // Every family section, on every core.
         typealias Compared = Result<(length: Int, digest: [UInt8], same: Bool), StoreError>
         // The header and the event ids (a tenth of the work) are encoded on another thread meanwhile.
-        var (stream, compared) = Parallel.both({ SnapshotStream(expected) }) {
+        let (opening, compared) = Parallel.both({ SnapshotStream(expected) }) {
             Parallel.map(families, minimum: 2, scratch: { [UInt8]() }) { (family, held: inout [UInt8]) -> Compared in
                 let section = SnapshotCodec.Section(family)
                 guard let stored = index.families[family.id], stored.range.count == section.bytes.count else {
@@ -264,6 +264,7 @@ enum LogVerifier {
                 }
             }
         }
+        var stream = opening
         var held: [UInt8] = []
         var offset = stream.opening[0].count  // the preamble, compared last
         for part in [stream.header, stream.ids] {
