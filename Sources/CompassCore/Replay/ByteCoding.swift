@@ -28,7 +28,8 @@ struct ByteRun {
     private var base = UnsafeMutablePointer<UInt8>.allocate(capacity: 1_024)
     private var capacity = 1_024
     private var end = 0
-    /// The most this run may hold (checked when it is flushed).
+    /// The most this run may hold (checked at each write in debug builds, and when it is
+    /// flushed in every build).
     private var most = 0
 
     /// Starts a run of at most `capacity` bytes.
@@ -43,12 +44,14 @@ struct ByteRun {
     }
 
     mutating func byte(_ value: UInt8) {
+        assert(end < most, "a run wrote past the length worked out for it")
         base[end] = value
         end += 1
     }
 
     /// ``ByteWriter/uint(_:)``.
     mutating func uint(_ value: UInt64) {
+        assert(end + 10 <= most, "a run wrote past the length worked out for it")
         var v = value
         while v >= 0x80 {
             base[end] = UInt8(truncatingIfNeeded: v) | 0x80
@@ -64,6 +67,7 @@ struct ByteRun {
 
     mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        assert(end + bytes.count <= most, "a run wrote past the length worked out for it")
         (base + end).update(from: source, count: bytes.count)
         end += bytes.count
     }
