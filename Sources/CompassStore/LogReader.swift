@@ -357,19 +357,20 @@ private final class PreparedBlock: @unchecked Sendable {
             let end = min((chunk + 1) * Self.chunkSize, ranges.count)
             while folded < end {
                 if folded + Self.prefetchDistance < end { prefetch(out + folded + Self.prefetchDistance, into: replayer) }
-                let line = (out + folded).move()
                 folded += 1
-                if !consume(line, chunk: chunk, into: &replayer) { return false }
+                if !consumeLine(at: folded - 1, chunk: chunk, into: &replayer) { return false }
             }
         }
         return true
     }
 
-    /// Folds one line with the staging buffer of its chunk.
-    @inline(__always) private func consume(_ line: consuming PreparedLine, chunk: Int, into replayer: inout Replayer) -> Bool {
-        guard !line.staged.isEmpty else { return replayer.consume(prepared: line) }
-        var held: PreparedLine? = consume line  // moved into the closure through an optional
-        return (staging + chunk).pointee.withUnsafeBufferPointer { replayer.consume(prepared: held.take()!, staged: $0) }
+    /// Folds the line at `index` where it lies, with the staging buffer of its chunk, and frees
+    /// it (the caller has counted it folded, so ``discard()`` does not free it again).
+    @inline(__always) private func consumeLine(at index: Int, chunk: Int, into replayer: inout Replayer) -> Bool {
+        let line = out + index
+        defer { line.deinitialize(count: 1) }
+        guard !line.pointee.staged.isEmpty else { return replayer.consume(prepared: &line.pointee) }
+        return (staging + chunk).pointee.withUnsafeBufferPointer { replayer.consume(prepared: &line.pointee, staged: $0) }
     }
 
     /// Claims the next chunk and prepares it; false when every chunk is claimed.
@@ -424,10 +425,9 @@ private final class PreparedBlock: @unchecked Sendable {
         precondition(ready)
         while folded < ranges.count {
             if folded + Self.prefetchDistance < ranges.count { prefetch(out + folded + Self.prefetchDistance, into: replayer) }
-            let line = (out + folded).move()
             let chunk = folded / Self.chunkSize
             folded += 1
-            if !consume(line, chunk: chunk, into: &replayer) { return false }
+            if !consumeLine(at: folded - 1, chunk: chunk, into: &replayer) { return false }
         }
         return true
     }
