@@ -140,7 +140,10 @@ enum LogReader {
     /// A two-stage pipeline: while this thread folds one block's lines in order, a worker
     /// parses, hashes and decodes the next block's (``PreparedLine`` is pure); when the fold
     /// is done first, this thread helps prepare. The raw bytes are no longer needed once a
-    /// block is prepared, so one buffer serves both stages.
+    /// block is prepared; the log is read into two buffers in turn, the next bytes into one
+    /// while the other's last block is prepared, so the worker is not idle during a read.
+    /// A complete line longer than ``Replayer/maxLineBytes`` is reported as too long, never
+    /// prepared, whether it arrived in one read or in many.
     ///
     /// - Throws: ``StoreError/oneChainLog(path:)`` for a log written as SPEC v2 (one chain for
     ///   all families): only `compass migrate` reads those.
@@ -153,11 +156,12 @@ enum LogReader {
     private static func streamLines(fd: Int32, path: String, from offset: Int, extent: LogExtent, fs: FileSystem,
                                     into replayer: inout Replayer, progress: ReadProgress?) throws(StoreError) {
         var offset = offset
-        // Not zero-filled: only the bytes read into it are ever looked at.
-        var buffer = [UInt8](unsafeUninitializedCapacity: min(blockSize, max(1 << 12, extent.complete - offset))) { _, count in
-            count = min(Self.blockSize, max(1 << 12, extent.complete - offset))
-        }
-        var filled = 0  // bytes in buffer[0..<filled]; a partial line sits at the front
+        // Two read buffers take turns: while the lines of one are prepared, the log's next bytes
+        // are read into the other (the worker is not left idle during the read).
+        var buffers = ReadBuffers(capacity: min(blockSize, max(1 << 12, extent.complete - offset)))
+        defer { buffers.deallocate() }
+        var filled = 0  // bytes in the current buffer; a partial line sits at the front
+        var aheadCount: Int?  // bytes already read into the current buffer after its carried part
         var ranges: [Range<Int>] = []
         var prepared: PreparedBlock?  // the previous block, ready to fold
         defer { prepared?.discard() }
@@ -180,24 +184,47 @@ enum LogReader {
         // Reads start small and double too: the first lines are being prepared on both cores
         // while the rest of a family-sized log is still being read.
         var readLimit = 1 << 18
-        while offset < extent.complete {
-            let want = min(buffer.count - filled, extent.complete - offset, readLimit)
+        /// Reads the log's next bytes into `buffer` after its first `kept` bytes; 0 at its end.
+        func readNext(into buffer: UnsafeMutableBufferPointer<UInt8>, after kept: Int) throws(StoreError) -> Int {
+            let want = min(buffer.count - kept, extent.complete - offset, readLimit)
+            guard want > 0 else { return 0 }
             readLimit = min(readLimit * 2, Self.blockSize)
-            var result: Result<Int, StoreError> = .success(0)
-            buffer.withUnsafeMutableBytes { raw in
-                result = Result { () throws(StoreError) in
-                    try fs.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<(filled + want)]), at: offset, path: path)
-                }
-            }
-            let n = try result.get()
-            if n == 0 { break }  // the file ended early (cut by another process): what was read is what there is
+            let n = try fs.read(fd, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[kept..<(kept + want)])), at: offset, path: path)
             offset += n
+            return n
+        }
+        /// Moves the partial line after `consumed` to the front of the other buffer (hashed and
+        /// dropped instead once it is already too long) and returns how many bytes it kept there.
+        func carry(from consumed: Int) -> Int {
+            let tail = UnsafeBufferPointer(rebasing: buffers.current[consumed..<filled])
+            if tail.count > Replayer.maxLineBytes {
+                // The partial line is already too long: hash what we have and skip to its end.
+                var hasher = SHA256()
+                hasher.update(tail)
+                oversized = (hasher, tail.count)
+                return 0
+            }
+            // A partial line filling its whole buffer needs a larger one to be completed.
+            buffers.reserveOther(tail.count == buffers.current.count ? 2 * tail.count : buffers.current.count)
+            if let base = tail.baseAddress { buffers.other.baseAddress!.update(from: base, count: tail.count) }
+            return tail.count
+        }
+        while true {
+            let n: Int
+            if let ahead = aheadCount {
+                n = ahead
+                aheadCount = nil
+            } else {
+                guard offset < extent.complete else { break }
+                n = try readNext(into: buffers.current, after: filled)
+            }
+            if n == 0 { break }  // the file ended early (cut by another process): what was read is what there is
             filled += n
             var start = 0
             if var skipping = oversized {
-                let newline = buffer[0..<filled].firstIndex(of: 0x0A)
+                let newline = UnsafeBufferPointer(rebasing: buffers.current[0..<filled]).firstIndex(of: 0x0A)
                 let end = newline ?? filled
-                buffer.withUnsafeBufferPointer { skipping.hasher.update(UnsafeBufferPointer(rebasing: $0[0..<end])) }
+                skipping.hasher.update(UnsafeBufferPointer(rebasing: buffers.current[0..<end]))
                 skipping.count += end
                 if newline == nil {
                     oversized = skipping
@@ -211,49 +238,61 @@ enum LogReader {
             // At most `maxLinesPerBlock` lines are prepared at a time, so a block of tiny lines
             // (a log of garbage) costs no more memory than a block of real events.
             var consumed = start
-            var keepGoing = true
+            var carried: Int?  // bytes kept in the other buffer, once the partial line moved there
+            let all = UnsafeBufferPointer(buffers.current)
             repeat {
                 ranges.removeAll(keepingCapacity: true)
-                consumed = buffer.withUnsafeBufferPointer { all in
-                    LineSplitter.completeLines(in: all, from: consumed, to: filled, into: &ranges, limit: limit)
-                }
+                consumed = LineSplitter.completeLines(in: all, from: consumed, to: filled, into: &ranges, limit: limit)
                 guard !ranges.isEmpty else { break }
-                let full = ranges.count == limit
+                var full = ranges.count == limit
+                // A complete line past the limit is not prepared but reported as too long, as
+                // when it streams past in pieces or is replayed from memory: the lines before it
+                // make a block, then it is folded alone.
+                if let long = ranges.firstIndex(where: { $0.count > Replayer.maxLineBytes }) {
+                    if long == 0 {
+                        let line = UnsafeBufferPointer(rebasing: all[ranges[0]])
+                        guard foldPrepared(), replayer.consumeOversizedLine(byteCount: line.count, hash: hashing ? SHA256.hex(line) : "") else { return }
+                        consumed = ranges[0].upperBound + 1
+                        continue
+                    }
+                    consumed = ranges[long].lowerBound
+                    ranges.removeSubrange(long...)
+                    full = true
+                }
                 // The log's last lines: nothing is left to read or prepare after them.
                 let last = !full && offset == extent.complete && consumed == filled
-                keepGoing = buffer.withUnsafeBufferPointer { all -> Bool in
-                    let block = blocks[turn]
-                    turn ^= 1
-                    block.start(ranges: ranges, of: all, hashing: hashing, keepingPayload: keepingPayload)
-                    guard foldPrepared() else {
-                        block.discard()
-                        return false
-                    }
-                    if last { return block.foldWhilePreparing(into: &replayer) }
+                let block = blocks[turn]
+                turn ^= 1
+                block.start(ranges: ranges, of: all, hashing: hashing, keepingPayload: keepingPayload)
+                var readFailure: StoreError?
+                if !full && !last {
+                    // The buffer's last block: its partial line moves on and the next bytes are
+                    // read while the block is prepared.
+                    let kept = carry(from: consumed)
+                    carried = kept
+                    do { aheadCount = try readNext(into: buffers.other, after: kept) } catch { readFailure = error }
+                }
+                guard foldPrepared() else {
+                    block.discard()
+                    return
+                }
+                if let readFailure {
+                    // As when the read comes first: the lines before it folded, this block not.
+                    block.discard()
+                    throw readFailure
+                }
+                if last {
+                    guard block.foldWhilePreparing(into: &replayer) else { return }
+                } else {
                     block.finishPreparing()  // this thread helps; the buffer is free again after this
                     prepared = block
-                    return true
                 }
                 limit = min(limit * 2, Self.maxLinesPerBlock)
                 if !full { break }
-            } while keepGoing
-            if !keepGoing { return }
+            } while true
             progress?(offset, extent.complete, replayer.linesRead)
-            if consumed > 0 {
-                buffer.withUnsafeMutableBytes { raw in
-                    _ = memmove(raw.baseAddress!, raw.baseAddress! + consumed, filled - consumed)
-                }
-                filled -= consumed
-            }
-            if filled > Replayer.maxLineBytes {
-                // The partial line is already too long: hash what we have and skip to its end.
-                var hasher = SHA256()
-                buffer.withUnsafeBufferPointer { hasher.update(UnsafeBufferPointer(rebasing: $0[0..<filled])) }
-                oversized = (hasher, filled)
-                filled = 0
-            } else if filled == buffer.count {
-                buffer.append(contentsOf: repeatElement(0, count: buffer.count))
-            }
+            filled = carried ?? carry(from: consumed)
+            buffers.swap()
         }
         guard foldPrepared() else { return }
         // Committed bytes after the last `\n` (or a complete part cut short by another
@@ -261,6 +300,37 @@ enum LogReader {
         if extent.torn || oversized != nil || filled > 0 {
             _ = replayer.consume(line: UnsafeBufferPointer(start: nil, count: 0), terminated: false)
         }
+    }
+}
+
+/// The two buffers the log is read into, taking turns: the current one's lines are prepared
+/// while the next bytes are read into the other.
+private struct ReadBuffers {
+    private(set) var current: UnsafeMutableBufferPointer<UInt8>
+    private(set) var other: UnsafeMutableBufferPointer<UInt8>
+
+    /// Two buffers of `capacity` bytes (not zero-filled: only the bytes read into them are
+    /// ever looked at).
+    init(capacity: Int) {
+        current = .allocate(capacity: capacity)
+        other = .allocate(capacity: capacity)
+    }
+
+    /// Makes the other buffer hold at least `capacity` bytes (its contents are not kept).
+    mutating func reserveOther(_ capacity: Int) {
+        guard other.count < capacity else { return }
+        other.deallocate()
+        other = .allocate(capacity: capacity)
+    }
+
+    /// The other buffer becomes the current one.
+    mutating func swap() {
+        Swift.swap(&current, &other)
+    }
+
+    func deallocate() {
+        current.deallocate()
+        other.deallocate()
     }
 }
 

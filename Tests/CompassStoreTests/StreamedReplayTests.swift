@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CompassCore
 @testable import CompassStore
+import CompassTestSupport
 
 /// The streamed reader (blocks that double, chunks prepared on two threads, the last block
 /// folded while it is being prepared) against the plain replay of the same bytes in memory:
@@ -85,5 +86,48 @@ import Testing
         #expect(duplicates.allSatisfy { $0.message.hasPrefix("duplicate event id ") })
         #expect(streamed.state.appliedCount == 3_000)
         #expect(streamed == Self.inMemory(bytes, cut: ReplayCut()))
+    }
+
+    /// The log is read into two buffers that take turns (the next bytes are read into one
+    /// while the other's lines are prepared), a partial line carried from one to the other.
+    /// Reads that come back short, of every size from a byte to more than the block, give the
+    /// same replay as the bytes in memory: lines split across many reads, a 300 KB line that
+    /// outgrows a buffer, a line past the 1 MiB limit hashed as it streams by, a torn end.
+    @Test func shortReadsCarryEveryPartialLineIntoTheOtherBuffer() throws {
+        var lines = HistoryGenerator(families: 2, events: 1_500, seed: 3).bytes().split(separator: 0x0A).map(Array.init)
+        lines.insert(Array("{\"long\":\"".utf8) + [UInt8](repeating: 0x61, count: 300_000) + Array("\"}".utf8), at: 400)
+        lines.insert([UInt8](repeating: 0x7B, count: Replayer.maxLineBytes + 5_000), at: 900)
+        let log = Array(lines.joined(separator: [0x0A])) + [0x0A]
+        let path = NSTemporaryDirectory() + "short-reads-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for bytes in [log, Array(log.dropLast(25))] {
+            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            let expected = Self.inMemory(bytes, cut: ReplayCut())
+            #expect(expected.problems.map(\.line).prefix(2) == [401, 901] && expected.problems[1].message == "line too long")
+            for sizes in [[1 << 23], [100_003], [4_099, 1, 65_537, 7], [1_048_575, 2], [333]] {
+                let fs = ShortReadFileSystem(sizes: sizes)
+                let streamed = Outcome(try LogReader.replay(path: path, fs: fs))
+                // Compared as a Bool: the outcome's description runs to megabytes.
+                #expect(streamed == expected ? true : false, "reads of \(sizes) bytes: \(streamed.problems) after \(streamed.linesRead) lines")
+                #expect(sizes != [333] || fs.reads > bytes.count / 333, "every read was short")
+            }
+        }
+    }
+
+    /// A read that fails, at any point of the log (the first read, one made while a block was
+    /// being prepared, the last), fails the replay: never a state from part of the log.
+    @Test func aFailedReadAnywhereFailsTheReplay() throws {
+        let log = HistoryGenerator(families: 2, events: 2_000, seed: 4).bytes()
+        let path = NSTemporaryDirectory() + "failed-read-\(UUID().uuidString).jsonl"
+        FileManager.default.createFile(atPath: path, contents: Data(log))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reads = ShortReadFileSystem(sizes: [50_000])
+        _ = try LogReader.replay(path: path, fs: reads)
+        #expect(reads.reads > 10)
+        for failing in 1...reads.reads {
+            #expect(throws: StoreError.self, "read \(failing) of \(reads.reads)") {
+                try LogReader.replay(path: path, fs: ShortReadFileSystem(sizes: [50_000], failingRead: failing))
+            }
+        }
     }
 }
