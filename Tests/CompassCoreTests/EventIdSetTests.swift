@@ -23,6 +23,37 @@ import Testing
         #expect(ids.sorted() == ["00000000-0000-0000-0000-000000000000", uuid, uuid.uppercased(), "e-1"].sorted())
     }
 
+    /// Replay keeps an interaction event's UUID id only as its key and spells the id back from
+    /// it: every key spells the one lowercase id it was made from, and only ids in that form
+    /// have a key (an uppercase or misplaced-dash id is kept as text).
+    @Test func aUUIDKeySpellsBackTheExactIdItWasMadeFrom() {
+        var rng = SplitMix64(seed: 21)
+        let hex = Array("0123456789abcdef")
+        var ids = ["00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff", "71c18690-ee42-490b-b1bb-54d8d101b5b9"]
+        for _ in 0..<500 {
+            let digits = (0..<32).map { _ in hex[rng.below(16)] }
+            var id = ""
+            for (index, digit) in digits.enumerated() {
+                if [8, 12, 16, 20].contains(index) { id.append("-") }
+                id.append(digit)
+            }
+            ids.append(id)
+        }
+        for id in ids {
+            let bytes = Array(id.utf8)
+            let key = bytes.withUnsafeBufferPointer { EventIdKey(uuidBytes: $0) }
+            #expect(key == EventIdKey(id) && key?.isUUID == true, "\(id)")
+            #expect(key?.uuidText == id)
+            var spelled = [UInt8](repeating: 0, count: 36)
+            spelled.withUnsafeMutableBufferPointer { key?.spell(into: $0.baseAddress!) }
+            #expect(spelled == bytes)
+        }
+        for notUUID in ["71C18690-ee42-490b-b1bb-54d8d101b5b9", "71c18690-ee42-490b-b1bb-54d8d101b5b", "71c18690-ee42-490bb-1bb-54d8d101b5b9",
+                        "71c18690-ee42-490b-b1bb-54d8d101b5b9a", "e-1", ""] {
+            #expect(Array(notUUID.utf8).withUnsafeBufferPointer { EventIdKey(uuidBytes: $0) } == nil, "\(notUUID)")
+        }
+    }
+
     @Test func agreesWithASetOfStringsThroughGrowth() {
         var rng = SplitMix64(seed: 0x1D5)
         var ids = EventIdSet()

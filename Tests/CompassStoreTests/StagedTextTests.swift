@@ -88,6 +88,42 @@ import Testing
         #expect(observed.staged.isEmpty && kept.isEmpty)
     }
 
+    /// With texts staged, an interaction event's id in UUID form is kept only as its key (the
+    /// fold spells its bytes from it); any other id, any other event, a line whose payload
+    /// fails (its messages name the id) and a line prepared for an observer keep the id as text.
+    @Test func anInteractionsUUIDIdIsKeptAsItsKeyAndEveryOtherIdAsText() {
+        let uuid = "71c18690-ee42-490b-b1bb-54d8d101b5b9"
+        func line(id: String, type: String, data: String) -> [UInt8] {
+            Array(#"{"seq":1,"id":"\#(id)","type":"\#(type)","at":"2026-01-01T00:00:00Z","actor":"u-1","family":"f-1","data":\#(data)}"#.utf8)
+        }
+        let logged = #"{"interactionId":"i-1","schoolId":"s-1","type":"email","direction":"outbound"}"#
+        func prepared(_ bytes: [UInt8], keepingPayload: Bool = false) -> PreparedLine {
+            var buffer: [UInt8] = []
+            var tape = JSONTape()
+            return withUnsafeMutablePointer(to: &buffer) { staging in
+                bytes.withUnsafeBufferPointer { PreparedLine($0, keepingPayload: keepingPayload, tape: &tape, staging: staging) }
+            }
+        }
+        func id(_ line: PreparedLine) -> String? {
+            switch line.content {
+            case .event(let event): event.id
+            case .draft(let draft, _): draft.id
+            default: nil
+            }
+        }
+        let keyed = prepared(line(id: uuid, type: "InteractionLogged", data: logged))
+        #expect(keyed.keys?.idInKey == true && id(keyed) == "" && keyed.keys?.eventIdText("") == uuid)
+        let deleted = prepared(line(id: uuid, type: "InteractionDeleted", data: #"{"interactionId":"i-1"}"#))
+        #expect(deleted.keys?.idInKey == true && id(deleted) == "")
+        for (text, why) in [(prepared(line(id: "e-1", type: "InteractionLogged", data: logged)), "an id not in UUID form"),
+                            (prepared(line(id: uuid, type: "SchoolAdded", data: #"{"schoolId":"s-1","name":"Duke"}"#)), "another event"),
+                            (prepared(line(id: uuid, type: "InteractionLogged", data: #"{"interactionId":"i-1"}"#)), "a payload that fails"),
+                            (prepared(line(id: uuid, type: "InteractionLogged", data: logged), keepingPayload: true), "an observer's line")] {
+            #expect(text.keys?.idInKey == false, "\(why)")
+            #expect(id(text) == (why == "an id not in UUID form" ? "e-1" : uuid), "\(why)")
+        }
+    }
+
     @Test func theUTF8CheckAgreesWithSwiftsDecoder() {
         var rng = SplitMix64(seed: 9)
         let pieces: [[UInt8]] = [[0x61], [0xC3, 0xA9], [0xE2, 0x80, 0x94], [0xF0, 0x9F, 0x98, 0x80], [0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80],

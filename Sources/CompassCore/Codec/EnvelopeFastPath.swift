@@ -9,14 +9,20 @@ enum EnvelopeFastPath {
     /// The draft of the scanned document at `base` with an empty `data`, and the token of its
     /// `data` object; nil when the line is not of the common shape.
     ///
-    /// - Parameter spellingPrev: put `prev` in the draft as text; otherwise it is left out of
-    ///   the draft and returned as the hash it spells (replay compares it as words).
-    static func decode(_ tape: JSONTape, _ base: UnsafePointer<UInt8>,
-                       spellingPrev: Bool = true) -> (draft: EventDraft, data: Int, prevHash: LineHash?)? {
+    /// - Parameters:
+    ///   - spellingPrev: put `prev` in the draft as text; otherwise it is left out of the draft
+    ///     and returned as the hash it spells (replay compares it as words).
+    ///   - keyingInteractionIds: for an `InteractionLogged` or `InteractionDeleted` whose id is
+    ///     in UUID form, return the id's key and leave the draft's id empty (replay stores such
+    ///     an id's bytes straight from its key: no `String` is built, on this thread or freed on
+    ///     the folding one).
+    static func decode(_ tape: JSONTape, _ base: UnsafePointer<UInt8>, spellingPrev: Bool = true,
+                       keyingInteractionIds: Bool = false) -> (draft: EventDraft, data: Int, prevHash: LineHash?, idKey: EventIdKey?)? {
         let tokens = tape.tokens
         guard let root = tokens.first, root.kind == .object else { return nil }
-        var seq: Int64?, id: String?, type: String?, at: Timestamp?, actor: String?, family: String?
+        var seq: Int64?, idToken: JSONTape.Token?, type: String?, at: Timestamp?, actor: String?, family: String?
         var data: Int?, prev: String?, prevHash: LineHash?
+        var keyable = false  // an interaction event: its id may be kept as its key
         var key = 1
         for _ in 0..<root.count {
             let name = tokens[key], value = tokens[key + 1]
@@ -28,11 +34,13 @@ enum EnvelopeFastPath {
                       number <= EnvelopeDecoder.maxSeq else { return nil }
                 seq = number
             case .id:
-                guard let text = identifier(value, base) else { return nil }
-                id = text
+                guard isIdentifier(value, base) else { return nil }
+                idToken = value
             case .type:
                 guard value.kind == .string, !value.escaped else { return nil }
-                type = EventType.known(bytes(value, base))?.rawValue ?? JSONTape.string(value, base)
+                let known = EventType.known(bytes(value, base))
+                type = known?.rawValue ?? JSONTape.string(value, base)
+                keyable = known == .interactionLogged || known == .interactionDeleted
             case .at:
                 guard value.kind == .string, !value.escaped, let time = Timestamp.parse(bytes(value, base)) else { return nil }
                 at = time
@@ -56,9 +64,12 @@ enum EnvelopeFastPath {
             }
             key = tokens[key + 1].next
         }
-        guard let seq, let id, let type, let at, let actor, let family, let data else { return nil }
+        guard let seq, let idToken, let type, let at, let actor, let family, let data else { return nil }
+        var id = ""
+        let idKey = keyingInteractionIds && keyable ? EventIdKey(uuidBytes: bytes(idToken, base)) : nil
+        if idKey == nil { id = JSONTape.string(idToken, base) }
         return (EventDraft(seq: seq, id: id, type: type, at: at, actor: actor, family: family, data: JSONObject(), version: 1, prev: prev), data,
-                prevHash)
+                prevHash, idKey)
     }
 
     /// The fields of SPEC §1, recognised by their bytes.
@@ -85,9 +96,14 @@ enum EnvelopeFastPath {
 
     /// An id-shaped string value (1–64 id bytes), or nil.
     static func identifier(_ token: JSONTape.Token, _ base: UnsafePointer<UInt8>) -> String? {
-        guard token.kind == .string, !token.escaped, (1...64).contains(token.end - token.start),
-              ByteClass.allIdBytes(base + token.start, count: token.end - token.start) else { return nil }
+        guard isIdentifier(token, base) else { return nil }
         return JSONTape.string(token, base)
+    }
+
+    /// Whether a value is an id-shaped string (1–64 id bytes).
+    static func isIdentifier(_ token: JSONTape.Token, _ base: UnsafePointer<UInt8>) -> Bool {
+        token.kind == .string && !token.escaped && (1...64).contains(token.end - token.start)
+            && ByteClass.allIdBytes(base + token.start, count: token.end - token.start)
     }
 }
 

@@ -89,7 +89,11 @@ package struct PreparedLine: Equatable, Sendable {
                       content: line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .invalid)
             return
         }
-        if fastEnvelope, case (var draft, let data, let prevHash)? = EnvelopeFastPath.decode(tape, base, spellingPrev: keepingPayload) {
+        // A replay that keeps no payloads (and stages texts) leaves an interaction event's UUID
+        // id as its key: the fold stores its bytes spelled from the key.
+        let keyingIds = staging != nil && !keepingPayload
+        if fastEnvelope, case (var draft, let data, let prevHash, let idKey)?
+            = EnvelopeFastPath.decode(tape, base, spellingPrev: keepingPayload, keyingInteractionIds: keyingIds) {
             // The payload is read from the tape in place; the `data` tree is built only when
             // someone may still need it (an observer, or the step-by-step rules after a failure).
             let (type, version) = (draft.type, draft.version)
@@ -108,7 +112,14 @@ package struct PreparedLine: Equatable, Sendable {
                 payload = build(staging: nil)
             }
             if keepingPayload || !payload.succeeded, case .object(let object) = tape.value(at: data, in: base) { draft.data = object }
-            let keys = LineKeys(id: draft.id, family: draft.family, result: payload)
+            let keys: LineKeys
+            if let idKey, payload.succeeded {
+                keys = LineKeys(idKey: idKey, family: draft.family, result: payload)
+            } else {
+                // A line the rules may refuse keeps its id spelled: messages and drafts name it.
+                if let idKey { draft.id = idKey.uuidText }
+                keys = LineKeys(id: draft.id, family: draft.family, result: payload)
+            }
             let (seq, at, family) = (draft.seq, draft.at, draft.family)
             let prev = prevHash.map(LineHead.words) ?? draft.prev.map(LineHead.text)
             self.init(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload), keys: keys,

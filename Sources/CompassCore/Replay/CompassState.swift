@@ -105,10 +105,14 @@ public struct CompassState: Equatable, Sendable {
 extension Family {
     /// Folds one accepted event of this family.
     ///
-    /// - Parameter staged: texts of the event staged outside it (``TextStaging``).
-    mutating func apply(_ event: consuming Event, interactionHash: Int?, staged: StagedBytes? = nil) {
+    /// - Parameters:
+    ///   - staged: texts of the event staged outside it (``TextStaging``).
+    ///   - idKey: the event id's key when the id was left out of the event
+    ///     (``LineKeys/idInKey``: only an interaction event's); its bytes are spelled from it.
+    mutating func apply(_ event: consuming Event, interactionHash: Int?, staged: StagedBytes? = nil, idKey: EventIdKey? = nil) {
         version += 1
         let (seq, id, at, actor, payload) = event.takeParts()
+        assert(idKey == nil || payload.type == .interactionLogged || payload.type == .interactionDeleted, "an id left out of a \(payload.type)")
         switch consume payload {
         case .memberJoined(let joined):
             memberIds.append(joined.userId)
@@ -118,12 +122,14 @@ extension Family {
             coaches[added.coachId] = Coach(id: added.coachId, schoolId: added.schoolId, firstName: added.firstName, lastName: added.lastName, role: added.role)
         case .interactionLogged(let logged):
             let hash = interactionHash ?? logged.interactionId.hashValue
-            interactions.append(eventId: id, seq: seq, at: at, loggedBy: actor, logged: logged, hash: hash, staged: staged)
+            interactions.append(eventId: id, idKey: idKey, seq: seq, at: at, loggedBy: actor, logged: logged, hash: hash, staged: staged)
         case .interactionDeleted(let deleted):
             interactions.delete(deleted.interactionId, Deletion(eventId: id, at: at, by: actor),
-                                hash: interactionHash ?? deleted.interactionId.hashValue)
+                                hash: interactionHash ?? deleted.interactionId.hashValue, idKey: idKey)
         case .schoolStatusChanged(let changed):
-            schools[changed.schoolId]?.status = changed.newStatus
+            // Through the entry's index: `schools[id]?.status = …` mutates through the
+            // dictionary's modify accessor, whose frame was three heap allocations per line here.
+            if let index = schools.index(forKey: changed.schoolId) { schools.values[index].status = changed.newStatus }
             statusChanges.append(StatusChangeRecord(eventId: id, seq: seq, at: at, actor: actor, change: changed))
         case .documentUploaded(let uploaded):
             documents[uploaded.documentId] = DocumentRecord(eventId: id, seq: seq, at: at, actor: actor, document: uploaded)

@@ -237,37 +237,48 @@ package struct EventIdSet: Equatable, Sendable {
     /// hex), or nil for any other id.
     static func uuidKey(_ id: String) -> (UInt64, UInt64)? {
         guard id.utf8.count == 36 else { return nil }
-        return id.utf8.withContiguousStorageIfAvailable { bytes -> (UInt64, UInt64)? in
-            var high: UInt64 = 0, low: UInt64 = 0
-            var bad: UInt8 = 0
-            var digits = 0
-            for index in 0..<36 {
-                let byte = bytes[index]
-                if index == 8 || index == 13 || index == 18 || index == 23 {
-                    bad |= byte ^ 0x2D
-                    continue
-                }
-                let decimal = byte &- 0x30, letter = byte &- 0x61
-                let nibble = decimal < 10 ? decimal : letter < 6 ? letter &+ 10 : 0x10
-                bad |= nibble & 0x10
-                if digits < 16 { high = high << 4 | UInt64(nibble & 0x0F) } else { low = low << 4 | UInt64(nibble & 0x0F) }
-                digits += 1
-            }
-            return bad == 0 ? (high, low) : nil
-        } ?? nil
+        return id.utf8.withContiguousStorageIfAvailable { uuidKey(bytes: $0) } ?? nil
     }
 
-    static func uuidText(_ key: (UInt64, UInt64)) -> String {
-        var hex = ""
-        for (half, value) in [key.0, key.1].enumerated() {
-            for nibble in 0..<16 {
-                let digit = Int((value >> UInt64(60 - 4 * nibble)) & 0xF)
-                let position = half * 16 + nibble
-                if position == 8 || position == 12 || position == 16 || position == 20 { hex.append("-") }
-                hex.append(Character(Unicode.Scalar(UInt8(digit < 10 ? 48 + digit : 87 + digit))))
+    /// ``uuidKey(_:)`` of an id's UTF-8 bytes.
+    static func uuidKey(bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
+        guard bytes.count == 36 else { return nil }
+        var high: UInt64 = 0, low: UInt64 = 0
+        var bad: UInt8 = 0
+        var digits = 0
+        for index in 0..<36 {
+            let byte = bytes[index]
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                bad |= byte ^ 0x2D
+                continue
             }
+            let decimal = byte &- 0x30, letter = byte &- 0x61
+            let nibble = decimal < 10 ? decimal : letter < 6 ? letter &+ 10 : 0x10
+            bad |= nibble & 0x10
+            if digits < 16 { high = high << 4 | UInt64(nibble & 0x0F) } else { low = low << 4 | UInt64(nibble & 0x0F) }
+            digits += 1
         }
-        return hex
+        return bad == 0 ? (high, low) : nil
+    }
+
+    /// The id a UUID key was made from (the form is lowercase only, so it is spelled back exactly).
+    static func uuidText(_ key: (UInt64, UInt64)) -> String {
+        String(unsafeUninitializedCapacity: 36) { spell(key, into: $0.baseAddress!); return 36 }
+    }
+
+    /// Writes the 36 bytes of the id a UUID key was made from.
+    static func spell(_ key: (UInt64, UInt64), into out: UnsafeMutablePointer<UInt8>) {
+        var position = 0
+        for index in 0..<32 {
+            let value = index < 16 ? key.0 : key.1
+            let digit = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * (index & 15))) & 0xF
+            if index == 8 || index == 12 || index == 16 || index == 20 {
+                out[position] = 0x2D
+                position += 1
+            }
+            out[position] = digit < 10 ? 0x30 + digit : 0x57 + digit
+            position += 1
+        }
     }
 }
 
@@ -286,5 +297,23 @@ package struct EventIdKey: Equatable, Sendable {
         } else {
             (high, low, isUUID) = (0, 0, false)
         }
+    }
+
+    /// The key of an id in UUID form given as its bytes; nil for any other id.
+    init?(uuidBytes bytes: UnsafeBufferPointer<UInt8>) {
+        guard let key = EventIdSet.uuidKey(bytes: bytes) else { return nil }
+        (high, low, isUUID) = (key.0, key.1, true)
+    }
+
+    /// The id a UUID key was made from (only for a key in UUID form).
+    var uuidText: String {
+        precondition(isUUID, "spelling a key that is not a UUID")
+        return EventIdSet.uuidText((high, low))
+    }
+
+    /// Writes the 36 bytes of the id a UUID key was made from.
+    func spell(into out: UnsafeMutablePointer<UInt8>) {
+        precondition(isUUID, "spelling a key that is not a UUID")
+        EventIdSet.spell((high, low), into: out)
     }
 }

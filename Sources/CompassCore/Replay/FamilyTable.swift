@@ -51,7 +51,7 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
     /// Folds an accepted event into its family (added when it has none yet), in place.
     mutating func apply(_ event: consuming Event, keys: LineKeys, staged: StagedBytes? = nil) {
         let position = position(adding: event.family, hash: keys.family)
-        list[position].apply(event, interactionHash: keys.interaction, staged: staged)
+        list[position].apply(event, interactionHash: keys.interaction, staged: staged, idKey: keys.idInKey ? keys.eventId : nil)
     }
 
     /// Adds or replaces a family.

@@ -88,8 +88,9 @@ public struct InteractionTable: Equatable, Sendable {
     }
 
     /// Adds a newly logged interaction from the parts of its event (its id must be new); a
-    /// text staged outside the event (``TextStaging``) is taken from `staged`.
-    mutating func append(eventId: String, seq: Int64, at: Timestamp, loggedBy: String, logged: borrowing InteractionLogged, hash: Int,
+    /// text staged outside the event (``TextStaging``) is taken from `staged`, and the event id
+    /// is spelled from `idKey` when it was left out of the event (``LineKeys/idInKey``).
+    mutating func append(eventId: String, idKey: EventIdKey? = nil, seq: Int64, at: Timestamp, loggedBy: String, logged: borrowing InteractionLogged, hash: Int,
                          staged: StagedBytes? = nil) {
         let position = rows.count
         index.insert(hash: hash, position: position)
@@ -104,7 +105,7 @@ public struct InteractionTable: Equatable, Sendable {
             answers = 1 << 7
         }
         rows.append(StoredInteraction(
-            eventId: texts.add(eventId), loggedBy: texts.add(loggedBy), interactionId: texts.add(logged.interactionId),
+            eventId: idKey.map { texts.add(uuid: $0) } ?? texts.add(eventId), loggedBy: texts.add(loggedBy), interactionId: texts.add(logged.interactionId),
             schoolId: texts.add(logged.schoolId), coachId: texts.add(logged.coachId), loggedEventId: texts.add(logged.eventId),
             otherCoachName: texts.add(logged.otherCoachName),
             subject: staged?.span(.subject, in: &texts) ?? texts.add(logged.subject),
@@ -122,14 +123,15 @@ public struct InteractionTable: Equatable, Sendable {
         return rows.withUnsafeBufferPointer { !$0[position].isDeleted && texts.equals($0[position].loggedBy, actor) }
     }
 
-    /// Marks an interaction deleted.
-    mutating func delete(_ id: String, _ deletion: Deletion, hash: Int) {
+    /// Marks an interaction deleted; the deleting event's id is spelled from `idKey` when it
+    /// was left out of the deletion (``LineKeys/idInKey``).
+    mutating func delete(_ id: String, _ deletion: Deletion, hash: Int, idKey: EventIdKey? = nil) {
         guard let position = position(of: id, hash: hash) else { return }
-        delete(at: position, deletion)
+        delete(at: position, deletion, idKey: idKey)
     }
 
-    private mutating func delete(at position: Int, _ deletion: Deletion) {
-        let (eventId, by) = (texts.add(deletion.eventId), texts.add(deletion.by))
+    private mutating func delete(at position: Int, _ deletion: Deletion, idKey: EventIdKey? = nil) {
+        let (eventId, by) = (idKey.map { texts.add(uuid: $0) } ?? texts.add(deletion.eventId), texts.add(deletion.by))
         rows[position].deletedEventId = eventId
         rows[position].deletedBy = by
         rows[position].deletedAt = deletion.at.millisecondsSinceEpoch

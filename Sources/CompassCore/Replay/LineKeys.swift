@@ -8,6 +8,10 @@ package struct LineKeys: Equatable, Sendable {
     /// The `hashValue` of the interaction id an `InteractionLogged` or `InteractionDeleted`
     /// names (nil for other events).
     package var interaction: Int?
+    /// Whether the event's id was left out of it (its `id` is empty) and is spelled from
+    /// ``eventId`` instead: only an interaction event whose id is in UUID form, prepared for a
+    /// replay without observer (``EnvelopeFastPath/decode(_:_:spellingPrev:keyingInteractionIds:)``).
+    package var idInKey = false
 
     /// The keys of an event with this id, family and payload.
     package init(id: String, family: String, payload: borrowing Payload) {
@@ -36,6 +40,22 @@ extension Payload {
 }
 
 extension LineKeys {
+    /// The event's id: its own, or spelled from its key when it was left out (``idInKey``).
+    package func eventIdText(_ id: String) -> String {
+        idInKey ? eventId.uuidText : id
+    }
+
+    /// The keys of an interaction event whose id is kept only as its key (``idInKey``).
+    init(idKey: EventIdKey, family: String, result: borrowing Result<Payload, EventError>) {
+        eventId = idKey
+        self.family = family.hashValue
+        switch result {
+        case .success(let payload): interaction = payload.interactionIdHash
+        case .failure: interaction = nil
+        }
+        idInKey = true
+    }
+
     /// The keys of a line whose payload built (or did not: then only its id is looked up).
     init(id: String, family: String, result: borrowing Result<Payload, EventError>) {
         switch result {

@@ -218,7 +218,9 @@ package struct Replayer {
             do {
                 try Rules.accept(event, keys: keys, in: state)
             } catch {
-                reject(number, EventDraft(envelopeOf: event), error.message, kind: error.kind, family: event.family)
+                var draft = EventDraft(envelopeOf: event)
+                draft.id = keys.eventIdText(event.id)
+                reject(number, draft, error.message, kind: error.kind, family: event.family)
                 return true
             }
             if let observer {

@@ -19,6 +19,14 @@ struct TextArena: Sendable {
         return text.withUTF8 { add(bytes: $0) }
     }
 
+    /// Stores the id a UUID key was made from, spelled straight into the arena (no `String`).
+    mutating func add(uuid key: EventIdKey) -> TextSpan {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { bytes in
+            key.spell(into: bytes.baseAddress!)
+            return add(bytes: UnsafeBufferPointer(bytes))
+        }
+    }
+
     /// Stores `text` when there is one; ``TextSpan/none`` for nil.
     mutating func add(_ text: String?) -> TextSpan {
         guard let text else { return .none }

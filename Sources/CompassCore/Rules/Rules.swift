@@ -35,7 +35,9 @@ package enum Rules {
 
     /// ``accept(_:in:)`` with the keys of its lookups worked out ahead.
     package static func accept(_ event: Event, keys: LineKeys, in state: CompassState) throws(EventError) {
-        guard !state.eventIds.contains(event.id, key: keys.eventId) else { throw EventError("duplicate event id \(event.id)", kind: .duplicate) }
+        guard !state.eventIds.contains(event.id, key: keys.eventId) else {
+            throw EventError("duplicate event id \(keys.eventIdText(event.id))", kind: .duplicate)
+        }
         try check(event, in: state, keys: keys)
     }
 
