@@ -52,6 +52,7 @@ extension RuleContext {
         guard let value = reader.data["interestAnswers"], value != .null else { return nil }
         guard case .array(let elements) = value, elements.count == 6 else { throw EventError(message) }
         var answers: [Bool] = []
+        answers.reserveCapacity(6)  // one allocation, not one per doubling
         for element in elements {
             guard case .bool(let answer) = element else { throw EventError(message) }
             answers.append(answer)
@@ -64,6 +65,7 @@ extension RuleContext {
         guard let value = reader.data["attachments"], value != .null else { return nil }
         guard case .array(let elements) = value else { throw .mustBe("data.attachments", "an array") }
         var attachments: [Attachment] = []
+        attachments.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
             var path: String { "data.attachments[\(index)]" }  // spelled only for a message
             guard case .object(let object) = element else { throw .mustBe(path, "an object") }
