@@ -240,7 +240,8 @@ struct TapeObject: JSONFields {
         guard let staging, let index = valueToken(key) else { return false }
         let token = tape.tokens[index]
         guard token.kind == .string, !token.escaped else { return false }
-        return staging.pointee.stage(UnsafeBufferPointer(start: base + token.start, count: token.end - token.start), as: field, limit: limit)
+        return staging.pointee.stage(UnsafeBufferPointer(start: base + token.start, count: token.end - token.start), as: field, limit: limit,
+                                     ascii: token.plain)
     }
 
     subscript(key: String) -> JSONValue? {

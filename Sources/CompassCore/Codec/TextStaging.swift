@@ -23,8 +23,11 @@ package struct TextStaging {
 
     /// Copies a plain string's bytes into the buffer when they are valid UTF-8 of at most
     /// `limit` UTF-16 units; false (nothing staged) otherwise. An empty text stages as absent.
-    mutating func stage(_ bytes: UnsafeBufferPointer<UInt8>, as field: StagedTexts.Field, limit: Int) -> Bool {
-        guard let units = UTF8Check.utf16Count(ifValid: bytes), units <= limit else { return false }
+    ///
+    /// - Parameter ascii: the bytes are known to be ASCII (the scanner saw no other byte), so
+    ///   they are as many UTF-16 units as bytes and need no second check.
+    mutating func stage(_ bytes: UnsafeBufferPointer<UInt8>, as field: StagedTexts.Field, limit: Int, ascii: Bool = false) -> Bool {
+        guard let units = ascii ? bytes.count : UTF8Check.utf16Count(ifValid: bytes), units <= limit else { return false }
         guard !bytes.isEmpty else { return true }
         let start = buffer.pointee.count
         buffer.pointee.append(contentsOf: bytes)
