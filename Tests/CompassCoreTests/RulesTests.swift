@@ -296,3 +296,63 @@ import Testing
         #expect(Identifier.isValid(id) == valid)
     }
 }
+
+/// Id fields are read from their bytes (the text is built only for a valid id): what each
+/// reader makes of every kind of value, through the tree and through the tape.
+@Suite struct IdFieldTests {
+    static let at = Timestamp(rfc3339: "2026-01-01T00:00:00Z")!
+
+    /// `ok interactionId|schoolId|coachId|eventId` (`-` for nil) or the message, through the
+    /// built tree and through the line's tape, which must agree.
+    static func outcome(_ fields: String) -> String {
+        let data = "{\(fields),\"type\":\"email\",\"direction\":\"inbound\"}"
+        func describe(_ result: Result<Payload, EventError>) -> String {
+            switch result {
+            case .failure(let error): return error.message
+            case .success(.interactionLogged(let e)):
+                return "ok " + [e.interactionId, e.schoolId ?? "-", e.coachId ?? "-", e.eventId ?? "-"].joined(separator: "|")
+            case .success(let other): return "other \(other)"
+            }
+        }
+        guard case .object(let object)? = JSONParser.parse(data) else { return "bad test data" }
+        let draft = EventDraft(seq: 1, id: "e-1", type: "InteractionLogged", at: at, actor: "u", family: "f", data: object, version: 1, prev: nil)
+        let tree = describe(Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) })
+        let line = Array(#"{"seq":1,"id":"e-1","type":"InteractionLogged","at":"2026-01-01T00:00:00Z","actor":"u","family":"f","data":"#.utf8)
+            + Array(data.utf8) + [UInt8(ascii: "}")]
+        var tape = JSONTape()
+        let prepared = line.withUnsafeBufferPointer { PreparedLine($0, keepingPayload: true, tape: &tape) }
+        guard case .draft(_, let payload) = prepared.content else { return "not a draft: \(prepared.content)" }
+        let read = describe(payload)
+        return read == tree ? read : "tree: \(tree), tape: \(read)"
+    }
+
+    @Test(arguments: [
+        (#""interactionId":"i-1","schoolId":"s-1""#, "ok i-1|s-1|-|-"),
+        (#""interactionId":"i\u002d1","schoolId":"s\u002D1""#, "ok i-1|s-1|-|-"),
+        (#""interactionId":"\#(String(repeating: "x", count: 64))","schoolId":"s""#, "ok \(String(repeating: "x", count: 64))|s|-|-"),
+        (#""schoolId":"s""#, "missing field data.interactionId"),
+        (#""interactionId":null,"schoolId":"s""#, "missing field data.interactionId"),
+        (#""interactionId":"","schoolId":"s""#, "field data.interactionId must be an id"),
+        (#""interactionId":7,"schoolId":"s""#, "field data.interactionId must be an id"),
+        (#""interactionId":["i"],"schoolId":"s""#, "field data.interactionId must be an id"),
+        (#""interactionId":"é","schoolId":"s""#, "field data.interactionId must be an id"),
+        (#""interactionId":"i 1","schoolId":"s""#, "field data.interactionId must be an id"),
+        (#""interactionId":"\#(String(repeating: "x", count: 65))","schoolId":"s""#, "field data.interactionId must be an id"),
+        // A reference: absent when null or empty, its own message otherwise.
+        (#""interactionId":"i","schoolId":"","coachId":"c""#, "ok i|-|c|-"),
+        (#""interactionId":"i","schoolId":null,"coachId":"c""#, "ok i|-|c|-"),
+        (#""interactionId":"i","schoolId":7,"coachId":"c""#, "Please select a school"),
+        (#""interactionId":"i","schoolId":"s/1","coachId":"c""#, "Please select a school"),
+        (#""interactionId":"i","schoolId":"s","coachId":false"#, "Invalid coach selection"),
+        (#""interactionId":"i","schoolId":"","coachId":"""#, "Please select a school"),
+        // An optional id: absent when null or empty, a shape message otherwise.
+        (#""interactionId":"i","schoolId":"s","eventId":"""#, "ok i|s|-|-"),
+        (#""interactionId":"i","schoolId":"s","eventId":null"#, "ok i|s|-|-"),
+        (#""interactionId":"i","schoolId":"s","eventId":"ev:1""#, "ok i|s|-|ev:1"),
+        (#""interactionId":"i","schoolId":"s","eventId":1.5"#, "field data.eventId must be an id"),
+        (#""interactionId":"i","schoolId":"s","eventId":"ev\n""#, "field data.eventId must be an id"),
+    ])
+    func idFieldsAreReadAsTheSpecSays(fields: String, expected: String) {
+        #expect(Self.outcome(fields) == expected)
+    }
+}

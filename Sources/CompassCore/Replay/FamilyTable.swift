@@ -27,8 +27,17 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
         list.withUnsafeBufferPointer { families in byHash.position(hash: hash) { (families.baseAddress! + $0).pointee.id == id } }
     }
 
-    /// Where some family whose id has this hash is (unconfirmed: a hint for prefetching).
-    func anyPosition(hash: Int) -> Int? { byHash.anyPosition(hash: hash) }
+    /// Starts loading the slot of an interaction's index where `interactionHash` would be, in
+    /// the family some family id hashing to `familyHash` found (a hint: a wrong family only
+    /// wastes it). Reads the slot through the list in place: copying the family's table out
+    /// cost a reference count per array it holds.
+    func prefetchInteraction(familyHash: Int, interactionHash: Int) {
+        guard let position = byHash.anyPosition(hash: familyHash) else { return }
+        list.withUnsafeBufferPointer { families in
+            guard let table = (families.baseAddress! + position).pointer(to: \.interactions) else { return }
+            InteractionTable.prefetch(in: table, hash: interactionHash)
+        }
+    }
 
     /// The position of the family with this id, adding an empty one when there is none.
     mutating func position(adding id: String) -> Int {

@@ -140,6 +140,12 @@ public struct InteractionTable: Equatable, Sendable {
     /// Starts loading the index slot of an id's hash (the fold calls it a few lines ahead).
     func prefetch(hash: Int) { index.prefetch(hash: hash) }
 
+    /// ``prefetch(hash:)`` on a table read where it lies (no copy of its arrays).
+    static func prefetch(in table: UnsafePointer<InteractionTable>, hash: Int) {
+        guard let index = table.pointer(to: \.index) else { return }
+        PositionIndex.prefetch(in: index, hash: hash)
+    }
+
     /// Calls `body` with each record `include` keeps, in logging order, building only those:
     /// `include` sees the row's ``RowFacts`` and whether `loggedBy` is a given user.
     func forEachRecord(where include: (_ facts: RowFacts, _ loggedBy: (String) -> Bool) -> Bool, _ body: (InteractionRecord) -> Void) {

@@ -39,6 +39,15 @@ struct PositionIndex: Sendable {
         slots.withUnsafeBufferPointer { compass_prefetch($0.baseAddress! + slot * 2) }
     }
 
+    /// ``prefetch(hash:)`` on an index read where it lies (no copy of its slots).
+    static func prefetch(in index: UnsafePointer<PositionIndex>, hash: Int) {
+        guard let slots = index.pointer(to: \.slots) else { return }
+        let count = slots.pointee.count
+        guard count > 0 else { return }
+        let slot = hash & (count / 2 - 1)
+        slots.pointee.withUnsafeBufferPointer { compass_prefetch($0.baseAddress! + slot * 2) }
+    }
+
     /// Records `position` under `hash` (the caller has checked that its id is not there yet).
     mutating func insert(hash: Int, position: Int) {
         if (used + 1) * 2 > slots.count / 2 { grow(to: max(16, slots.count)) }

@@ -296,9 +296,7 @@ package struct Replayer {
     package func prefetch(_ keys: LineKeys?) {
         guard let keys else { return }
         state.eventIds.prefetch(keys.eventId)
-        if let interaction = keys.interaction, let position = state.families.anyPosition(hash: keys.family) {
-            state.families.list.withUnsafeBufferPointer { ($0.baseAddress! + position).pointee.interactions.prefetch(hash: interaction) }
-        }
+        if let interaction = keys.interaction { state.families.prefetchInteraction(familyHash: keys.family, interactionHash: interaction) }
     }
 
     /// Folds the state of an event this process is about to write as the log's next line

@@ -6,16 +6,44 @@ struct PayloadReader<Fields: JSONFields> {
     /// A field whose only rule is its shape (`missing field data.F` / `field data.F must be an id`).
     func requiredId(_ key: String) throws(EventError) -> String {
         // The path is spelled only for a message (not on every line that passes).
-        guard let value = data[key], value != .null else { throw .missing("data.\(key)") }
-        guard case .string(let text) = value, Identifier.isValid(text) else { throw .mustBe("data.\(key)", "an id") }
-        return text
+        switch idField(key) {
+        case .absent: throw .missing("data.\(key)")
+        case .empty, .notId: throw .mustBe("data.\(key)", "an id")
+        case .id(let text): return text
+        }
     }
 
     /// An optional id with no message of its own.
     func optionalId(_ key: String) throws(EventError) -> String? {
-        guard let value = data[key], value != .null, value != .string("") else { return nil }
-        guard case .string(let text) = value, Identifier.isValid(text) else { throw .mustBe("data.\(key)", "an id") }
-        return text
+        switch idField(key) {
+        case .absent, .empty: return nil
+        case .notId: throw .mustBe("data.\(key)", "an id")
+        case .id(let text): return text
+        }
+    }
+
+    /// What an id field holds, read from its bytes: the text is built only for a valid id.
+    private enum IdField {
+        /// Missing or `null`.
+        case absent
+        /// `""`.
+        case empty
+        /// Another kind of value, or a string that is not an id.
+        case notId
+        case id(String)
+    }
+
+    private func idField(_ key: String) -> IdField {
+        let field = data.withText(key) { bytes -> IdField in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return .empty }
+            guard bytes.count <= 64, ByteClass.allIdBytes(base, count: bytes.count) else { return .notId }
+            return .id(String(decoding: bytes, as: UTF8.self))
+        }
+        switch field {
+        case .absent: return .absent
+        case .notText: return .notId
+        case .text(let read): return read
+        }
     }
 
     /// Optional text with no message of its own.
@@ -103,8 +131,10 @@ struct PayloadReader<Fields: JSONFields> {
 
     /// An id field that has a message for every failure.
     func reference(_ key: String, else message: String) throws(EventError) -> String? {
-        guard let value = data[key], value != .null, value != .string("") else { return nil }
-        guard case .string(let text) = value, Identifier.isValid(text) else { throw EventError(message) }
-        return text
+        switch idField(key) {
+        case .absent, .empty: return nil
+        case .notId: throw EventError(message)
+        case .id(let text): return text
+        }
     }
 }

@@ -81,7 +81,12 @@ struct StateRules {
 
     /// The coach exists and, when a school is named too, coaches there.
     func coachMatches(_ coachId: String, school schoolId: String?) throws(EventError) {
-        guard let coachSchool = family({ $0.pointee.coaches[coachId]?.schoolId }), schoolId == nil || coachSchool == schoolId else {
+        // Compared where the coach lies: `coaches[coachId]?.schoolId` copied the whole coach out.
+        let matches = familyHas { family in
+            guard let index = family.pointee.coaches.index(forKey: coachId) else { return false }
+            return schoolId == nil || family.pointee.coaches.values[index].schoolId == schoolId
+        }
+        guard matches else {
             throw EventError("Invalid coach selection", field: "coachId", value: coachId)
         }
     }
