@@ -54,6 +54,36 @@ import Testing
         }
     }
 
+    /// The key read eight digits at a time equals the one read a digit at a time, for ids in
+    /// UUID form and for every byte of one changed to every other value (a digit out of range,
+    /// a letter's case, a dash moved or lost, a byte with its high bit set).
+    @Test func theWordAtATimeKeyEqualsTheDigitByDigitOne() {
+        var rng = SplitMix64(seed: 22)
+        let hex = Array("0123456789abcdef".utf8)
+        func same(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBufferPointer { buffer in
+                let fast = EventIdSet.uuidKey(bytes: buffer), reference = EventIdSet.uuidKeyDigitByDigit(bytes: buffer)
+                return fast?.0 == reference?.0 && fast?.1 == reference?.1
+            }
+        }
+        var keyed = 0
+        for round in 0..<40 {
+            var id = (0..<36).map { [8, 13, 18, 23].contains($0) ? UInt8(ascii: "-") : hex[rng.below(16)] }
+            if round == 0 { id = Array("00000000-0000-0000-0000-000000000000".utf8) }
+            if round == 1 { id = Array("ffffffff-ffff-ffff-ffff-ffffffffffff".utf8) }
+            #expect(same(id))
+            if id.withUnsafeBufferPointer({ EventIdSet.uuidKey(bytes: $0) }) != nil { keyed += 1 }
+            for position in 0..<36 {
+                for value in 0...255 {
+                    var changed = id
+                    changed[position] = UInt8(value)
+                    #expect(same(changed), "\(String(decoding: changed, as: UTF8.self))")
+                }
+            }
+        }
+        #expect(keyed == 40)
+    }
+
     @Test func agreesWithASetOfStringsThroughGrowth() {
         var rng = SplitMix64(seed: 0x1D5)
         var ids = EventIdSet()

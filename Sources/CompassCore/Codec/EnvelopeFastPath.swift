@@ -54,9 +54,14 @@ enum EnvelopeFastPath {
                 guard value.kind == .object else { return nil }
                 data = key + 1
             case .prev:
-                guard value.kind == .string, !value.escaped, value.end - value.start == 64,
-                      ByteClass.allLowerHex(base + value.start, count: 64) else { return nil }
-                if spellingPrev { prev = JSONTape.string(value, base) } else { prevHash = LineHash(hex: bytes(value, base)) }
+                guard value.kind == .string, !value.escaped, value.end - value.start == 64 else { return nil }
+                if spellingPrev {
+                    guard ByteClass.allLowerHex(base + value.start, count: 64) else { return nil }
+                    prev = JSONTape.string(value, base)
+                } else {
+                    guard let hash = LineHash(hex: bytes(value, base)) else { return nil }  // it checks the digits
+                    prevHash = hash
+                }
             case .version:
                 return nil  // rare; the general decoder checks it
             case .other:

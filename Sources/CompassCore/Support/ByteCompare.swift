@@ -56,6 +56,20 @@ enum ByteClass {
         return true
     }
 
+    /// The value of eight lowercase hex digits loaded little-endian (the first digit in the
+    /// lowest byte, and the most significant in the value); the digits must be checked first.
+    /// Four digits in the low half, with zeros above, give their value shifted left by 16.
+    @inline(__always) static func hexValue(_ x: UInt64) -> UInt32 {
+        // '0'–'9' are 0x30–0x39, 'a'–'f' 0x61–0x66: a digit's value is its low nibble, plus 9
+        // when bit 6 is set (a letter).
+        let nibbles = (x & 0x0F0F_0F0F_0F0F_0F0F) &+ ((x >> 6) & 0x0101_0101_0101_0101) &* 9
+        // Pairs of digits into bytes (the first digit is the high nibble), then the four bytes
+        // together: the first pair ends up lowest, so the value is their byte swap.
+        let pairs = ((nibbles & 0x000F_000F_000F_000F) << 4) | ((nibbles & 0x0F00_0F00_0F00_0F00) >> 8)
+        let packed = (pairs & 0xFF) | (pairs >> 8 & 0xFF00) | (pairs >> 16 & 0xFF_0000) | (pairs >> 24 & 0xFF00_0000)
+        return UInt32(truncatingIfNeeded: packed).byteSwapped
+    }
+
     /// Whether every byte is a lowercase hex digit.
     @inline(__always) static func allLowerHex(_ p: UnsafePointer<UInt8>, count: Int) -> Bool {
         var k = 0

@@ -14,16 +14,9 @@ package struct LineHash: Equatable, Sendable {
         guard digits.count == 64, let start = digits.baseAddress, ByteClass.allLowerHex(start, count: 64) else { return nil }
         var parsed: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &parsed) { raw in
-            for word in 0..<8 {
-                // Eight digits at a time: '0'–'9' are 0x30–0x39, 'a'–'f' 0x61–0x66, so a digit's
-                // value is its low nibble, plus 9 when bit 6 is set (a letter).
+            for word in 0..<8 {  // eight digits at a time
                 let x = UInt64(littleEndian: UnsafeRawPointer(start + word * 8).loadUnaligned(as: UInt64.self))
-                let nibbles = (x & 0x0F0F_0F0F_0F0F_0F0F) &+ ((x >> 6) & 0x0101_0101_0101_0101) &* 9
-                // Pairs of digits into bytes (the first digit is the high nibble), then the four
-                // bytes together: the first pair ends up lowest, so the word is their byte swap.
-                let pairs = ((nibbles & 0x000F_000F_000F_000F) << 4) | ((nibbles & 0x0F00_0F00_0F00_0F00) >> 8)
-                let packed = (pairs & 0xFF) | (pairs >> 8 & 0xFF00) | (pairs >> 16 & 0xFF_0000) | (pairs >> 24 & 0xFF00_0000)
-                raw.storeBytes(of: UInt32(truncatingIfNeeded: packed).byteSwapped, toByteOffset: word * 4, as: UInt32.self)
+                raw.storeBytes(of: ByteClass.hexValue(x), toByteOffset: word * 4, as: UInt32.self)
             }
         }
         words = parsed
