@@ -107,8 +107,7 @@ enum EnvelopeFastPath {
 
     /// Whether a value is an id-shaped string (1–64 id bytes).
     static func isIdentifier(_ token: JSONTape.Token, _ base: UnsafePointer<UInt8>) -> Bool {
-        token.kind == .string && !token.escaped && (1...64).contains(token.end - token.start)
-            && ByteClass.allIdBytes(base + token.start, count: token.end - token.start)
+        token.kind == .string && !token.escaped && Identifier.isValid(bytes: bytes(token, base))
     }
 }
 

@@ -137,10 +137,8 @@ public struct InteractionTable: Equatable, Sendable {
         rows[position].deletedAt = deletion.at.millisecondsSinceEpoch
     }
 
-    /// Starts loading the index slot of an id's hash (the fold calls it a few lines ahead).
-    func prefetch(hash: Int) { index.prefetch(hash: hash) }
-
-    /// ``prefetch(hash:)`` on a table read where it lies (no copy of its arrays).
+    /// Starts loading the index slot of an id's hash (the fold calls it a few lines ahead), in
+    /// a table read where it lies (no copy of its arrays).
     static func prefetch(in table: UnsafePointer<InteractionTable>, hash: Int) {
         guard let index = table.pointer(to: \.index) else { return }
         PositionIndex.prefetch(in: index, hash: hash)

@@ -32,14 +32,8 @@ struct PositionIndex: Sendable {
         position(hash: hash) { _ in true }
     }
 
-    /// Starts loading the slot where `hash` would be (a hint; never faults).
-    func prefetch(hash: Int) {
-        guard !slots.isEmpty else { return }
-        let slot = hash & (slots.count / 2 - 1)
-        slots.withUnsafeBufferPointer { compass_prefetch($0.baseAddress! + slot * 2) }
-    }
-
-    /// ``prefetch(hash:)`` on an index read where it lies (no copy of its slots).
+    /// Starts loading the slot where `hash` would be (a hint; never faults), in an index read
+    /// where it lies (no copy of its slots).
     static func prefetch(in index: UnsafePointer<PositionIndex>, hash: Int) {
         guard let slots = index.pointer(to: \.slots) else { return }
         let count = slots.pointee.count

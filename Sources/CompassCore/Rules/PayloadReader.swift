@@ -35,9 +35,8 @@ struct PayloadReader<Fields: JSONFields> {
 
     private func idField(_ key: String) -> IdField {
         let field = data.withText(key) { bytes -> IdField in
-            guard let base = bytes.baseAddress, !bytes.isEmpty else { return .empty }
-            guard bytes.count <= 64, ByteClass.allIdBytes(base, count: bytes.count) else { return .notId }
-            return .id(String(decoding: bytes, as: UTF8.self))
+            guard !bytes.isEmpty else { return .empty }
+            return Identifier.isValid(bytes: bytes) ? .id(String(decoding: bytes, as: UTF8.self)) : .notId
         }
         switch field {
         case .absent: return .absent
