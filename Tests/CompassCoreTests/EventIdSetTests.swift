@@ -62,7 +62,7 @@ import Testing
         let hex = Array("0123456789abcdef".utf8)
         func same(_ bytes: [UInt8]) -> Bool {
             bytes.withUnsafeBufferPointer { buffer in
-                let fast = EventIdSet.uuidKey(bytes: buffer), reference = EventIdSet.uuidKeyDigitByDigit(bytes: buffer)
+                let fast = EventIdSet.uuidKey(bytes: buffer), reference = Self.uuidKeyDigitByDigit(buffer)
                 return fast?.0 == reference?.0 && fast?.1 == reference?.1
             }
         }
@@ -82,6 +82,27 @@ import Testing
             }
         }
         #expect(keyed == 40)
+    }
+
+    /// The key a digit at a time (how `uuidKey(bytes:)` read it before): the reference.
+    static func uuidKeyDigitByDigit(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
+        guard bytes.count == 36 else { return nil }
+        var high: UInt64 = 0, low: UInt64 = 0
+        var bad: UInt8 = 0
+        var digits = 0
+        for index in 0..<36 {
+            let byte = bytes[index]
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                bad |= byte ^ 0x2D
+                continue
+            }
+            let decimal = byte &- 0x30, letter = byte &- 0x61
+            let nibble = decimal < 10 ? decimal : letter < 6 ? letter &+ 10 : 0x10
+            bad |= nibble & 0x10
+            if digits < 16 { high = high << 4 | UInt64(nibble & 0x0F) } else { low = low << 4 | UInt64(nibble & 0x0F) }
+            digits += 1
+        }
+        return bad == 0 ? (high, low) : nil
     }
 
     @Test func agreesWithASetOfStringsThroughGrowth() {

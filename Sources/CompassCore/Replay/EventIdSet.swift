@@ -256,27 +256,6 @@ package struct EventIdSet: Equatable, Sendable {
         return (eight(0) << 32 | four(9) << 16 | four(14), four(19) << 48 | eight(24) << 16 | four(32))
     }
 
-    /// ``uuidKey(bytes:)`` a digit at a time: the reference the fast one is held equal to.
-    static func uuidKeyDigitByDigit(bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
-        guard bytes.count == 36 else { return nil }
-        var high: UInt64 = 0, low: UInt64 = 0
-        var bad: UInt8 = 0
-        var digits = 0
-        for index in 0..<36 {
-            let byte = bytes[index]
-            if index == 8 || index == 13 || index == 18 || index == 23 {
-                bad |= byte ^ 0x2D
-                continue
-            }
-            let decimal = byte &- 0x30, letter = byte &- 0x61
-            let nibble = decimal < 10 ? decimal : letter < 6 ? letter &+ 10 : 0x10
-            bad |= nibble & 0x10
-            if digits < 16 { high = high << 4 | UInt64(nibble & 0x0F) } else { low = low << 4 | UInt64(nibble & 0x0F) }
-            digits += 1
-        }
-        return bad == 0 ? (high, low) : nil
-    }
-
     /// The id a UUID key was made from (the form is lowercase only, so it is spelled back exactly).
     static func uuidText(_ key: (UInt64, UInt64)) -> String {
         String(unsafeUninitializedCapacity: 36) { spell(key, into: $0.baseAddress!); return 36 }
