@@ -49,7 +49,7 @@ extension LogWriter {
         }
         let plan: ErasurePlan
         do { plan = try ErasurePlanner.plan(log: bytes, target: target, requester: requester, at: at, eventId: eventId) }
-        catch { throw .rejected(error) }
+        catch { throw error == ErasurePlanner.oneChainLog ? .oneChainLog(path: path) : .rejected(error) }
         bytes = []
 
         let tornPath = StoreFiles(log: path).torn

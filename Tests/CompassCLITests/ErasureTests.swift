@@ -3,6 +3,7 @@ import Testing
 @testable import CompassCLI
 @testable import CompassCore
 @testable import CompassStore
+import CompassTestSupport
 
 /// SPEC §5 end to end: `compass erase` forgets a member for good, the family's remaining
 /// views are those of a log that never had the erased lines, and `verify --expect-head`
@@ -157,6 +158,51 @@ import Testing
         #expect(!cli.run("audit --as u-pat").stdout.contains("Xyzzyname"))
         let replay = cli.run("replay --json")
         #expect(replay.stdout.contains(#""erased":"#) && !replay.stdout.contains(#""erased":0"#))
+    }
+
+    /// Broken logs (``LogBreaker``), a family's or a member's erasure: every line of the
+    /// family's stream that can be read as theirs goes, no other family's line changes by a byte
+    /// and no other family's view changes; a refused erasure changes nothing (but a torn tail,
+    /// moved aside as every writer does). A soak of such logs through the binary found only the
+    /// documented gap: a line whose family is broken is in no stream of the family and is kept.
+    @Test func anErasureOfABrokenLogTakesEveryReadableLineOfItsOwnAndNothingElse() throws {
+        var erased = 0
+        for seed in 1...UInt64(8) {
+            var rng = SplitMix64(seed: 0xE2A5_0000 + seed)
+            let families = 2 + rng.below(2)
+            let log = LogBreaker.broken(HistoryGenerator(families: families, events: 300 + rng.below(500), seed: seed).bytes(), rng: &rng)
+            let cli = CLIHarness()
+            FileManager.default.createFile(atPath: cli.logPath, contents: Data(log))
+            let others = (2...families).flatMap { ["u-\($0)-1", "u-\($0)-2"] }
+            func views() -> [String] { others.map { cli.run(["interactions", "--json", "--as", $0]).stdout } }
+            let before = views()
+            let wholeFamily = seed % 2 == 0
+            let result = cli.run(wholeFamily ? ["erase", "--as", "u-1-1", "--family"] : ["erase", "--as", "u-1-1", "--member", "u-1-2"])
+            let after = try Data(contentsOf: URL(fileURLWithPath: cli.logPath))
+            guard result.status == 0 else {
+                let complete = log.last == 0x0A ? log : Array(log[..<((log.lastIndex(of: 0x0A) ?? -1) + 1)])
+                #expect(Array(after) == complete, "seed \(seed): \(result.stderr)")
+                continue
+            }
+            erased += 1
+            #expect(views() == before, "seed \(seed): another family's view changed")
+            let oldLines = log.split(separator: 0x0A, omittingEmptySubsequences: false)
+            let newLines = Array(after).split(separator: 0x0A, omittingEmptySubsequences: false)
+            for (index, new) in newLines.enumerated() {
+                let line = (try? JSONSerialization.jsonObject(with: Data(new))) as? [String: Any]
+                let type = line?["type"] as? String
+                // An erasure takes lines of the family's own stream (SPEC §1.1, §5): a line whose
+                // family is broken or another's is kept, whoever it names (ARCHITECTURE, Erasure).
+                guard type != "Erased", type != "ErasureRecorded", let line, line["actor"] is String,
+                      line["family"] as? String == "fam-1" else { continue }
+                #expect(!wholeFamily && line["actor"] as? String != "u-1-2", "seed \(seed): a line erased is left at \(index + 1)")
+                // A line that changed is its family's (erased, or re-sealed with a new `prev`).
+                if index < oldLines.count, Array(oldLines[index]) != Array(new) {
+                    #expect(line["family"] as? String == "fam-1", "seed \(seed): another family's line \(index + 1) changed")
+                }
+            }
+        }
+        #expect(erased >= 4)
     }
 
     @Test func verifyProvesTheOldHeadThroughErasuresAndNotAfterTampering() throws {

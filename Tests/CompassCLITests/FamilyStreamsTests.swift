@@ -86,7 +86,8 @@ import Testing
             v2 += line + "\n"
         }
         cli.write("old.jsonl", v2)
-        for command in ["replay", "verify", "interactions --as u-1-1", "audit --as u-1-1", "add-school --as u-1-1 --name Rice"] {
+        for command in ["replay", "verify", "interactions --as u-1-1", "audit --as u-1-1", "add-school --as u-1-1 --name Rice",
+                        "erase --as u-1-1 --family", "erase --as u-1-1 --member u-1-2 --dry-run"] {
             let refused = cli.run(CLIHarness.words(command) + ["--log", "old.jsonl"])
             #expect(refused.status == 1, "\(command)")
             #expect(refused.stderr.hasPrefix("error: this log uses one chain for all families (v2); run 'compass migrate "), "\(command): \(refused.stderr)")

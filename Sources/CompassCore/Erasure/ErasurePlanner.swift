@@ -65,12 +65,17 @@ package struct ErasurePlan {
 /// Works out an erasure of SPEC §5 from a log's bytes: who may ask, the closure of lines to
 /// erase, the rewritten chain and the `ErasureRecorded` line. Pure: the store writes it.
 package enum ErasurePlanner {
+    /// The refusal of a log written as SPEC v2 (`compass migrate` makes it v3 first).
+    package static let oneChainLog = EventError("this log uses one chain for all families (v2)", kind: .sequence)
+
     /// Plans erasing `target` at the request of `requester`.
     ///
     /// - Parameters:
     ///   - log: the whole log, complete lines only (a torn tail is moved aside first).
     ///   - at: when the erasure is recorded; `eventId`: the `ErasureRecorded` event's id.
-    /// - Throws: the refusal, in the rules' words (`Unknown user U`, who may erase).
+    /// - Throws: ``oneChainLog`` for a log written as SPEC v2 (one chain for all families: it
+    ///   has no family streams to erase from; every writer refuses it), else the refusal in the
+    ///   rules' words (`Unknown user U`, who may erase).
     package static func plan(log: [UInt8], target: ErasureTarget, requester: String, at: Timestamp,
                              eventId: String) throws(EventError) -> ErasurePlan {
         let lines = log.withUnsafeBufferPointer { buffer in
@@ -87,6 +92,7 @@ package enum ErasurePlanner {
         log.withUnsafeBufferPointer { buffer in
             for range in lines { replayer.consume(line: UnsafeBufferPointer(rebasing: buffer[range]), terminated: true) }
         }
+        if replayer.oneChainLine != nil { throw oneChainLog }
         let state = replayer.state
         let (family, users) = try authorize(target, requester: requester, in: state)
         // The record must replay as written: a valid id no event has taken.
