@@ -87,7 +87,8 @@ import Testing
         }
         cli.write("old.jsonl", v2)
         for command in ["replay", "verify", "interactions --as u-1-1", "audit --as u-1-1", "add-school --as u-1-1 --name Rice",
-                        "erase --as u-1-1 --family", "erase --as u-1-1 --member u-1-2 --dry-run"] {
+                        "erase --as u-1-1 --family", "erase --as u-1-1 --member u-1-2 --dry-run", "export --stream --as u-1-1 -o stream.jsonl",
+                        "export --stream --as u-1-1"] {
             let refused = cli.run(CLIHarness.words(command) + ["--log", "old.jsonl"])
             #expect(refused.status == 1, "\(command)")
             #expect(refused.stderr.hasPrefix("error: this log uses one chain for all families (v2); run 'compass migrate "), "\(command): \(refused.stderr)")
