@@ -11,6 +11,10 @@ public struct ErasureReport: Sendable, Hashable {
     public var member: String?
     /// How many lines were replaced by `Erased` records.
     public var erasedLines: Int
+    /// The 1-based lines among them that were in no family's stream (their `family` missing or
+    /// not an id), taken by their actor: their records are in no stream, so `ErasureRecorded`
+    /// does not count them and no head proves them (nor did one cover the lines).
+    public var erasedOutsideStreams: [Int]
     /// Erased lines per event type (`InteractionLogged`, …).
     public var erasedByType: [String: Int]
     /// Attachment blobs removed: no remaining line refers to them.
@@ -30,7 +34,8 @@ public struct ErasureReport: Sendable, Hashable {
     public var newHead: String
     /// The `seq` of the `ErasureRecorded` line.
     public var seq: Int64
-    /// Lines kept as they are because they could not be read as events (nothing says whose).
+    /// Lines kept as they are because nothing says whose they are (not a JSON object, or no
+    /// readable actor).
     public var unreadableLinesKept: [Int]
     /// True for a dry run: nothing was changed.
     public var dryRun: Bool
@@ -44,6 +49,7 @@ public struct ErasureReport: Sendable, Hashable {
         family = plan.family
         if case .member(let user) = target { member = user }
         erasedLines = plan.erasedLines.count
+        erasedOutsideStreams = plan.erasedOutsideStreams
         erasedByType = plan.erasedByType
         attachments = outcome.blobs
         tornFragments = outcome.tornFragments

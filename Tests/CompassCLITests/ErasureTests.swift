@@ -166,11 +166,20 @@ import CompassTestSupport
     /// moved aside as every writer does). A soak of such logs through the binary found only the
     /// documented gap: a line whose family is broken is in no stream of the family and is kept.
     @Test func anErasureOfABrokenLogTakesEveryReadableLineOfItsOwnAndNothingElse() throws {
-        var erased = 0, changed = 0
+        var erased = 0, changed = 0, outside = 0
         for seed in 1...UInt64(8) {
             var rng = SplitMix64(seed: 0xE2A5_0000 + seed)
             let families = 2 + rng.below(2)
-            let log = LogBreaker.broken(HistoryGenerator(families: families, events: 300 + rng.below(500), seed: seed).bytes(), rng: &rng)
+            // Some lines' family broken first, of the member and of another family (in no stream).
+            var text = String(decoding: HistoryGenerator(families: families, events: 300 + rng.below(500), seed: seed).bytes(), as: UTF8.self)
+            var brokenFamilies = 0
+            text = text.split(separator: "\n").map { line -> String in
+                guard line.contains(#""actor":"u-1-2""#) || line.contains(#""actor":"u-2-1""#), rng.below(8) == 0 else { return String(line) }
+                brokenFamilies += 1
+                return line.replacingOccurrences(of: #""family":"fam-"#, with: [#""fam{ly":"fam-"#, #""family":"f{m-"#, #""famil":"fam-"#][rng.below(3)])
+            }.joined(separator: "\n") + "\n"
+            #expect(brokenFamilies > 2)
+            let log = LogBreaker.broken(Array(text.utf8), rng: &rng)
             let cli = CLIHarness()
             FileManager.default.createFile(atPath: cli.logPath, contents: Data(log))
             let others = (2...families).flatMap { ["u-\($0)-1", "u-\($0)-2"] }
@@ -186,24 +195,131 @@ import CompassTestSupport
             }
             erased += 1
             #expect(views() == before, "seed \(seed): another family's view changed")
+            // The users the erasure covers: the member, or every member of the family.
+            var replayer = Replayer(problems: .summary)
+            replayer.consume(bytes: log)
+            let members = Set(replayer.state.members.filter { $0.value.family == "fam-1" }.keys)
+            let users = wholeFamily ? members : ["u-1-2"]
             let oldLines = log.split(separator: 0x0A, omittingEmptySubsequences: false)
             let newLines = Array(after).split(separator: 0x0A, omittingEmptySubsequences: false)
             for (index, new) in newLines.enumerated() {
                 let line = (try? JSONSerialization.jsonObject(with: Data(new))) as? [String: Any]
                 let type = line?["type"] as? String, family = line?["family"] as? String
+                let inNoStream = !(family.map(Identifier.isValid) ?? false)
                 // A line that changed is its family's: erased, re-sealed with a new `prev`, or the
-                // record appended where the old log ended.
+                // record appended where the old log ended; or a line of no stream, erased.
                 if index < oldLines.count, Array(oldLines[index]) != Array(new) {
                     changed += 1
-                    #expect(family == "fam-1", "seed \(seed): another family's line \(index + 1) changed")
+                    let oldLine = (try? JSONSerialization.jsonObject(with: Data(oldLines[index]))) as? [String: Any]
+                    let outsideRecord = type == "Erased" && line?.count == 3 && line?["actor"] as? String == "-"
+                    if outsideRecord { outside += 1 }
+                    // A line of no stream goes by its actor, the member it adds, or (its actor of the
+                    // family) an entity it names.
+                    let oldActor = oldLine?["actor"] as? String ?? "", joined = (oldLine?["data"] as? [String: Any])?["userId"] as? String
+                    #expect(family == "fam-1" || outsideRecord && (members.contains(oldActor) || joined.map(users.contains) == true),
+                            "seed \(seed): another family's line \(index + 1) changed")
                 }
-                // An erasure takes lines of the family's own stream (SPEC §1.1, §5): a line whose
-                // family is broken or another's is kept, whoever it names (ARCHITECTURE, Erasure).
-                guard type != "Erased", type != "ErasureRecorded", let line, line["actor"] is String, family == "fam-1" else { continue }
-                #expect(!wholeFamily && line["actor"] as? String != "u-1-2", "seed \(seed): a line erased is left at \(index + 1)")
+                // An erasure takes lines of the family's own stream (SPEC §1.1, §5) and lines of no
+                // stream by its users; a line of another family's stream is kept, whoever it names.
+                guard type != "Erased", type != "ErasureRecorded", let line else { continue }
+                let actor = line["actor"] as? String
+                if family == "fam-1" {
+                    #expect(!wholeFamily && actor != "u-1-2", "seed \(seed): a line erased is left at \(index + 1)")
+                } else if inNoStream, let actor {
+                    #expect(!users.contains(actor), "seed \(seed): a line of no stream by \(actor) is left at \(index + 1)")
+                }
             }
         }
-        #expect(erased >= 4 && changed > erased * 20)
+        #expect(erased >= 4 && changed > erased * 20 && outside > erased)
+    }
+
+    /// A complete line whose `family` is broken is in no stream (SPEC §1.1); it goes with its
+    /// actor, or the member it adds, or — when its actor is of the family — an entity it names,
+    /// and leaves an `Erased` record in no stream that keeps only its hash. Lines of no stream
+    /// that are someone else's, lines of another family's stream, and lines that say nobody's
+    /// stay byte for byte; the old head is still proven.
+    @Test func aLineInNoStreamGoesWithItsActorAndLeavesARecordInNoStream() throws {
+        let cli = Self.family()
+        let at = #""at":"2026-04-01T10:00:00Z""#
+        let added: [(line: String, erased: Bool)] = [
+            (#"{"seq":40,"id":"o-1","type":"SchoolAdded",\#(at),"actor":"u-kid","fam{ly":"fam-z","data":{"schoolId":"s-o1","name":"Outkidschool"}}"#, true),
+            (#"{"seq":41,"id":"o-2","type":"InteractionLogged",\#(at),"actor":"u-kid","family":"fa{-z","data":{"schoolId":"s-ucla","type":"email","direction":"outbound","subject":"Outkidsubject"}}"#, true),
+            (#"{"id":"o-3","type":"MemberJoined",\#(at),"actor":"u-pat","data":{"userId":"u-kid","fullName":"Kid Outjoinname","role":"player"}}"#, true),
+            (#"{"id":"o-4","type":"InteractionLogged","actor":"u-sib","family":null,"data":{"schoolId":"s-kid","subject":"Sibaboutkidschool"}}"#, true),
+            (#"{"id":"o-5","type":"SchoolAdded","actor":"u-sib","family":"f{m-z","data":{"schoolId":"s-sib2","name":"Sibkeepname"}}"#, false),
+            (#"{"id":"o-6","type":"SchoolAdded","actor":"u-other","data":{"schoolId":"s-o6","name":"Otherkeepname"}}"#, false),
+            (#"{"seq":9,"id":"o-7","type":"SchoolAdded",\#(at),"actor":"u-kid","family":"fam-other","data":{"schoolId":"s-o7","name":"Otherstreamname"}}"#, false),
+            (#"{"type":"SchoolAdded","data":{"schoolId":"s-o8","name":"Nobodysname"}}"#, false),
+            (#"["u-kid","Arraykeepname"]"#, false),
+        ]
+        let start = cli.logText.split(separator: "\n").count
+        cli.appendToLog(added.map(\.line).joined(separator: "\n") + "\n")
+        let verified = cli.run("verify --json").stdout
+        let oldHead = try #require(verified.components(separatedBy: #"{"family":"fam-z","seq":"#).dropFirst().first?
+            .components(separatedBy: #""head":""#).dropFirst().first?.prefix(64)).description
+        let erasedBefore = try #require(Self.number("erased", in: cli.run("replay --json").stdout))
+
+        let result = cli.run("erase --as u-pat --member u-kid --json")
+        #expect(result.status == 0, "\(result)")
+        let lines = cli.logText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (offset, item) in added.enumerated() {
+            let line = lines[start + offset]
+            if item.erased {
+                let was = SHA256.hex(Array(item.line.utf8))
+                #expect(line == #"{"type":"Erased","actor":"-","data":{"was":"\#(was)"}}"#, "line \(start + offset + 1): \(line)")
+            } else {
+                #expect(line == item.line, "line \(start + offset + 1) changed")
+            }
+        }
+        for gone in ["Outkidschool", "Outkidsubject", "Outjoinname", "Sibaboutkidschool"] { #expect(!cli.logText.contains(gone), "\(gone)") }
+        let outside = added.indices.filter { added[$0].erased }.map { String(start + $0 + 1) }
+        #expect(result.stdout.contains(#""outsideStreams":[\#(outside.joined(separator: ","))]"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#""unreadableLinesKept":[\#(start + 8),\#(start + 9)]"#), "\(result.stdout)")
+        // `ErasureRecorded` counts the stream's records only; replay counts every record.
+        let erased = try #require(Self.number("erased", in: result.stdout))
+        #expect(cli.logText.contains(#""erased":\#(erased - 4),"scope":"member""#))
+        let replay = cli.run("replay --json").stdout
+        #expect(Self.number("erased", in: replay) == erasedBefore + erased)
+        for line in outside { #expect(!replay.contains(#"{"line":\#(line),"#), "line \(line) is a problem: \(replay)") }
+        let after = cli.run(["verify", "--json", "--expect-head", oldHead]).stdout
+        #expect(after.contains(#""proven":true"#), "\(after)")
+        // The sibling's own line in no stream is theirs: their erasure would take it, and only it.
+        let sibling = cli.run("erase --as u-pat --member u-sib --dry-run")
+        #expect(sibling.stdout.contains("erased in no family's stream (their family field is broken; no head covers them): lines \(start + 5)\n"),
+                "\(sibling.stdout)")
+    }
+
+    /// Replay skips the record of a line in no stream only in its exact shape; anything else
+    /// without a family is a problem, and no writer but `erase` may append it.
+    @Test func aRecordInNoStreamIsSkippedOnlyInItsExactShapeAndNeverImported() {
+        let cli = Self.family()
+        let was = SHA256.hex(Array("x".utf8))
+        let exact = #"{"type":"Erased","actor":"-","data":{"was":"\#(was)"}}"#
+        let nearMisses = [
+            #"{"type":"Erased","actor":"u-kid","data":{"was":"\#(was)"}}"#,
+            #"{"type":"Erased","actor":"-","data":{"was":"\#(was.uppercased())"}}"#,
+            #"{"type":"Erased","actor":"-","data":{"was":"\#(was)","name":"x"}}"#,
+            #"{"type":"Erased","actor":"-","data":{"was":"\#(was)"},"prev":"\#(was)"}"#,
+            #"{"type":"Erased","type":"Erased","actor":"-","data":{"was":"\#(was)"}}"#,
+            #"{"type":"Erased","actor":"-","family":"fa{-z","data":{"was":"\#(was)"}}"#,
+        ]
+        let before = cli.run("replay --json").stdout
+        let start = cli.logText.split(separator: "\n").count
+        cli.appendToLog(([exact] + nearMisses).joined(separator: "\n") + "\n")
+        let replay = cli.run("replay --json").stdout
+        #expect(Self.number("erased", in: replay) == Self.number("erased", in: before)! + 1)
+        #expect(!replay.contains(#"{"line":\#(start + 1),"#), "\(replay)")
+        for offset in nearMisses.indices { #expect(replay.contains(#"{"line":\#(start + 2 + offset),"#), "\(offset): \(replay)") }
+        // A viewer's audit never shows it; the views are those of the log without it.
+        #expect(!cli.run("audit --as u-pat --json").stdout.contains(#""line":\#(start + 1),"#))
+        cli.write("forged.jsonl", exact + "\n")
+        let imported = cli.run("import forged.jsonl")
+        #expect(imported.status == 1 && imported.stderr.contains("line 1:"), "\(imported)")
+    }
+
+    /// The number after `"key":` in a JSON text.
+    static func number(_ key: String, in json: String) -> Int? {
+        json.components(separatedBy: "\"\(key)\":").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
     }
 
     @Test func verifyProvesTheOldHeadThroughErasuresAndNotAfterTampering() throws {

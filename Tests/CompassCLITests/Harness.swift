@@ -92,4 +92,9 @@ final class CLIHarness {
     func write(_ path: String, _ text: String) {
         FileManager.default.createFile(atPath: directory + "/" + path, contents: Data(text.utf8))
     }
+
+    /// Appends raw bytes to the log, as a hand edit or another program would.
+    func appendToLog(_ text: String) {
+        FileManager.default.createFile(atPath: logPath, contents: Data(logBytes + Array(text.utf8)))
+    }
 }

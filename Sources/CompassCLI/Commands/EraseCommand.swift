@@ -47,6 +47,10 @@ enum EraseCommand {
         w.field("oldHeadProvable", report.oldHeadProvable)
         w.field("newHead", report.dryRun ? nil : report.newHead)
         w.field("seq", report.dryRun ? nil : report.seq)
+        w.key("outsideStreams")
+        w.beginArray()
+        for line in report.erasedOutsideStreams { w.int(line) }
+        w.endArray()
         w.key("unreadableLinesKept")
         w.beginArray()
         for line in report.unreadableLinesKept { w.int(line) }
@@ -68,10 +72,16 @@ enum EraseCommand {
         let verb = report.dryRun ? "to remove" : "removed"
         text += "attachments \(verb): \(report.attachments)\ntorn fragments \(verb): \(report.tornFragments)\n"
         if report.snapshotRemoved { text += "snapshot \(verb)\n" }
+        func list(_ lines: [Int]) -> String {
+            lines.prefix(20).map(String.init).joined(separator: ", ") + (lines.count > 20 ? ", …" : "")
+        }
+        if !report.erasedOutsideStreams.isEmpty {
+            text += "erased in no family's stream (their family field is broken; no head covers them): lines "
+                + list(report.erasedOutsideStreams) + "\n"
+        }
         if !report.unreadableLinesKept.isEmpty {
-            text += "kept as they are (unreadable, nothing says whose): lines "
-                + report.unreadableLinesKept.prefix(20).map(String.init).joined(separator: ", ")
-                + (report.unreadableLinesKept.count > 20 ? ", …" : "") + "\n"
+            text += "kept as they are (nothing says whose: not an object, or no readable actor): lines "
+                + list(report.unreadableLinesKept) + "\n"
         }
         text += "old head: \(report.oldHead) (\(report.oldLines) lines)\n"
         if !report.dryRun {

@@ -14,6 +14,10 @@ package struct PreparedLine: Equatable, Sendable {
         /// A line whose payload built, when no one keeps raw payloads: the event as it will be
         /// folded if the state allows it (built here, so the fold thread only decides).
         case event(Event)
+        /// `{"type":"Erased","actor":"-","data":{"was":H}}` and nothing else: an erased line
+        /// that was in no family's stream (its `family` was broken). Skipped without a problem
+        /// and counted, like any `Erased` record, but in no stream (ARCHITECTURE.md, Erasure).
+        case erasedOutsideStreams
 
         /// A draft and its built payload, or the event they make when the payload is not kept.
         static func decoded(_ draft: consuming EventDraft, _ payload: consuming Result<Payload, EventError>, keepingPayload: Bool) -> Content {
@@ -131,6 +135,10 @@ package struct PreparedLine: Equatable, Sendable {
             self.init(byteCount: line.count, hash: hash, content: .invalid)  // valid JSON, but not an object
             return
         }
+        if Self.isErasureOutsideStreams(object) {
+            self.init(byteCount: line.count, hash: hash, content: .erasedOutsideStreams)
+            return
+        }
         var seq: Int64?
         if case .int(let value)? = object["seq"], value >= 1, value <= EnvelopeDecoder.maxSeq { seq = value }
         var prev: String?
@@ -153,6 +161,16 @@ package struct PreparedLine: Equatable, Sendable {
             self.init(byteCount: line.count, hash: hash, content: .badEnvelope(error),
                       readableSeq: seq, readableAt: at, prev: prev.map(LineHead.text), readableFamily: family)
         }
+    }
+
+    /// Whether a line is the `Erased` record of a line that was in no stream: exactly the keys
+    /// `type` (`Erased`), `actor` (`-`) and `data` (`{"was":H}`, H a SHA-256). Anything more
+    /// or less is read as an ordinary envelope (and an `Erased` record without `family` is then
+    /// a problem).
+    static func isErasureOutsideStreams(_ object: JSONObject) -> Bool {
+        guard object.members.count == 3, case .string(Rules.erasedType)? = object["type"], case .string("-")? = object["actor"],
+              case .object(let data)? = object["data"], data.members.count == 1, case .string(let was)? = data["was"] else { return false }
+        return EnvelopeDecoder.isSHA256Hex(was)
     }
 
     private init(byteCount: Int, hash: LineHash?, content: consuming Content, keys: LineKeys? = nil, readableSeq: Int64? = nil,

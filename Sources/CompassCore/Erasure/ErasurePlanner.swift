@@ -28,14 +28,17 @@ package struct ErasurePlan {
     package var oldHeadProvable: Bool
     /// The 1-based lines replaced by `Erased` records.
     package var erasedLines: [Int]
+    /// Those of them that were in no family's stream (their `family` missing or not an id):
+    /// taken by their actor, replaced by records in no stream, not in `ErasureRecorded`'s count.
+    package var erasedOutsideStreams: [Int]
     /// Erased lines per event type.
     package var erasedByType: [String: Int]
     /// Attachment hashes only erased lines referred to: their bytes go too.
     package var orphanedBlobs: [String]
     /// Attachment and document hashes the remaining lines refer to: every other blob goes.
     package var keptBlobs: Set<String>
-    /// Lines that could not be read as events and were kept as they are: nothing tells whose
-    /// they are.
+    /// Lines kept as they are because nothing tells whose they are: not a JSON object, or no
+    /// readable actor.
     package var unreadableLines: [Int]
     /// The user ids whose data is erased (a torn fragment naming one of them goes too).
     package var erasedUsers: Set<String>
@@ -102,33 +105,55 @@ package enum ErasurePlanner {
         // Whose each line is: its decoded envelope, or, for a line whose envelope did not
         // decode, its `actor` and `family` read from its JSON alone — a line whose actor and
         // family can be read is someone's even when its type or data is malformed (SPEC §5).
+        // A line whose `family` is missing or not an id is in no stream: whose it is, its
+        // actor says.
         var tape = JSONTape()
         var streamOf = [String?](repeating: nil, count: lines.count)
-        let owners: [Owner?] = log.withUnsafeBufferPointer { buffer in
-            lines.indices.map { index in
+        var owners = [Owner?](repeating: nil, count: lines.count)
+        var outside: [Int: WrittenEnvelope] = [:]
+        // The data of lines whose envelope did not decode, for the blobs they name.
+        var writtenData: [Int: JSONObject] = [:]
+        log.withUnsafeBufferPointer { buffer in
+            for index in lines.indices {
                 if let outcome = outcomes[index], let envelope = envelope(of: outcome) {
                     streamOf[index] = envelope.family
-                    return Owner(actor: envelope.actor, family: envelope.family, type: envelope.type)
+                    owners[index] = Owner(actor: envelope.actor, family: envelope.family, type: envelope.type)
+                    continue
                 }
-                let written = WrittenEnvelope(UnsafeBufferPointer(rebasing: buffer[lines[index]]), tape: &tape)
-                if let family = written?.family, Identifier.isValid(family) { streamOf[index] = family }
-                return written?.owner
+                guard let written = WrittenEnvelope(UnsafeBufferPointer(rebasing: buffer[lines[index]]), tape: &tape) else { continue }
+                writtenData[index] = written.data
+                if let family = written.family, Identifier.isValid(family) {
+                    streamOf[index] = family
+                    owners[index] = Owner(actor: written.actor, family: family, type: written.type)
+                } else if written.actor != nil {
+                    outside[index] = written
+                }
             }
         }
         // Only the family's own stream is erased and re-sealed (SPEC §1.1, §5): a line of
         // another family's stream is that family's, whoever it names as actor.
         let inStream = streamOf.map { $0 == family }
-        let erase = closure(outcomes, owners: owners, family: family, users: users, scope: target.scope, inStream: inStream)
+        let erase = closure(outcomes, owners: owners, outside: outside, family: family, users: users, scope: target.scope,
+                            inStream: inStream, familyOf: { state.members[$0]?.family })
 
-        var erasedLines: [Int] = [], unreadableLines: [Int] = []
+        var erasedLines: [Int] = [], erasedOutsideStreams: [Int] = [], unreadableLines: [Int] = []
         var erasedByType: [String: Int] = [:]
         var keptBlobs: Set<String> = [], erasedBlobs: Set<String> = []
         for (index, outcome) in outcomes.enumerated() {
-            guard let owner = owners[index] else { unreadableLines.append(index + 1); continue }
-            let blobs = outcome.map(attachmentHashes) ?? []
+            let type: String?
+            if let owner = owners[index], owner.actor != nil || erase[index] {
+                type = owner.type
+            } else if let line = outside[index] {
+                type = line.type
+                if erase[index] { erasedOutsideStreams.append(index + 1) }
+            } else {
+                unreadableLines.append(index + 1)
+                continue
+            }
+            let blobs = writtenData[index].map(attachmentHashes(in:)) ?? outcome.map(attachmentHashes) ?? []
             if erase[index] {
                 erasedLines.append(index + 1)
-                erasedByType[owner.type ?? "(unreadable type)", default: 0] += 1
+                erasedByType[type ?? "(unreadable type)", default: 0] += 1
                 erasedBlobs.formUnion(blobs)
             } else {
                 keptBlobs.formUnion(blobs)
@@ -151,7 +176,8 @@ package enum ErasurePlanner {
             for (index, range) in lines.enumerated() {
                 let line = UnsafeBufferPointer(rebasing: buffer[range])
                 guard inStream[index] else {
-                    output += line
+                    // A line of no stream that is erased leaves its hash alone: no chain covers it.
+                    if erase[index] { output += erasedOutsideStreamsRecord(was: SHA256.hex(line)) } else { output += line }
                     output.append(0x0A)
                     continue
                 }
@@ -178,14 +204,14 @@ package enum ErasurePlanner {
 
         let stream = replayer.streams[family: family]
         let recorded = ErasureRecorded(oldHead: stream?.head.text ?? SHA256.emptyHex, oldLines: streamLines,
-                                       erased: Int64(erasedLines.count), scope: target.scope)
+                                       erased: Int64(erasedLines.count - erasedOutsideStreams.count), scope: target.scope)
         let record = Event(seq: try EnvelopeDecoder.seq(after: stream?.seq ?? 0), id: eventId, at: at, actor: "-", family: family,
                            payload: .erasureRecorded(recorded), prev: previousNew)
         let recordLine = EventEncoder.line(for: record)
         output += recordLine
         output.append(0x0A)
         return ErasurePlan(newLog: output, record: record, newHead: SHA256.hex(recordLine), oldHeadProvable: !changedBeforeRecord,
-                           erasedLines: erasedLines,
+                           erasedLines: erasedLines, erasedOutsideStreams: erasedOutsideStreams,
                            erasedByType: erasedByType, orphanedBlobs: erasedBlobs.subtracting(keptBlobs).sorted(), keptBlobs: keptBlobs,
                            unreadableLines: unreadableLines, erasedUsers: users, family: family)
     }
@@ -230,22 +256,35 @@ package enum ErasurePlanner {
     /// an erased user did — readable or not: a line whose `actor` and `family` can be read is
     /// theirs even when its type or data is malformed — and their `MemberJoined`, then,
     /// repeatedly, every line (applied or refused) naming an entity (school, coach,
-    /// interaction, document) an erased line created.
-    static func closure(_ outcomes: [LineOutcome?], owners: [Owner?], family: String, users: Set<String>,
-                        scope: ErasureScope, inStream: [Bool]) -> [Bool] {
+    /// interaction, document) an erased line created. A line in no stream (`outside`) goes
+    /// when an erased user is its actor or the member it adds, or when its actor is of the
+    /// family and it names an entity an erased line created.
+    static func closure(_ outcomes: [LineOutcome?], owners: [Owner?], outside: [Int: WrittenEnvelope], family: String,
+                        users: Set<String>, scope: ErasureScope, inStream: [Bool],
+                        familyOf: (String) -> String?) -> [Bool] {
         var erase = [Bool](repeating: false, count: outcomes.count)
         var created: Set<EntityKey> = []
         // Applied lines only name entities created before them: one pass in line order finds
         // every entity the erasure removes; a second catches refused lines naming one.
         for pass in 0..<2 {
-            for (index, outcome) in outcomes.enumerated() where !erase[index] && inStream[index] {
-                guard let owner = owners[index] else { continue }
+            for (index, outcome) in outcomes.enumerated() where !erase[index] {
+                if let line = outside[index] {
+                    if pass == 1, line.type != Rules.erasedType, let actor = line.actor {
+                        let data = line.data ?? JSONObject()
+                        var joining: String?
+                        if line.type == EventType.memberJoined.rawValue, case .string(let user)? = data["userId"] { joining = user }
+                        erase[index] = users.contains(actor) || joining.map(users.contains) == true
+                            || (familyOf(actor) == family && references(in: .object(data), family: family).contains(where: created.contains))
+                    }
+                    continue
+                }
+                guard inStream[index], let owner = owners[index] else { continue }
                 if let outcome, case .erased = outcome { continue }
                 if owner.type == Rules.erasedType { continue }
                 if owner.type == EventType.erasureRecorded.rawValue, owner.actor == "-" { continue }
                 var hit = false
                 if scope == .family, owner.family == family { hit = true }
-                if users.contains(owner.actor) { hit = true }
+                if let actor = owner.actor, users.contains(actor) { hit = true }
                 guard let outcome else {
                     if hit { erase[index] = true }
                     continue
@@ -330,22 +369,27 @@ package enum ErasurePlanner {
             default: return []
             }
         case .rejected(_, let draft, _):
-            guard let draft else { return [] }
-            // A document's bytes (v3), or an interaction's attachments.
-            if case .string(let hash)? = draft.data["sha256"] { return [hash] }
-            guard case .array(let list)? = draft.data["attachments"] else { return [] }
-            return list.compactMap { item in
-                guard case .object(let attachment) = item, case .string(let hash)? = attachment["sha256"] else { return nil }
-                return hash
-            }
+            return draft.map { attachmentHashes(in: $0.data) } ?? []
         case .erased:
             return []
         }
     }
 
-    /// Whose a line is: its actor and family (and its type, when it is a string).
+    /// The blob hashes a line's data names as far as it can be read: a document's bytes (v3),
+    /// or an interaction's attachments.
+    static func attachmentHashes(in data: JSONObject) -> [String] {
+        if case .string(let hash)? = data["sha256"] { return [hash] }
+        guard case .array(let list)? = data["attachments"] else { return [] }
+        return list.compactMap { item in
+            guard case .object(let attachment) = item, case .string(let hash)? = attachment["sha256"] else { return nil }
+            return hash
+        }
+    }
+
+    /// Whose a line of a stream is: its family, its actor when it is a string (a line of the
+    /// family without one goes only with the whole family), its type when it is a string.
     struct Owner {
-        var actor: String
+        var actor: String?
         var family: String
         var type: String?
     }
@@ -360,12 +404,8 @@ package enum ErasurePlanner {
         var at: String?
         var actor: String?
         var family: String?
-
-        /// The line's actor and family, when both are strings: then the line is someone's.
-        var owner: Owner? {
-            guard let actor, let family else { return nil }
-            return Owner(actor: actor, family: family, type: type)
-        }
+        /// The `data` object, when it is one.
+        var data: JSONObject?
 
         /// Nil when the line is not a JSON object.
         init?(_ line: UnsafeBufferPointer<UInt8>, tape: inout JSONTape) {
@@ -380,6 +420,7 @@ package enum ErasurePlanner {
             at = text("at")
             actor = text("actor")
             family = text("family")
+            if case .object(let value)? = object["data"] { data = value }
         }
     }
 
@@ -396,9 +437,26 @@ package enum ErasurePlanner {
     static func envelope(of outcome: LineOutcome) -> Envelope? {
         switch outcome {
         case .applied(_, let e): Envelope(seq: e.seq, id: e.id, type: e.type.rawValue, at: e.at, actor: e.actor, family: e.family)
-        case .rejected(_, let d, _): d.map { Envelope(seq: $0.seq, id: $0.id, type: $0.type, at: $0.at, actor: $0.actor, family: $0.family) }
-        case .erased(_, let d): Envelope(seq: d.seq, id: d.id, type: d.type, at: d.at, actor: d.actor, family: d.family)
+        case .rejected(_, let d, _), .erased(_, let d):
+            d.map { Envelope(seq: $0.seq, id: $0.id, type: $0.type, at: $0.at, actor: $0.actor, family: $0.family) }
         }
+    }
+
+    /// `{"type":"Erased","actor":"-","data":{"was":H}}`: the record of an erased line that was in
+    /// no stream (its `family` missing or not an id). It keeps nothing of the line but its hash:
+    /// no chain covers it, so no `seq` or `prev` is checked, and its `id` and `at` were never
+    /// read as an event's.
+    static func erasedOutsideStreamsRecord(was: String) -> [UInt8] {
+        var w = JSONWriter(reservingCapacity: 120)
+        w.beginObject()
+        w.field("type", Rules.erasedType)
+        w.field("actor", "-")
+        w.key("data")
+        w.beginObject()
+        w.field("was", was)
+        w.endObject()
+        w.endObject()
+        return w.bytes
     }
 
     /// `{"seq":S,"id":ID,"type":"Erased","at":AT,"actor":"-","family":F,"data":{"was":H},"prev":P}`

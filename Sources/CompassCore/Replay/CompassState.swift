@@ -60,10 +60,11 @@ public struct CompassState: Equatable, Sendable {
     public var appliedCount: Int { typeCounts.reduce(0, +) }
 
     /// Counts an `Erased` record of `family`: not applied, but it keeps its place in the
-    /// family's history, so the family's version never goes back after an erasure.
-    mutating func noteErased(family: String) {
+    /// family's history, so the family's version never goes back after an erasure. (Nil: the
+    /// record of a line that was in no stream, counted only in the log's total.)
+    mutating func noteErased(family: String?) {
         erasedLineCount += 1
-        if let position = families.position(of: family) {
+        if let family, let position = families.position(of: family) {
             families.update(at: position) {
                 $0.version += 1
                 $0.erasedLines += 1

@@ -176,6 +176,12 @@ package struct Replayer {
             advance(over: &line)
             reject(number, nil, line.content.isBlank ? "blank line" : "invalid JSON", kind: .unreadable)
             return true
+        case .erasedOutsideStreams:
+            linesRead = number
+            advance(over: &line)
+            state.noteErased(family: nil)
+            observer?(.erased(line: number, draft: nil), state)
+            return true
         case .badEnvelope, .draft, .event:
             break
         }
@@ -229,7 +235,7 @@ package struct Replayer {
             } else {
                 state.apply(event, keys: keys, staged: staged)
             }
-        case .blank, .invalid:
+        case .blank, .invalid, .erasedOutsideStreams:
             break
         }
         return true

@@ -74,10 +74,11 @@ public struct AuditTrail: Sendable {
                 summary: "rejected: \(message)", rejection: message,
                 entityIds: draft.map(AuditSummary.referencedIds) ?? []))
         case .erased(let line, let draft):
-            // Its seq and time only: nothing else of the line is left (SPEC §5).
+            // Its seq and time only: nothing else of the line is left (SPEC §5). The record of a
+            // line that was in no stream has neither, and no family: shown only without a viewer.
             entries.append(AuditEntry(
-                line: line, seq: draft.seq, at: draft.at, actor: draft.actor, actorName: nil, actorRole: nil, family: draft.family,
-                type: draft.type, summary: "erased", rejection: nil, entityIds: []))
+                line: line, seq: draft?.seq, at: draft?.at, actor: draft?.actor, actorName: nil, actorRole: nil, family: draft?.family,
+                type: Rules.erasedType, summary: "erased", rejection: nil, entityIds: []))
         }
     }
 
