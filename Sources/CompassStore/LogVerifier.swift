@@ -101,6 +101,10 @@ enum LogVerifier {
             problems?(problem)
         })
         let snapshot = try checkSnapshot(log: fd, path: path, extent: extent, fs: fs, replayer: &replayer)
+        // What is left is read for its checks alone: no text of it is shown or written, so
+        // subjects and contents stay in the log (a snapshot's prefix was read with them, to be
+        // compared with the snapshot).
+        replayer.textsStayInLog = true
         try LogReader.stream(fd: fd, path: path, from: replayer.consumedBytes, extent: extent, fs: fs, into: &replayer, progress: progress)
         let store = AttachmentStore(logPath: path)
         defer { keepUntilExit(replayer) }  // millions of records are not freed one by one
