@@ -64,6 +64,10 @@ public enum Compass {
                 }
             }
             console.err(text)
+            if name == "import", !words.contains("--restore"), problems.contains(where: { $0.kind == .erased }) {
+                // A family's exported history that had an erasure: its records are restored, not imported.
+                console.err("A family's history with its erasure records is put back whole with: compass import --restore FILE\n")
+            }
             return 1
         } catch let error as StoreError {
             // Every store error is a domain or I/O failure: exit 1.

@@ -99,6 +99,36 @@ extension CompassStore {
         }
     }
 
+    /// Restores whole family streams byte for byte (`import --restore FILE`): a family's
+    /// history as `export --stream` wrote it, its erasure records included, into a store that
+    /// has no line of that family, so every head and erasure proof of the copy holds in the
+    /// store. All or nothing; every problem is reported by its line. The blobs the lines name
+    /// must be beside the file (`FILE.attachments/HASH`), as `import` takes them.
+    package func restore(_ input: [UInt8], importedFile: String?) throws(StoreError) -> ImportSummary {
+        lock.lock()
+        defer { lock.unlock() }
+        // The payloads that name blobs, by line (read alone: the backend checks the lines).
+        var named: [(line: Int, payload: Payload)] = []
+        input.withUnsafeBufferPointer { buffer in
+            var ranges: [Range<Int>] = []
+            LineSplitter.completeLines(in: buffer, from: 0, to: buffer.count, into: &ranges)
+            for (index, range) in ranges.enumerated() {
+                let prepared = PreparedLine(UnsafeBufferPointer(rebasing: buffer[range]), hashing: false)
+                if case .draft(_, .success(let payload)) = prepared.content { named.append((index + 1, payload)) }
+            }
+        }
+        var blobs: [StagedAttachment] = [], seen: Set<String> = [], refused: [Problem] = []
+        for (line, payload) in named {
+            switch try importableBlobs(of: payload, own: seen, importedFile: importedFile) {
+            case .success(let staged):
+                for blob in staged where seen.insert(blob.sha256).inserted { blobs.append(blob) }
+            case .failure(let error):
+                refused.append(Problem(line: line, message: error.message, kind: error.kind))
+            }
+        }
+        return try backend.restore(input, blobs: blobs, refused: refused)
+    }
+
     /// The bytes an imported line needs (an interaction's attachments, a document's file),
     /// or why the line may not be appended.
     ///

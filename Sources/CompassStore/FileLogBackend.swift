@@ -36,6 +36,10 @@ final class FileLogBackend: LogBackend {
                           build: build)
     }
 
+    func restore(_ input: [UInt8], blobs: [StagedAttachment], refused: [Problem]) throws(StoreError) -> ImportSummary {
+        try writer.restore(input, blobs: blobs, refused: refused)
+    }
+
     func erase(_ target: ErasureTarget, requester: String, at: Timestamp, eventId: String,
                dryRun: Bool) throws(StoreError) -> ErasureOutcome {
         try writer.erase(target, requester: requester, at: at, eventId: eventId, dryRun: dryRun)

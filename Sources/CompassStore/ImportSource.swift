@@ -69,6 +69,11 @@ package struct ImportSummary: Equatable, Sendable {
 
     package init() {}
 
+    /// What a restore of these lines (checked) wrote: every line, and each family's run.
+    init(restored input: [UInt8]) {
+        (count, runs) = StreamRestore.seqRuns(of: input)
+    }
+
     mutating func add(family: String, seq: Int64) {
         count += 1
         runs[family] = (runs[family]?.lowerBound ?? seq)...seq

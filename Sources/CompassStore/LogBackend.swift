@@ -26,6 +26,12 @@ package protocol LogBackend: AnyObject {
     /// they point at.
     func append(_ request: AppendRequest, build: DraftBuilder) throws(StoreError) -> AppendOutcome
 
+    /// Appends whole family streams byte for byte (`import --restore`), all or nothing: only
+    /// when they replay after the committed log without a problem and none of their families
+    /// has a line yet (``StreamRestore``), and `refused` (problems found before: blobs that
+    /// could not be had) is empty. `blobs` are stored first.
+    func restore(_ input: [UInt8], blobs: [StagedAttachment], refused: [Problem]) throws(StoreError) -> ImportSummary
+
     /// Rewrites one family's stream for an erasure (SPEC §5); other families are untouched.
     func erase(_ target: ErasureTarget, requester: String, at: Timestamp, eventId: String,
                dryRun: Bool) throws(StoreError) -> ErasureOutcome

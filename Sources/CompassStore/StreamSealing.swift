@@ -38,7 +38,7 @@ enum StreamSealing {
                 event.seq = try EnvelopeDecoder.seq(after: seqs[event.family] ?? replayer.streams.version(of: event.family))
             } catch {
                 guard let lineNumbers else { throw .rejected(error) }
-                rejected.append(Problem(line: lineNumbers[index], message: error.message))
+                rejected.append(Problem(line: lineNumbers[index], message: error.message, kind: error.kind))
                 continue
             }
             seqs[event.family] = event.seq  // each family's next `seq` counts on from here (SPEC §1.1)

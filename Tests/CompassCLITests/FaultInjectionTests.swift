@@ -51,6 +51,23 @@ import CompassTestSupport
         return (text, ids)
     }()
 
+    /// A family's exported stream after an erasure (`Erased` records and `ErasureRecorded`
+    /// included), and the ids of its lines that take one (all but the `Erased` records).
+    static let restoreExport: (text: String, ids: [String]) = {
+        let source = CLIHarness()
+        source.idPrefix = "src-"  // not the ids the store restored into gives out
+        source.seedFamily()
+        source.runAll(["log-interaction --as u-leo --school s-ucla --type email --direction inbound --subject 'Leo note'",
+                       "log-interaction --as u-maya --school s-ucla --type dm --direction outbound --subject 'Maya note'",
+                       "erase --as u-pat --member u-leo"])
+        let text = source.run(["export", "--stream", "--as", "u-pat"]).stdout
+        let ids = text.split(separator: "\n").compactMap { line -> String? in
+            let object = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            return object["type"] as? String == "Erased" ? nil : object["id"] as? String
+        }
+        return (text, ids)
+    }()
+
     static let scenarios: [Scenario] = [
         Scenario(name: "single append", setUp: { $0.seedFamily() },
                  words: ["add-school", "--as", "u-pat", "--name", "Duke", "--school", "s-duke", "--event-id", "ev-duke"],
@@ -99,6 +116,12 @@ import CompassTestSupport
         Scenario(name: "a read over a hot journal", setUp: { cli in _ = PromisesRound3Tests.hotJournal(cli) },
                  words: ["schools", "--as", "u-pat", "--json"], environment: ["COMPASS_SNAPSHOT_MIN_BYTES": "0"],
                  eventIds: [], neverCommitted: ["half-1", "half-2"], forbiddenOutput: "Uncommitted"),
+        Scenario(name: "restore of an erased family's stream",
+                 setUp: { cli in
+                     cli.runAll(["add-member --user u-zed --name 'Zed Other' --role parent --family fam-zed --event-id zed-1"])
+                     cli.write("restore.jsonl", restoreExport.text)
+                 },
+                 words: ["import", "--restore", "restore.jsonl"], eventIds: restoreExport.ids, nextActor: "u-zed"),
         Scenario(name: "import with symlinked temporaries", setUp: { cli in
                      cli.seedFamily()
                      cli.write("batch.jsonl", importLines)

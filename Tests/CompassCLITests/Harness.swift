@@ -9,6 +9,8 @@ final class CLIHarness {
     let directory: String
     var now = "2026-03-01T12:00:00Z"
     private var counter = 0
+    /// What the ids this harness gives out start with (another store's history needs others).
+    var idPrefix = "evt-"
 
     init() {
         directory = NSTemporaryDirectory() + "compass-test-" + UUID().uuidString.lowercased()
@@ -40,7 +42,7 @@ final class CLIHarness {
         if takesNow, !words.contains("--now"), !words.contains("--as-of") { words += ["--now", now] }
         let status = Compass.run(words, environment: environment, console: console,
                                  clock: { Timestamp(rfc3339: "2030-01-01T00:00:00Z")! },
-                                 makeId: { [unowned self] in self.counter += 1; return "evt-\(self.counter)" },
+                                 makeId: { [unowned self] in self.counter += 1; return "\(self.idPrefix)\(self.counter)" },
                                  currentDirectory: directory, fileSystem: fileSystem)
         return Result(status: status, stdout: String(decoding: console.capturedOut, as: UTF8.self),
                       stderr: String(decoding: console.capturedErr, as: UTF8.self))

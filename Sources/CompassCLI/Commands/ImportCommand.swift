@@ -32,6 +32,14 @@ enum ImportCommand {
         }
         let store = try CompassStore(path: inv.logPath, createIfMissing: true, configuration: .init(), fileSystem: inv.fileSystem,
                                      snapshots: inv.snapshots)
+        if inv.arguments.has("restore") {
+            guard expectVersion == nil else { throw CLIError.usage("--restore takes whole new families: --expect-version does not apply") }
+            var bytes = stdin
+            if let file { bytes = try inv.fileSystem.read(file, from: 0, to: try inv.fileSystem.size(file, path: given), path: given) }
+            let summary = try store.restore(bytes, importedFile: given == "-" ? nil : inv.resolve(given))
+            report(summary, verb: "restored", noun: ("line", "lines"), inv)
+            return
+        }
         var source = FileSource(bytes: stdin, file: file.map { ($0, inv.resolve(given), inv.fileSystem) }, now: now, makeId: inv.makeId, store: store,
                                 importedFile: given == "-" ? nil : inv.resolve(given),
                                 blockLines: inv.environment["COMPASS_IMPORT_BLOCK_LINES"].flatMap { Int($0) }.map { min(max($0, 1), 1 << 20) }
@@ -40,13 +48,17 @@ enum ImportCommand {
         defer { meter?.finish() }
         let summary = try store.importLines(from: &source, expectVersion: expectVersion, keepUntilExit: inv.console.keepUntilExit,
                                             progress: progress)
-        // Each family's stream gained its own run of `seq`s (SPEC §1.1).
+        report(summary, verb: "imported", noun: ("event", "events"), inv)
+    }
+
+    /// What was written: how many lines, and each family's run of `seq`s (SPEC §1.1).
+    static func report(_ summary: ImportSummary, verb: String, noun: (one: String, many: String), _ inv: Invocation) {
         let runs = summary.runs
         let families = runs.keys.sorted()
         if inv.json {
             var w = JSONWriter()
             w.beginObject()
-            w.field("imported", summary.count)
+            w.field(verb, summary.count)
             w.key("families")
             w.beginArray()
             for family in families {
@@ -60,7 +72,7 @@ enum ImportCommand {
             w.endObject()
             inv.console.out(bytes: w.bytes + [0x0A])
         } else {
-            var out = "imported \(summary.count) \(summary.count == 1 ? "event" : "events")\n"
+            var out = "\(verb) \(summary.count) \(summary.count == 1 ? noun.one : noun.many)\n"
             for family in families {
                 let run = runs[family]!
                 let seqs = run.lowerBound == run.upperBound ? "seq \(run.lowerBound)" : "seq \(run.lowerBound)–\(run.upperBound)"

@@ -22,7 +22,8 @@ package struct Replayer {
     package private(set) var problemSummary = ProblemSummary()
     /// The line of a torn last line, if the replay ended with one.
     package private(set) var tornLine: Int?
-    private let retention: ProblemRetention
+    /// Where problems go (a check that replays lines after a store's log collects theirs).
+    package var retention: ProblemRetention
     /// Lines of the file read, a torn last line and lines past an `--at-seq` cut included
     /// (the next line's number is one more).
     package private(set) var linesRead = 0

@@ -691,7 +691,7 @@ final class PostgresLogBackend: LogBackend {
     }
 
     /// An insert whose unique violation is the rule `refusal` (another family took the id).
-    private func insertUnique(_ text: String, _ values: [PostgresConnection.Value], else refusal: EventError) throws(StoreError) {
+    func insertUnique(_ text: String, _ values: [PostgresConnection.Value], else refusal: EventError) throws(StoreError) {
         do throws(PostgresConnection.Failure) {
             try db.run(text, values)
         } catch {

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import CompassTestSupport
+@testable import CompassCLI
+@testable import CompassCore
+@testable import CompassStore
+
+/// `import --restore`: a family's exported stream, erasures included, goes back into a store
+/// byte for byte, so its heads and erasure proofs still hold there; anything that would not
+/// replay as it stands, or a family the store already has, is refused whole and writes nothing.
+@Suite struct RestoreTests {
+    /// The sample family after `erase --member u-leo`: the store, the head kept before the
+    /// erasure, and its stream exported (with its attachments beside it) as `lopez.jsonl`.
+    static func erasedSample() throws -> (cli: CLIHarness, oldHead: String) {
+        let cli = CLIHarness()
+        let sample = Binary.packageRoot + "/events-samples/family.jsonl"
+        try FileManager.default.copyItem(atPath: sample, toPath: cli.logPath)
+        try FileManager.default.copyItem(atPath: sample + ".attachments", toPath: cli.logPath + ".attachments")
+        let oldHead = try #require(FamilyStreamsTests.head(of: "fam-lopez", in: cli.run("verify").stdout))
+        #expect(cli.run("erase --as u-pat --member u-leo").status == 0)
+        #expect(cli.run(["export", "--stream", "--as", "u-pat", "-o", cli.directory + "/lopez.jsonl"]).status == 0)
+        return (cli, oldHead)
+    }
+
+    @Test func anErasedFamilysExportIsRestoredByteForByteAndStillProvesItsOldHead() throws {
+        let (cli, oldHead) = try Self.erasedSample()
+        let export = try Data(contentsOf: URL(fileURLWithPath: cli.directory + "/lopez.jsonl"))
+        #expect(String(decoding: export, as: UTF8.self).contains(#""type":"Erased""#))
+        // A plain import refuses the records, and says what puts them back.
+        let plain = cli.run(["import", "lopez.jsonl", "--log", "plain.jsonl"])
+        #expect(plain.status == 1 && plain.stderr.contains("compass import --restore FILE"), "\(plain.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.directory + "/plain.jsonl"))
+
+        let restored = cli.run(["import", "--restore", "lopez.jsonl", "--log", "new.jsonl", "--json"])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(restored.stdout == #"{"restored":80,"families":[{"family":"fam-lopez","firstSeq":1,"lastSeq":80}]}"# + "\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.directory + "/new.jsonl")) == export)
+        // The head kept before the erasure is proven in the new store, its blobs are whole, and
+        // every view is the original's.
+        let proven = cli.run(["verify", "--log", "new.jsonl", "--expect-head", oldHead])
+        #expect(proven.status == 0 && proven.stdout.contains("proven through the erasure") && proven.stdout.contains("all whole"),
+                "\(proven.stdout)")
+        for viewer in ["u-pat", "u-maya"] {
+            for view in ["interactions", "activity", "schools", "documents", "analytics"] {
+                let words = [view, "--as", viewer, "--json", "--now", "2026-06-01T00:00:00Z"]
+                #expect(cli.run(words + ["--log", "new.jsonl"]).stdout == cli.run(words).stdout, "\(view) for \(viewer)")
+            }
+        }
+        // Default ids the erased lines had are still never issued again there: the next
+        // interaction gets the id it gets in the original store.
+        func nextId(_ log: [String]) -> String? {
+            let out = cli.run(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "email", "--direction", "outbound",
+                               "--json"] + log).stdout
+            return out.firstMatch(of: #/"id":"(i-[0-9]+)"/#).map { String($0.1) }
+        }
+        let restoredNext = nextId(["--log", "new.jsonl"])
+        #expect(restoredNext != nil && restoredNext == nextId([]))
+    }
+
+    @Test func aRestoreBesideOtherFamiliesLeavesThemByteForByte() throws {
+        let (cli, _) = try Self.erasedSample()
+        cli.runAll(["add-member --user u-zed --name 'Zed Other' --role parent --family fam-zed --log other.jsonl",
+                    "add-school --as u-zed --name Rice --log other.jsonl"])
+        let before = try Data(contentsOf: URL(fileURLWithPath: cli.directory + "/other.jsonl"))
+        #expect(cli.run(["import", "--restore", "lopez.jsonl", "--log", "other.jsonl"]).status == 0)
+        let after = try Data(contentsOf: URL(fileURLWithPath: cli.directory + "/other.jsonl"))
+        #expect(after.prefix(before.count) == before)
+        #expect(cli.run(["verify", "--log", "other.jsonl"]).status == 0)
+        #expect(cli.run(["schools", "--log", "other.jsonl", "--as", "u-zed", "--json"]).stdout.contains("Rice"))
+    }
+
+    /// Each way a restore can be wrong is refused with its line and message, and leaves the
+    /// target store as it was (a new one is not even created).
+    @Test func aRestoreThatWouldNotReplayAsItStandsIsRefusedWholeAndWritesNothing() throws {
+        let (cli, _) = try Self.erasedSample()
+        let export = try String(contentsOfFile: cli.directory + "/lopez.jsonl", encoding: .utf8)
+        let lines = export.split(separator: "\n").map(String.init)
+        func refused(_ text: String, _ expected: String, into log: String = "target.jsonl", _ label: String) {
+            let before = FileManager.default.contents(atPath: cli.directory + "/" + log)
+            cli.write("broken.jsonl", text)
+            if FileManager.default.fileExists(atPath: cli.directory + "/lopez.jsonl.attachments"),
+               !FileManager.default.fileExists(atPath: cli.directory + "/broken.jsonl.attachments") {
+                try? FileManager.default.copyItem(atPath: cli.directory + "/lopez.jsonl.attachments", toPath: cli.directory + "/broken.jsonl.attachments")
+            }
+            let result = cli.run(["import", "--restore", "broken.jsonl", "--log", log])
+            #expect(result.status == 1 && result.stderr.contains("nothing was imported") && result.stderr.contains(expected),
+                    "\(label): \(result.stderr)")
+            #expect(FileManager.default.contents(atPath: cli.directory + "/" + log) == before, "\(label): the target changed")
+        }
+        refused(export, "line 1: family fam-lopez already has lines in this store", into: "events.jsonl", "into the family's own store")
+        var edited = lines
+        edited[1] = edited[1].replacing(#""at":"20"#, with: #""at":"19"#, maxReplacements: 1)
+        refused(edited.joined(separator: "\n") + "\n", "line 3: prev does not match line 2", "one byte changed")
+        refused(lines.dropFirst().joined(separator: "\n") + "\n", "line 1: seq 2, expected 1", "the first line dropped")
+        // The erasure record, the last line, claiming one erased line fewer: the chain still
+        // holds (nothing comes after it), the count does not.
+        edited = lines
+        edited[edited.count - 1] = edited[edited.count - 1].replacing(#/"erased":([0-9]+)/#) { #""erased":\#(Int($0.1)! - 1)"# }
+        refused(edited.joined(separator: "\n") + "\n", "line 80: the Erased records do not match the counts", "a count changed")
+        refused(String(export.dropLast()), "torn last line", "a torn last line")
+        refused(export + #"{"type":"Erased","actor":"-","data":{"was":"\#(SHA256.emptyHex)"}}"# + "\n",
+                "line 81: not in a family's stream", "a record of no stream")
+        // A stream that was never sealed is not restored: its lines could not prove anything.
+        let unsealed = lines.map { $0.replacing(#/,"prev":"[0-9a-f]{64}"\}$/#, with: "}") }
+        refused(unsealed.joined(separator: "\n") + "\n", "line 1: missing field prev: a restored stream is sealed", "no prev")
+        // An attachment not beside the file is refused like import refuses it.
+        try FileManager.default.removeItem(atPath: cli.directory + "/broken.jsonl.attachments")
+        try FileManager.default.createDirectory(atPath: cli.directory + "/broken.jsonl.attachments", withIntermediateDirectories: false)
+        refused(export, "is not in this family's store, nor beside the imported file", "attachments missing")
+        #expect(!FileManager.default.fileExists(atPath: cli.directory + "/target.jsonl"))
+        #expect(cli.run(["import", "--restore", "lopez.jsonl", "--log", "target.jsonl"]).status == 0)
+    }
+
+    /// A restored family's members and event ids are the store's like any other: a member of
+    /// another family already, or an id another family holds, refuses the restore.
+    @Test func aMemberOrEventIdAnotherFamilyHoldsRefusesTheRestore() throws {
+        let (cli, _) = try Self.erasedSample()
+        cli.runAll(["add-member --user u-maya --name 'Maya Elsewhere' --role parent --family fam-zed --log zed.jsonl"])
+        let before = try Data(contentsOf: URL(fileURLWithPath: cli.directory + "/zed.jsonl"))
+        let result = cli.run(["import", "--restore", "lopez.jsonl", "--log", "zed.jsonl"])
+        #expect(result.status == 1 && result.stderr.contains("User u-maya is already a member"), "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.directory + "/zed.jsonl")) == before)
+    }
+}
