@@ -250,6 +250,51 @@ import CompassTestSupport
                 == FileManager.default.contents(atPath: Binary.packageRoot + "/events-samples/files/camp-schedule.pdf"))
     }
 
+    /// An erased family's export (`Erased` and `ErasureRecorded` records in it) goes into the
+    /// database with `import --restore` byte for byte: it comes back out the same, verifies
+    /// with the same heads, proves the head kept before the erasure, and goes on as on a file.
+    @Test func anErasedFamilysExportIsRestoredIntoTheDatabaseWithItsProofs() throws {
+        guard let address = try Self.database() else { return }
+        let (file, oldHead) = try RestoreTests.erasedSample()
+        let database = CLIHarness()
+        database.database = address
+        database.idPrefix = "db-"  // the export holds ids the file's harness gave out
+        try FileManager.default.copyItem(atPath: file.directory + "/lopez.jsonl", toPath: database.directory + "/lopez.jsonl")
+        try FileManager.default.copyItem(atPath: file.directory + "/lopez.jsonl.attachments", toPath: database.directory + "/lopez.jsonl.attachments")
+        let plain = database.run("import lopez.jsonl")
+        #expect(plain.status == 1 && plain.stderr.contains("compass import --restore FILE"), "\(plain.stderr)")
+        let restored = database.run("import --restore lopez.jsonl")
+        #expect(restored.status == 0 && restored.stdout.hasPrefix("restored 80 lines"), "\(restored.stderr)")
+        let export = try String(contentsOfFile: file.directory + "/lopez.jsonl", encoding: .utf8)
+        #expect(database.run("export --stream --family fam-lopez").stdout == export)
+        let onFile = file.run(["verify", "--json", "--log", file.directory + "/lopez.jsonl"]).stdout
+        #expect(database.run("verify --json").stdout == onFile)
+        let proven = database.run("verify --expect-head \(oldHead)")
+        #expect(proven.status == 0 && proven.stdout.contains("proven through the erasure") && proven.stdout.contains("all whole"),
+                "\(proven.stdout)")
+        // Twice is refused whole, and a member or id another family holds refuses it too.
+        let again = database.run("import --restore lopez.jsonl")
+        #expect(again.status == 1 && again.stderr.contains("family fam-lopez already has lines in this store"), "\(again.stderr)")
+        #expect(database.run("export --stream --family fam-lopez").stdout == export)
+        let other = CLIHarness()
+        other.idPrefix = "dup-"
+        other.runAll(["add-member --user u-maya --name 'Maya Elsewhere' --role parent --family fam-dup",
+                      "add-school --as u-maya --name Rice",
+                      "export --stream --as u-maya -o \(database.directory)/dup.jsonl"])
+        let verified = database.run("verify --json").stdout
+        let clash = database.run("import --restore dup.jsonl")
+        #expect(clash.status == 1 && clash.stderr.contains("User u-maya is already a member"), "\(clash.stderr)")
+        #expect(database.run("verify --json").stdout == verified)  // rolled back: no family row, no line, no id
+        // It goes on as on the file: the same next ids, the same views.
+        let append = "log-interaction --as u-maya --school s-ucla --type email --direction outbound --subject Next --json"
+        file.runAll(["import --restore lopez.jsonl --log restored.jsonl"])
+        #expect(database.run(append).stdout.firstMatch(of: #/"id":"(i-[0-9]+)"/#)?.1
+                == file.run(append + " --log restored.jsonl").stdout.firstMatch(of: #/"id":"(i-[0-9]+)"/#)?.1)
+        for view in ["interactions --as u-maya --json", "schools --as u-pat --json", "documents --as u-pat --json"] {
+            #expect(database.run(view).stdout == file.run(view + " --log restored.jsonl").stdout, "\(view)")
+        }
+    }
+
     /// A generated store of several families goes into PostgreSQL and comes back out as one
     /// file (`export --stream --all-families`): the same lines, and `verify` gives the same
     /// heads and root on the database, on the export and on the original.
