@@ -113,12 +113,25 @@ import CompassTestSupport
 
     /// A restored family's members and event ids are the store's like any other: a member of
     /// another family already, or an id another family holds, refuses the restore.
-    @Test func aMemberOrEventIdAnotherFamilyHoldsRefusesTheRestore() throws {
+    /// Read through the store's snapshot too (its families and ids read only when a line needs them).
+    @Test(arguments: ["off", "0"])
+    func aMemberOrEventIdAnotherFamilyHoldsRefusesTheRestore(snapshotMinimum: String) throws {
         let (cli, _) = try Self.erasedSample()
-        cli.runAll(["add-member --user u-maya --name 'Maya Elsewhere' --role parent --family fam-zed --log zed.jsonl"])
-        let before = try Data(contentsOf: URL(fileURLWithPath: cli.directory + "/zed.jsonl"))
-        let result = cli.run(["import", "--restore", "lopez.jsonl", "--log", "zed.jsonl"])
-        #expect(result.status == 1 && result.stderr.contains("User u-maya is already a member"), "\(result.stderr)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.directory + "/zed.jsonl")) == before)
+        let environment = ["COMPASS_SNAPSHOT_MIN_BYTES": snapshotMinimum]
+        let export = try String(contentsOfFile: cli.directory + "/lopez.jsonl", encoding: .utf8)
+        let someId = try #require(export.split(separator: "\n").dropFirst(5).first?.firstMatch(of: #/"id":"([^"]+)"/#)?.1)
+        for (setUp, refusal) in [
+            ("add-member --user u-maya --name 'Maya Elsewhere' --role parent --family fam-zed", "User u-maya is already a member"),
+            ("add-member --user u-zed --name 'Zed' --role parent --family fam-zed --event-id \(someId)", "duplicate event id \(someId)"),
+        ] {
+            let log = "zed-\(refusal.count).jsonl"
+            #expect(cli.run(CLIHarness.words(setUp) + ["--log", log], environment: environment).status == 0)
+            _ = cli.run(["schools", "--as", "u-zed", "--log", log], environment: environment)  // leaves a snapshot when asked
+            #expect(FileManager.default.fileExists(atPath: cli.directory + "/" + log + ".snapshot") == (snapshotMinimum == "0"))
+            let before = try Data(contentsOf: URL(fileURLWithPath: cli.directory + "/" + log))
+            let result = cli.run(["import", "--restore", "lopez.jsonl", "--log", log], environment: environment)
+            #expect(result.status == 1 && result.stderr.contains(refusal), "\(result.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: cli.directory + "/" + log)) == before)
+        }
     }
 }
