@@ -13,17 +13,14 @@ extension LogWriter {
     package func restore(_ input: [UInt8], blobs: [StagedAttachment], refused: [Problem]) throws(StoreError) -> ImportSummary {
         try withLockedLog(beforeCreating: {}) { fd throws(StoreError) in
             var replayer = try replayLocked(fd, actor: nil, progress: nil)
-            var problems = StreamRestore.problems(input, after: &replayer)
+            var problems = StreamRestore.problems(input, after: &replayer, and: refused)
             if replayer.deferredFailed {
                 // A part of the snapshot the check read did not check: read the log whole.
                 var whole = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
                                                  fs: fs, snapshots: nil, problems: .summary)
-                problems = StreamRestore.problems(input, after: &whole)
+                problems = StreamRestore.problems(input, after: &whole, and: refused)
             }
-            problems += refused
-            guard problems.isEmpty else {
-                throw .rejectedLines(problems.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element))
-            }
+            guard problems.isEmpty else { throw .rejectedLines(problems) }
             guard !input.isEmpty else { return ImportSummary() }
             let committed = try fs.size(fd, path: path)
             let undo = try AttachmentStore(logPath: path).save(blobs, fs: fs)

@@ -7,9 +7,10 @@
 /// `Erased` records as `verify` checks them. Every head and erasure proof of the copy then
 /// holds in the store: its lines are the same bytes in the same streams.
 package enum StreamRestore {
-    /// Every reason `input` cannot be restored, numbered by its lines (1-based); empty when it
-    /// can. `replayer` is the store's replay; it ends with the lines folded in.
-    package static func problems(_ input: [UInt8], after replayer: inout Replayer) -> [Problem] {
+    /// Every reason `input` cannot be restored, with `others` found before (its blobs), in line
+    /// order (1-based lines of `input`); empty when it can. `replayer` is the store's replay;
+    /// it ends with the lines folded in.
+    package static func problems(_ input: [UInt8], after replayer: inout Replayer, and others: [Problem] = []) -> [Problem] {
         let base = replayer.linesRead
         let found = ProblemList()
         let retention = replayer.retention
@@ -57,7 +58,7 @@ package enum StreamRestore {
                                message: "the Erased records do not match the counts the erasure records give (SPEC §5)"))
         }
         let replayed = found.problems.map { Problem(line: $0.line - base, message: $0.message, kind: $0.kind, family: $0.family) }
-        return (own + replayed).enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+        return (own + replayed + others).enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
     }
 }
 

@@ -11,10 +11,8 @@ extension PostgresLogBackend {
     /// blobs. A refusal or a failure rolls all of it back.
     func restore(_ input: [UInt8], blobs: [StagedAttachment], refused: [Problem]) throws(StoreError) -> ImportSummary {
         var replayer = Replayer(problems: .summary)
-        let problems = StreamRestore.problems(input, after: &replayer) + refused
-        guard problems.isEmpty else {
-            throw .rejectedLines(problems.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element))
-        }
+        let problems = StreamRestore.problems(input, after: &replayer, and: refused)
+        guard problems.isEmpty else { throw .rejectedLines(problems) }
         // Each line's columns, as an append stores them.
         var rows: [(draft: EventDraft, text: String, hash: String, takesId: Bool, joins: String?)] = []
         var heads: [String: (seq: Int64, hash: String, line: Int)] = [:]
