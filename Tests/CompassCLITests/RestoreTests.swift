@@ -69,6 +69,23 @@ import CompassTestSupport
         #expect(cli.run(["schools", "--log", "other.jsonl", "--as", "u-zed", "--json"]).stdout.contains("Rice"))
     }
 
+    /// A whole store's export (`--all-families`) with an erasure in one family comes back
+    /// into an empty store with the same root and the same views for every member.
+    @Test func aWholeStoreExportIsRestoredWithTheSameRoot() throws {
+        let cli = CLIHarness()
+        FileManager.default.createFile(atPath: cli.logPath, contents: Data(cli.run(["generate", "--families", "4", "--events", "600", "--seed", "3"]).stdout.utf8))
+        #expect(cli.run("erase --as u-2-1 --member u-2-2").status == 0)
+        #expect(cli.run(["export", "--stream", "--all-families", "-o", cli.directory + "/all.jsonl"]).status == 0)
+        let restored = cli.run(["import", "--restore", "all.jsonl", "--log", "copy.jsonl"])
+        #expect(restored.status == 0 && restored.stdout.contains("fam-4: seq"), "\(restored.stderr)")
+        func root(_ words: [String]) -> Substring? { cli.run(["verify", "--json"] + words).stdout.firstMatch(of: #/"root":"([0-9a-f]{64})"/#)?.1 }
+        #expect(root([]) != nil && root([]) == root(["--log", "copy.jsonl"]))
+        for viewer in ["u-1-1", "u-2-1", "u-3-2", "u-4-1"] {
+            let words = ["interactions", "--as", viewer, "--json", "--now", "2026-06-01T00:00:00Z"]
+            #expect(cli.run(words).stdout == cli.run(words + ["--log", "copy.jsonl"]).stdout, "\(viewer)")
+        }
+    }
+
     /// Each way a restore can be wrong is refused with its line and message, and leaves the
     /// target store as it was (a new one is not even created).
     @Test func aRestoreThatWouldNotReplayAsItStandsIsRefusedWholeAndWritesNothing() throws {
