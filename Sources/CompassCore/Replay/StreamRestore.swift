@@ -34,9 +34,12 @@ package enum StreamRestore {
                         own.append(Problem(line: number, message: "family \(family) already has lines in this store: --restore takes only whole families it does not have"))
                     }
                 }
+                // A family the store has is refused once, not again for each of its lines.
+                if let family = chain.family, refused.contains(family) { continue }
                 let reported = found.count
                 replayer.consume(line: line, terminated: true)
-                if chain.family == nil, found.count == reported {
+                guard found.count == reported else { continue }  // the line's own problems say enough
+                if chain.family == nil {
                     // (Replay reports a line without a valid family, but for the record of an
                     // erasure outside every stream, which is no family's.)
                     own.append(Problem(line: number, message: "not in a family's stream: --restore takes whole family streams"))
