@@ -215,6 +215,12 @@ import CompassTestSupport
         sameViews("after the erasure")
         let after = try admin.run("SELECT encode(bytes, 'escape') FROM family_snapshots").rows.compactMap { $0[0] }
         #expect(!after.contains { $0.contains(playerName) || $0.contains(player) }, "a snapshot holds the erased member")
+        // Nor does any row of the live tables, its columns included.
+        for table in ["events", "event_ids", "users", "families"] {
+            let rows = try admin.run("SELECT t::text FROM \(table) t").rows.compactMap { $0[0] }
+            #expect(!rows.contains { $0.contains(playerName) || $0.contains("\"\(player)\"") || $0.contains(",\(player),") || $0.contains("(\(player),") },
+                    "\(table) holds the erased member")
+        }
         #expect(database.run("verify").status == 0)
 
         // A line after the snapshot damaged by hand (the same on both): a read that lists its

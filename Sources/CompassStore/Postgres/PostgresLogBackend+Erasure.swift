@@ -28,17 +28,24 @@ extension PostgresLogBackend {
                 guard row.rows.first?[0].flatMap({ Int64($0) }) == Int64(count) else { return nil }  // changed: plan again
                 // One statement each (the transaction holds every feed's horizon back while
                 // it runs): the changed lines, the freed event ids, the freed members.
-                var seqs: [String] = [], texts: [String] = [], hashes: [String] = []
+                // An erased line's row says what its record says (`Erased`, actor `-`): the
+                // erased member's id is not left in the row's columns either.
+                var seqs: [String] = [], texts: [String] = [], hashes: [String] = [], erased: [String] = []
+                let erasedLines = Set(plan.erasedLines)
                 for (index, line) in new.enumerated() where index < old.count && line != old[index] {
                     seqs.append(String(index + 1))
                     texts.append(line)
                     hashes.append(SHA256.hex(Array(line.utf8)))
+                    erased.append(erasedLines.contains(index + 1) ? "true" : "false")
                 }
                 try sql("""
-                    UPDATE events e SET line = u.line, hash = u.hash
-                    FROM unnest($2::bigint[], $3::text[], $4::text[]) AS u(seq, line, hash)
+                    UPDATE events e SET line = u.line, hash = u.hash,
+                      type = CASE WHEN u.erased THEN 'Erased' ELSE e.type END,
+                      actor = CASE WHEN u.erased THEN '-' ELSE e.actor END
+                    FROM unnest($2::bigint[], $3::text[], $4::text[], $5::boolean[]) AS u(seq, line, hash, erased)
                     WHERE e.family = $1 AND e.seq = u.seq
-                    """, [.text(family), .text(Self.arrayLiteral(seqs)), .text(Self.arrayLiteral(texts)), .text(Self.arrayLiteral(hashes))])
+                    """, [.text(family), .text(Self.arrayLiteral(seqs)), .text(Self.arrayLiteral(texts)), .text(Self.arrayLiteral(hashes)),
+                          .text(Self.arrayLiteral(erased))])
                 let freed = plan.erasedLines.compactMap { Self.event(in: old[$0 - 1])?.id }
                 try sql("DELETE FROM event_ids WHERE family = $1 AND event_id = ANY($2::text[])", [.text(family), .text(Self.arrayLiteral(freed))])
                 try sql("DELETE FROM users WHERE family = $1 AND user_id = ANY($2::text[])",
