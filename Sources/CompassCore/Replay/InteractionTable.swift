@@ -139,6 +139,18 @@ public struct InteractionTable: Equatable, Sendable {
 
     /// Starts loading the index slot of an id's hash (the fold calls it a few lines ahead), in
     /// a table read where it lies (no copy of its arrays).
+    /// ``contains(_:hash:)`` of a table read where it lies, through a pointer to it (a rule
+    /// holds its family by pointer; calling the method on `.pointee.interactions` copied the
+    /// table out, four reference counts a line).
+    static func contains(in table: UnsafePointer<InteractionTable>, _ id: String, hash: Int) -> Bool {
+        guard let index = table.pointer(to: \.index), let rows = table.pointer(to: \.rows), let texts = table.pointer(to: \.texts) else {
+            return false
+        }
+        return rows.pointee.withUnsafeBufferPointer { stored in
+            index.pointee.position(hash: hash) { texts.pointee.equals((stored.baseAddress! + $0).pointee.interactionId, id) }
+        } != nil
+    }
+
     static func prefetch(in table: UnsafePointer<InteractionTable>, hash: Int) {
         guard let index = table.pointer(to: \.index) else { return }
         PositionIndex.prefetch(in: index, hash: hash)

@@ -96,7 +96,10 @@ struct StateRules {
     }
 
     func interactionIsNew(_ interactionId: String) throws(EventError) {
-        guard !familyHas({ $0.pointee.interactions.contains(interactionId, hash: interactionHash ?? interactionId.hashValue) }) else { throw EventError("Interaction \(interactionId) already exists") }
+        let found = familyHas { family in
+            family.pointer(to: \.interactions).map { InteractionTable.contains(in: $0, interactionId, hash: interactionHash ?? interactionId.hashValue) } ?? false
+        }
+        guard !found else { throw EventError("Interaction \(interactionId) already exists") }
     }
 
     static func playerDeletes(_ role: MemberRole) throws(EventError) {
