@@ -158,6 +158,78 @@ import CompassTestSupport
         #expect(refused + restored == 60 && refused > 40)
     }
 
+    /// Restores of twelve erased families' exports race four appending processes each, and
+    /// half of them, with one appender in four, are SIGKILLed at a random moment: every
+    /// acknowledged append is there, every restore is in the log whole (byte for byte, its
+    /// lines together) or not at all, an acknowledged one whole, and the log verifies.
+    @Test func restoresRacingAppendersAndKillsAreWholeOrAbsent() throws {
+        let dir = ReliabilityTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let log = dir + "/events.jsonl"
+        try ReliabilityTests.seedLog(log)
+        var exports: [String] = []
+        for round in 0..<12 {
+            let source = CLIHarness()
+            source.idPrefix = "r\(round)-"
+            source.runAll(["add-member --user u-r\(round) --name 'Parent \(round)' --role parent --family fam-r\(round)",
+                           "add-member --as u-r\(round) --user u-r\(round)k --name 'Kid \(round)' --role player",
+                           "add-school --as u-r\(round) --name Rice --school s-rice",
+                           "log-interaction --as u-r\(round)k --school s-rice --type email --direction outbound --subject 'Kid note'",
+                           "log-interaction --as u-r\(round)k --school s-rice --type dm --direction inbound --subject 'Another'",
+                           "erase --as u-r\(round) --member u-r\(round)k"])
+            exports.append(source.run(["export", "--stream", "--as", "u-r\(round)"]).stdout)
+            FileManager.default.createFile(atPath: dir + "/restore-\(round).jsonl", contents: Data(exports[round].utf8))
+        }
+        var rng = SplitMix64(seed: 12)
+        var acknowledged: [String] = [], restored: [Int] = [], kills = 0
+        func start(_ arguments: [String], output: Any?) throws -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Binary.path)
+            process.arguments = arguments + ["--log", log]
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        for round in 0..<12 {
+            var appenders: [(Process, Pipe, String)] = []
+            for w in 0..<4 {
+                let id = "race-\(round)-\(w)", pipe = Pipe()
+                appenders.append((try start(["change-status", "--as", "u-pat", "--school", "s-1", "--status", "contacted", "--event-id", id, "--json"],
+                                            output: pipe), pipe, id))
+            }
+            let restorer = try start(["import", "--restore", dir + "/restore-\(round).jsonl"], output: FileHandle.nullDevice)
+            usleep(useconds_t(rng.below(12_000)))  // a restore takes a few milliseconds
+            if round % 2 == 0, restorer.isRunning {
+                kill(restorer.processIdentifier, SIGKILL)
+                kills += 1
+            }
+            let victim = appenders[rng.below(4)].0
+            if victim.isRunning { kill(victim.processIdentifier, SIGKILL) }
+            restorer.waitUntilExit()
+            if restorer.terminationReason == .exit, restorer.terminationStatus == 0 { restored.append(round) }
+            for (process, pipe, id) in appenders {
+                process.waitUntilExit()
+                let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                if process.terminationReason == .exit, process.terminationStatus == 0, out.contains(#""eventId":"\#(id)""#) { acknowledged.append(id) }
+            }
+        }
+        // The next writer heals what a killed one left; then everything is checked.
+        #expect(try Binary.run(["add-school", "--as", "u-pat", "--name", "Last", "--log", log]).status == 0)
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        var replayer = Replayer()
+        replayer.consume(bytes: Array(text.utf8))
+        #expect(replayer.problems.isEmpty, "\(replayer.problems.prefix(3))")
+        for id in acknowledged { #expect(replayer.state.eventIds.contains(id), "acknowledged \(id) is missing") }
+        for (round, export) in exports.enumerated() {
+            let whole = text.contains(export), any = text.contains(#""family":"fam-r\#(round)""#)
+            #expect(whole || !any, "restore \(round) is in the log in part")
+            if restored.contains(round) { #expect(whole, "restore \(round) was acknowledged but is not whole") }
+        }
+        #expect(try Binary.run(["verify", "--log", log]).status == 0)
+        #expect(!restored.isEmpty && acknowledged.count > 24, "restored \(restored.count), acknowledged \(acknowledged.count), killed \(kills)")
+    }
+
     /// A restored family's members and event ids are the store's like any other: a member of
     /// another family already, or an id another family holds, refuses the restore.
     /// Read through the store's snapshot too (its families and ids read only when a line needs them).
