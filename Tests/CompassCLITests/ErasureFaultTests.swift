@@ -117,42 +117,17 @@ import Glibc
         var erasureKills = 0
         var erased: [String] = []
         for (round, kid) in members.enumerated() {
-            var appenders: [(Process, Pipe, String)] = []
-            for w in 0..<4 {
-                let id = "race-\(round)-\(w)"
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: Binary.path)
-                process.arguments = ["change-status", "--as", "u-pat", "--school", "s-1", "--status", "contacted", "--event-id", id,
-                                     "--json", "--log", log]
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                appenders.append((process, pipe, id))
-            }
-            let eraser = Process()
-            eraser.executableURL = URL(fileURLWithPath: Binary.path)
-            eraser.arguments = ["erase", "--as", "u-pat", "--member", kid, "--log", log]
-            eraser.standardOutput = FileHandle.nullDevice
-            eraser.standardError = FileHandle.nullDevice
-            try eraser.run()
+            let appenders = try ReliabilityTests.RacingAppenders(log: log, round: round)
+            let eraser = try ReliabilityTests.start(["erase", "--as", "u-pat", "--member", kid, "--log", log], output: FileHandle.nullDevice)
             usleep(useconds_t(rng.below(30_000)))
             if round % 2 == 0, eraser.isRunning {
                 kill(eraser.processIdentifier, SIGKILL)
                 erasureKills += 1
             }
-            // One appender in four is killed too.
-            let victim = appenders[rng.below(4)].0
-            if victim.isRunning { kill(victim.processIdentifier, SIGKILL) }
+            appenders.killOne(&rng)  // one appender in four is killed too
             eraser.waitUntilExit()
             if eraser.terminationReason == .exit, eraser.terminationStatus == 0 { erased.append(kid) }
-            for (process, pipe, id) in appenders {
-                process.waitUntilExit()
-                let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                if process.terminationReason == .exit, process.terminationStatus == 0, out.contains(#""eventId":"\#(id)""#) {
-                    acknowledged.append(id)
-                }
-            }
+            acknowledged += appenders.acknowledged()
         }
         // The next writer heals what a killed one left; then everything is checked.
         #expect(try Binary.run(["add-school", "--as", "u-pat", "--name", "Last", "--school", "s-last", "--log", log]).status == 0)

@@ -19,6 +19,47 @@ import Glibc
         }
     }
 
+    /// Starts the built binary with `arguments` (its standard error thrown away).
+    static func start(_ arguments: [String], output: Any?) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Four processes appending to a seeded log (``seedLog(_:)``) at once, each with its own
+    /// event id, racing whatever the test runs beside them.
+    struct RacingAppenders {
+        private var appenders: [(process: Process, output: Pipe, id: String)] = []
+
+        init(log: String, round: Int) throws {
+            for w in 0..<4 {
+                let id = "race-\(round)-\(w)", pipe = Pipe()
+                let process = try ReliabilityTests.start(["change-status", "--as", "u-pat", "--school", "s-1", "--status", "contacted",
+                                                          "--event-id", id, "--json", "--log", log], output: pipe)
+                appenders.append((process, pipe, id))
+            }
+        }
+
+        /// SIGKILLs one of them, if it is still running.
+        func killOne(_ rng: inout SplitMix64) {
+            let victim = appenders[rng.below(appenders.count)].process
+            if victim.isRunning { kill(victim.processIdentifier, SIGKILL) }
+        }
+
+        /// Waits for them; the event ids they acknowledged.
+        func acknowledged() -> [String] {
+            appenders.compactMap { process, pipe, id in
+                process.waitUntilExit()
+                let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                return process.terminationReason == .exit && process.terminationStatus == 0 && out.contains(#""eventId":"\#(id)""#) ? id : nil
+            }
+        }
+    }
+
     static func folder() -> String {
         let path = NSTemporaryDirectory() + "compass-reliability-" + UUID().uuidString
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

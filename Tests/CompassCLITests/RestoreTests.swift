@@ -182,37 +182,19 @@ import CompassTestSupport
         }
         var rng = SplitMix64(seed: 12)
         var acknowledged: [String] = [], restored: [Int] = [], kills = 0
-        func start(_ arguments: [String], output: Any?) throws -> Process {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Binary.path)
-            process.arguments = arguments + ["--log", log]
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
-        }
         for round in 0..<12 {
-            var appenders: [(Process, Pipe, String)] = []
-            for w in 0..<4 {
-                let id = "race-\(round)-\(w)", pipe = Pipe()
-                appenders.append((try start(["change-status", "--as", "u-pat", "--school", "s-1", "--status", "contacted", "--event-id", id, "--json"],
-                                            output: pipe), pipe, id))
-            }
-            let restorer = try start(["import", "--restore", dir + "/restore-\(round).jsonl"], output: FileHandle.nullDevice)
+            let appenders = try ReliabilityTests.RacingAppenders(log: log, round: round)
+            let restorer = try ReliabilityTests.start(["import", "--restore", dir + "/restore-\(round).jsonl", "--log", log],
+                                                      output: FileHandle.nullDevice)
             usleep(useconds_t(rng.below(12_000)))  // a restore takes a few milliseconds
             if round % 2 == 0, restorer.isRunning {
                 kill(restorer.processIdentifier, SIGKILL)
                 kills += 1
             }
-            let victim = appenders[rng.below(4)].0
-            if victim.isRunning { kill(victim.processIdentifier, SIGKILL) }
+            appenders.killOne(&rng)
             restorer.waitUntilExit()
             if restorer.terminationReason == .exit, restorer.terminationStatus == 0 { restored.append(round) }
-            for (process, pipe, id) in appenders {
-                process.waitUntilExit()
-                let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                if process.terminationReason == .exit, process.terminationStatus == 0, out.contains(#""eventId":"\#(id)""#) { acknowledged.append(id) }
-            }
+            acknowledged += appenders.acknowledged()
         }
         // The next writer heals what a killed one left; then everything is checked.
         #expect(try Binary.run(["add-school", "--as", "u-pat", "--name", "Last", "--log", log]).status == 0)
