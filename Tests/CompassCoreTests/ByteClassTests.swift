@@ -26,6 +26,23 @@ import Testing
         }
     }
 
+    /// Where a run of id bytes stops, for every byte value in every lane and in the tail, and
+    /// for runs that start past the first byte.
+    @Test func anIdRunStopsAtItsFirstOtherByte() {
+        for length in [1, 7, 8, 9, 16, 17] {
+            for start in [0, 1, 3] where start < length {
+                for position in start..<length {
+                    for value in 0...255 {
+                        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                        bytes[position] = UInt8(value)
+                        let end = bytes.withUnsafeBufferPointer { ByteClass.idRunEnd($0.baseAddress!, from: start, to: length) }
+                        #expect(end == (Identifier.isIdByte(UInt8(value)) ? length : position), "value \(value) at \(position) of \(length)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func randomRunsAgreeWithTheDefinitions() {
         var rng = SplitMix64(seed: 91)
         let alphabet = Array("0123456789abcdefABCXYZxyz_.:-/ \"\u{7F}".utf8) + [0x80, 0xC3, 0xFF, 0x00, 0x2C, 0x40, 0x5B, 0x60, 0x67, 0x7B]
@@ -34,6 +51,8 @@ import Testing
             let (id, hex) = Self.check(bytes)
             #expect(id == bytes.allSatisfy(Identifier.isIdByte))
             #expect(hex == bytes.allSatisfy(Self.isLowerHex))
+            let end = bytes.withUnsafeBufferPointer { ByteClass.idRunEnd($0.baseAddress!, from: 0, to: $0.count) }
+            #expect(end == (bytes.firstIndex { !Identifier.isIdByte($0) } ?? bytes.count))
         }
     }
 

@@ -177,6 +177,30 @@ package struct JSONTape: Sendable {
     }
 
     /// The integer an `-?digits` literal spells, or nil when it does not fit in 64 bits.
+    /// Where a run of plain string bytes from `start` stops: at the first quote, backslash,
+    /// control character or non-ASCII byte, taken eight bytes at a time (the bulk of every
+    /// text field); or where fewer than eight bytes are left, the rest for the caller to take
+    /// a byte at a time.
+    @inline(__always) static func plainRunEnd(_ p: UnsafePointer<UInt8>, from start: Int, to n: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var at = start
+        while n &- at >= 8 {
+            let x = UnsafeRawPointer(p + at).loadUnaligned(as: UInt64.self)
+            let quote = x ^ (ones &* 0x22)
+            let backslash = x ^ (ones &* 0x5C)
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((x &- ones &* 0x20) & ~x)
+            let stops = (x | special) & highs
+            if stops != 0 {
+                // Straight to the first byte that stops the run (the lowest flag is exact: a
+                // false flag can only follow a true one, from the borrow).
+                return at &+ stops.trailingZeroBitCount &>> 3
+            }
+            at &+= 8
+        }
+        return at
+    }
+
     static func int64(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int64? {
         var i = start
         let negative = base[i] == UInt8(ascii: "-")
@@ -486,25 +510,8 @@ private struct Scanner {
         let p = self.p, n = self.n
         var escaped = false
         var ascii = true
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
         while true {
-            // Eight bytes at a time while none is a quote, a backslash, a control character
-            // or a non-ASCII byte (the bulk of every text field).
-            while n &- at >= 8 {
-                let x = UnsafeRawPointer(p + at).loadUnaligned(as: UInt64.self)
-                let quote = x ^ (ones &* 0x22)
-                let backslash = x ^ (ones &* 0x5C)
-                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((x &- ones &* 0x20) & ~x)
-                let stops = (x | special) & highs
-                if stops != 0 {
-                    // Straight to the first byte that stops the run (the lowest flag is exact:
-                    // a false flag can only follow a true one, from the borrow).
-                    at &+= stops.trailingZeroBitCount &>> 3
-                    break
-                }
-                at &+= 8
-            }
+            at = JSONTape.plainRunEnd(p, from: at, to: n)
             guard at < n else { return false }
             let byte = p[at]
             if byte == UInt8(ascii: "\"") {

@@ -76,16 +76,28 @@ package struct PreparedLine: Equatable, Sendable {
     ///     to compare with the general decoder).
     ///   - staging: where to stage long texts instead of building them (``TextStaging``; only
     ///     when the payload is not kept); the fold then needs this buffer.
+    ///   - directInteractions: read a common `InteractionLogged` line straight from its bytes
+    ///     (``InteractionLineReader``) when no payload is kept and texts are staged (tests turn
+    ///     it off to compare with the tape).
     package init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true,
-                tape: inout JSONTape, fastEnvelope: Bool = true, staging: UnsafeMutablePointer<[UInt8]>? = nil) {
+                tape: inout JSONTape, fastEnvelope: Bool = true, directInteractions: Bool = true,
+                staging: UnsafeMutablePointer<[UInt8]>? = nil) {
         self.init(line, hash: hashing ? LineHash(of: line) : nil, keepingPayload: keepingPayload, tape: &tape,
-                  fastEnvelope: fastEnvelope, staging: staging)
+                  fastEnvelope: fastEnvelope, directInteractions: directInteractions, staging: staging)
     }
 
     /// Prepares a line whose hash is already known (lines hashed two at a time,
     /// ``SHA256/lineHashes(_:_:)``), or nil when not hashing.
     package init(_ line: UnsafeBufferPointer<UInt8>, hash: LineHash?, keepingPayload: Bool = true,
-                tape: inout JSONTape, fastEnvelope: Bool = true, staging: UnsafeMutablePointer<[UInt8]>? = nil) {
+                tape: inout JSONTape, fastEnvelope: Bool = true, directInteractions: Bool = true,
+                staging: UnsafeMutablePointer<[UInt8]>? = nil) {
+        if directInteractions, fastEnvelope, !keepingPayload, let staging {
+            var texts = TextStaging(buffer: staging, line: line.baseAddress)
+            if let read = InteractionLineReader.read(line, keyingId: true, staging: &texts) {
+                self.init(byteCount: line.count, hash: hash, read: read, staged: texts.texts)
+                return
+            }
+        }
         // Each path builds its values and then the line in one go (a line without a readable
         // envelope gets no keys, rather than placeholder ones worked out and thrown away).
         guard tape.scan(line), let base = line.baseAddress else {
@@ -171,6 +183,18 @@ package struct PreparedLine: Equatable, Sendable {
         guard object.members.count == 3, case .string(Rules.erasedType)? = object["type"], case .string("-")? = object["actor"],
               case .object(let data)? = object["data"], data.members.count == 1, case .string(let was)? = data["was"] else { return false }
         return EnvelopeDecoder.isSHA256Hex(was)
+    }
+
+    /// A line read by ``InteractionLineReader``: what the tape's fast path makes of it.
+    private init(byteCount: Int, hash: LineHash?, read: consuming InteractionLineReader.Line, staged: StagedTexts) {
+        let payload = Payload.interactionLogged(read.payload)
+        let keys = read.idKey.map { LineKeys(idKey: $0, family: read.family, result: .success(payload)) }
+            ?? LineKeys(id: read.id, family: read.family, result: .success(payload))
+        let (seq, at, family) = (read.seq, read.at, read.family)
+        self.init(byteCount: byteCount, hash: hash,
+                  content: .event(Event(seq: seq, id: read.id, at: at, actor: read.actor, family: family, payload: payload)),
+                  keys: keys, readableSeq: seq, readableAt: at, prev: .words(read.prev), readableFamily: family)
+        self.staged = staged
     }
 
     private init(byteCount: Int, hash: LineHash?, content: consuming Content, keys: LineKeys? = nil, readableSeq: Int64? = nil,

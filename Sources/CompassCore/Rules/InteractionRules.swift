@@ -1,3 +1,10 @@
+extension InteractionLogged {
+    /// The most UTF-16 units a subject may have (SPEC §2.1).
+    static let subjectLimit = 500
+    /// The most UTF-16 units a content may have (SPEC §2.1).
+    static let contentLimit = 10_000
+}
+
 extension RuleContext {
     /// The rules of SPEC §2.1, in the order written there.
     func interactionLogged(sanitizing: Bool) throws(EventError) -> InteractionLogged {
@@ -21,9 +28,9 @@ extension RuleContext {
         let type = try reader.choice("type", InteractionType.self, else: "Please select an interaction type")
         let direction = try reader.choice("direction", Direction.self, else: "Please select a direction")
         let occurredAt = try reader.optionalTime("occurredAt", else: "Please select a date and time")
-        let subject = try sanitizedText("subject", .subject, sanitizing: sanitizing, limit: 500,
+        let subject = try sanitizedText("subject", .subject, sanitizing: sanitizing, limit: InteractionLogged.subjectLimit,
                                         message: "Subject must be 500 characters or less")
-        let content = try sanitizedText("content", .content, sanitizing: sanitizing, limit: 10_000,
+        let content = try sanitizedText("content", .content, sanitizing: sanitizing, limit: InteractionLogged.contentLimit,
                                         message: "Content must be 10,000 characters or less")
         let sentiment = try reader.optionalChoice("sentiment", Sentiment.self, else: "Invalid sentiment value")
         let interestAnswers = try self.interestAnswers(direction: direction, sentiment: sentiment)

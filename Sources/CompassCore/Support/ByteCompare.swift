@@ -56,6 +56,21 @@ enum ByteClass {
         return true
     }
 
+    /// Where a run of id bytes from `start` stops: at the first byte that is not one, or at `n`.
+    @inline(__always) static func idRunEnd(_ p: UnsafePointer<UInt8>, from start: Int, to n: Int) -> Int {
+        var k = start
+        while n &- k >= 8 {
+            let x = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)
+            // A non-ASCII lane's flag is cleared by `~x` (its 7-bit value may be in a range).
+            let ok = (inRange(x, 0x41, 0x5A) | inRange(x, 0x61, 0x7A) | inRange(x, 0x30, 0x3A)
+                | inRange(x, 0x2D, 0x2E) | inRange(x, 0x5F, 0x5F)) & ~x
+            if ok != highs { return k &+ ((ok ^ highs).trailingZeroBitCount &>> 3) }
+            k &+= 8
+        }
+        while k < n, Identifier.isIdByte(p[k]) { k &+= 1 }
+        return k
+    }
+
     /// The value of eight lowercase hex digits loaded little-endian (the first digit in the
     /// lowest byte, and the most significant in the value); the digits must be checked first.
     /// Four digits in the low half, with zeros above, give their value shifted left by 16.

@@ -1,0 +1,228 @@
+/// A common `InteractionLogged` line read straight from its bytes in one pass: no tape, no
+/// key lookups, the fields taken in the order `compass` writes them.
+///
+/// Three lines in four of a log are interactions logged, written by ``EventEncoder`` in one
+/// shape: the envelope's fields in SPEC §1's order, the payload's in §2.1's, no whitespace, no
+/// escapes. This reader takes only that shape, and only a line whose payload passes every rule
+/// that needs no state; anything else (another order, an escape, a `null`, an empty id or
+/// time, an empty list of attachments, a value that breaks a rule) returns nil
+/// and takes the tape (``EnvelopeFastPath`` and the rules on ``TapeObject``), which gives the
+/// message. So whenever it answers, it answers what the tape would: a differential test holds
+/// the two prepared lines equal on generated, mutated and hand-made lines.
+struct InteractionLineReader {
+    /// The parts of a line read.
+    struct Line {
+        var seq: Int64
+        /// The event id, or empty when it is kept only as ``idKey``.
+        var id: String
+        var idKey: EventIdKey?
+        var at: Timestamp
+        var actor: String
+        var family: String
+        var payload: InteractionLogged
+        var prev: LineHash
+    }
+
+    private let p: UnsafePointer<UInt8>
+    private let n: Int
+    private var i = 0
+
+    private init(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        self.p = p
+        self.n = n
+    }
+
+    /// The line's parts, its subject and content staged in `staging`; nil (and nothing left
+    /// staged) when the line is not of the common shape or its payload breaks a rule.
+    ///
+    /// - Parameter keyingId: keep an event id in UUID form only as its key (as
+    ///   ``EnvelopeFastPath/decode(_:_:spellingPrev:keyingInteractionIds:)`` does).
+    static func read(_ line: UnsafeBufferPointer<UInt8>, keyingId: Bool, staging: inout TextStaging) -> Line? {
+        guard let base = line.baseAddress else { return nil }
+        let stagedBefore = staging.buffer.pointee.count
+        var reader = InteractionLineReader(base, line.count)
+        if let read = reader.line(keyingId: keyingId, staging: &staging) { return read }
+        // What was staged before the line turned out not to be of the shape is taken back: the
+        // tape stages it again, at the same place.
+        staging.buffer.pointee.removeSubrange(stagedBefore...)
+        staging.texts = StagedTexts()
+        return nil
+    }
+
+    private mutating func line(keyingId: Bool, staging: inout TextStaging) -> Line? {
+        guard literal(#"{"seq":"#), let seq = seq(),
+              literal(#","id":""#), let id = idBytes(),
+              literal(#"","type":"InteractionLogged","at":""#), let at = stringBytes().flatMap(Timestamp.parse),
+              literal(#"","actor":""#), let actor = idBytes(),
+              literal(#"","family":""#), let family = idBytes(),
+              literal(#"","data":{"interactionId":""#), let interactionId = idBytes() else { return nil }
+        var schoolId: UnsafeBufferPointer<UInt8>?, coachId: UnsafeBufferPointer<UInt8>?, eventId: UnsafeBufferPointer<UInt8>?
+        if literal(#"","schoolId":""#) {
+            guard let read = idBytes() else { return nil }
+            schoolId = read
+        }
+        if literal(#"","coachId":""#) {
+            guard let read = idBytes() else { return nil }
+            coachId = read
+        }
+        guard schoolId != nil || coachId != nil else { return nil }  // "Please select a school"
+        if literal(#"","eventId":""#) {
+            guard let read = idBytes() else { return nil }
+            eventId = read
+        }
+        var otherCoachName: String?
+        if literal(#"","otherCoachName":""#) {
+            guard let name = checkedText() else { return nil }
+            otherCoachName = name.isEmpty ? nil : name
+        }
+        guard literal(#"","type":""#), let type = stringBytes().flatMap(InteractionType.spelled(by:)),
+              literal(#"","direction":""#), let direction = stringBytes().flatMap(Direction.spelled(by:)) else { return nil }
+        var occurredAt: Timestamp?
+        if literal(#"","occurredAt":""#) {
+            guard let time = stringBytes().flatMap(Timestamp.parse) else { return nil }
+            occurredAt = time
+        }
+        if literal(#"","subject":""#) {
+            guard let (text, ascii) = text(), staging.stage(text, as: .subject, limit: InteractionLogged.subjectLimit, ascii: ascii) else { return nil }
+        }
+        if literal(#"","content":""#) {
+            guard let (text, ascii) = text(), staging.stage(text, as: .content, limit: InteractionLogged.contentLimit, ascii: ascii) else { return nil }
+        }
+        var sentiment: Sentiment?
+        if literal(#"","sentiment":""#) {
+            guard let value = stringBytes().flatMap(Sentiment.spelled(by:)) else { return nil }
+            sentiment = value
+        }
+        var interestAnswers: [Bool]?
+        if literal(#"","interestAnswers":["#) {
+            // Only for a positive inbound interaction ("Interest calibration applies only to …").
+            guard direction == .inbound, sentiment == .positive || sentiment == .veryPositive, let answers = answers() else { return nil }
+            interestAnswers = answers
+        } else {
+            guard literal("\"") else { return nil }  // the quote that closes the field before
+        }
+        var attachments: [Attachment]?
+        if literal(#","attachments":["#) {
+            guard let list = attachmentList() else { return nil }
+            attachments = list
+        }
+        guard literal(#"},"prev":""#), n - i == 66, p[n - 2] == UInt8(ascii: "\""), p[n - 1] == UInt8(ascii: "}"),
+              let prev = LineHash(hex: UnsafeBufferPointer(start: p + i, count: 64)) else { return nil }
+        let idKey = keyingId ? EventIdKey(uuidBytes: id) : nil
+        let payload = InteractionLogged(
+            interactionId: String(decoding: interactionId, as: UTF8.self), schoolId: schoolId.map { String(decoding: $0, as: UTF8.self) },
+            coachId: coachId.map { String(decoding: $0, as: UTF8.self) }, eventId: eventId.map { String(decoding: $0, as: UTF8.self) },
+            otherCoachName: otherCoachName, type: type, direction: direction, occurredAt: occurredAt, sentiment: sentiment,
+            interestAnswers: interestAnswers, attachments: attachments)
+        return Line(seq: seq, id: idKey == nil ? String(decoding: id, as: UTF8.self) : "", idKey: idKey, at: at,
+                    actor: String(decoding: actor, as: UTF8.self), family: String(decoding: family, as: UTF8.self), payload: payload, prev: prev)
+    }
+
+    /// Six booleans and the `]` after them (the cursor past the `[`).
+    private mutating func answers() -> [Bool]? {
+        var answers: [Bool] = []
+        answers.reserveCapacity(6)
+        for index in 0..<6 {
+            if index > 0, !literal(",") { return nil }
+            if literal("true") {
+                answers.append(true)
+            } else if literal("false") {
+                answers.append(false)
+            } else {
+                return nil
+            }
+        }
+        return literal("]") ? answers : nil
+    }
+
+    /// One or more attachments as ``EventEncoder`` writes them, and the `]` after them (the
+    /// cursor past the `[`): a name, a size within the limit, an allowed MIME type and an
+    /// optional SHA-256.
+    private mutating func attachmentList() -> [Attachment]? {
+        var list: [Attachment] = []
+        repeat {
+            guard literal(#"{"name":""#), let name = checkedText(), !name.isEmpty,
+                  literal(#"","sizeBytes":"#), let size = count(), size <= AttachmentRules.maxSizeBytes,
+                  literal(#","mimeType":""#), let mime = stringBytes().map({ String(decoding: $0, as: UTF8.self) }),
+                  AttachmentRules.allowedMimeTypes.contains(mime) else { return nil }
+            var sha: String?
+            if literal(#"","sha256":""#) {
+                guard let hex = stringBytes(), hex.count == 64, ByteClass.allLowerHex(hex.baseAddress!, count: 64) else { return nil }
+                sha = String(decoding: hex, as: UTF8.self)
+            }
+            guard literal(#""}"#) else { return nil }
+            list.append(Attachment(name: name, sizeBytes: size, mimeType: mime, sha256: sha))
+        } while literal(",")
+        return literal("]") ? list : nil
+    }
+
+    /// A JSON integer ≥ 0 (no sign, no leading zero, no fraction or exponent).
+    private mutating func count() -> Int64? {
+        let start = i
+        if i < n, p[i] == UInt8(ascii: "0") {
+            i += 1
+        } else {
+            while i < n, p[i] >= UInt8(ascii: "0"), p[i] <= UInt8(ascii: "9"), i - start < 18 { i += 1 }
+        }
+        guard i > start else { return nil }
+        return JSONTape.int64(p, start, i)
+    }
+
+    /// A text up to its closing quote, built when its bytes are valid UTF-8 (the cursor left on
+    /// the quote); nil at an escape, a control character or invalid UTF-8.
+    private mutating func checkedText() -> String? {
+        guard let (bytes, ascii) = text(), ascii || UTF8Check.utf16Count(ifValid: bytes) != nil else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether the bytes at the cursor are `word` (then the cursor is past them).
+    private mutating func literal(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard n - i >= count, ByteCompare.equal(p + i, word.utf8Start, count: count) else { return false }
+        i += count
+        return true
+    }
+
+    /// A `seq` as the envelope takes it: a JSON integer from 1 to ``EnvelopeDecoder/maxSeq``.
+    private mutating func seq() -> Int64? {
+        let start = i
+        guard i < n, p[i] >= UInt8(ascii: "1"), p[i] <= UInt8(ascii: "9") else { return nil }
+        while i < n, p[i] >= UInt8(ascii: "0"), p[i] <= UInt8(ascii: "9"), i - start < 17 { i += 1 }
+        guard let value = JSONTape.int64(p, start, i), value <= EnvelopeDecoder.maxSeq else { return nil }
+        return value
+    }
+
+    /// An id's bytes (1–64 id bytes) up to the quote that closes them; the cursor is left on it.
+    private mutating func idBytes() -> UnsafeBufferPointer<UInt8>? {
+        let start = i
+        i = ByteClass.idRunEnd(p, from: i, to: n)
+        guard i < n, p[i] == UInt8(ascii: "\""), (1...64).contains(i - start) else { return nil }
+        return UnsafeBufferPointer(start: p + start, count: i - start)
+    }
+
+    /// The bytes up to the next quote, for a value whose reader takes only ASCII letters, digits
+    /// and punctuation (so a `\`, a control character or a non-ASCII byte among them is refused
+    /// there); the cursor is left on the quote.
+    private mutating func stringBytes() -> UnsafeBufferPointer<UInt8>? {
+        let start = i
+        while i < n, p[i] != UInt8(ascii: "\"") { i += 1 }
+        guard i < n else { return nil }
+        return UnsafeBufferPointer(start: p + start, count: i - start)
+    }
+
+    /// A text's bytes up to its closing quote, and whether they are all ASCII; nil at an escape
+    /// or a control character. Non-ASCII bytes are checked as UTF-8 when the text is staged.
+    private mutating func text() -> (UnsafeBufferPointer<UInt8>, ascii: Bool)? {
+        let start = i
+        var ascii = true
+        while true {
+            i = JSONTape.plainRunEnd(p, from: i, to: n)
+            guard i < n else { return nil }
+            let byte = p[i]
+            if byte == UInt8(ascii: "\"") { return (UnsafeBufferPointer(start: p + start, count: i - start), ascii) }
+            guard byte >= 0x20, byte != UInt8(ascii: "\\") else { return nil }
+            if byte >= 0x80 { ascii = false }
+            i += 1
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Testing
+@testable import CompassCore
+import CompassTestSupport
+
+/// The common `InteractionLogged` line read straight from its bytes against the tape: whenever
+/// the direct reader answers, the prepared line (its event, keys, staged texts and the staging
+/// buffer's bytes) is the one the tape makes; whenever it does not, it leaves nothing behind.
+@Suite struct InteractionLineReaderTests {
+    /// A line prepared as replay prepares it (no payload kept, texts staged into a buffer that
+    /// already holds an earlier line's bytes), with or without the direct reader.
+    static func prepared(_ line: [UInt8], direct: Bool) -> (line: PreparedLine, staged: [UInt8]) {
+        var tape = JSONTape()
+        var buffer: [UInt8] = Array("earlier line's texts".utf8)
+        let prepared = withUnsafeMutablePointer(to: &buffer) { staging in
+            line.withUnsafeBufferPointer {
+                PreparedLine($0, keepingPayload: false, tape: &tape, directInteractions: direct, staging: staging)
+            }
+        }
+        return (prepared, buffer)
+    }
+
+    /// Whether the direct reader answers for the line (and does not leave it to the tape).
+    static func readsDirectly(_ line: [UInt8]) -> Bool {
+        var buffer: [UInt8] = []
+        return withUnsafeMutablePointer(to: &buffer) { staging in
+            line.withUnsafeBufferPointer { bytes in
+                var texts = TextStaging(buffer: staging, line: bytes.baseAddress)
+                return InteractionLineReader.read(bytes, keyingId: true, staging: &texts) != nil
+            }
+        }
+    }
+
+    /// Holds the direct reader equal to the tape on `line`; true when it answered.
+    @discardableResult
+    static func expectAgreement(_ line: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let direct = prepared(line, direct: true), tape = prepared(line, direct: false)
+        #expect(direct.line == tape.line, "\(String(decoding: line, as: UTF8.self))", sourceLocation: sourceLocation)
+        #expect(direct.staged == tape.staged, "\(String(decoding: line, as: UTF8.self))", sourceLocation: sourceLocation)
+        return readsDirectly(line)
+    }
+
+    static let common = Array(#"{"seq":9,"id":"2f4abd8e-3606-4fce-b34a-c9856d9da608","type":"InteractionLogged","at":"2025-01-06T20:55:12.502Z","actor":"u-50-2","family":"fam-50","data":{"interactionId":"i-1-545718","schoolId":"s-3","coachId":"c-2","eventId":"ev-24","type":"showcase","direction":"outbound","occurredAt":"2025-01-01T06:15:46.046Z","subject":"Follow-up après showcase","content":"Très sympa — very friendly staff.","sentiment":"positive"},"prev":"3891cb389fa256d910fdc6c233dbf63b3e7b91cd0c91bd5dde922c951013444c"}"#.utf8)
+
+    @Test func readsTheCommonShapeAsTheTapeDoes() throws {
+        #expect(Self.expectAgreement(Self.common))
+        let (line, staged) = Self.prepared(Self.common, direct: true)
+        guard case .event(let event) = line.content, case .interactionLogged(let logged) = event.payload else {
+            Issue.record("not an interaction: \(line.content)")
+            return
+        }
+        #expect(logged.interactionId == "i-1-545718" && logged.schoolId == "s-3" && logged.coachId == "c-2" && logged.eventId == "ev-24")
+        #expect(logged.type == .showcase && logged.direction == .outbound && logged.sentiment == .positive)
+        #expect(logged.subject == nil && logged.content == nil)  // staged, not built
+        let subject = try #require(line.staged.subject)
+        #expect(String(decoding: staged[subject], as: UTF8.self) == "Follow-up après showcase")
+        #expect(line.keys?.idInKey == true && event.id.isEmpty && event.actor == "u-50-2" && event.family == "fam-50")
+    }
+
+    /// Every byte of a common line changed to each of the bytes that matter to JSON and to the
+    /// fields: the two readers agree on all of them (most are refused by both, some read by
+    /// both as another valid line, the rest left to the tape).
+    @Test func agreesOnEveryByteOfACommonLineChangedToEveryByteThatMatters() {
+        let replacements: [UInt8] = Array(#"" \,:{}[]0129aAfz-_.TZ+"#.utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xE2, 0xFF]
+        var read = 0, left = 0
+        for position in Self.common.indices {
+            for byte in replacements where byte != Self.common[position] {
+                var line = Self.common
+                line[position] = byte
+                if Self.expectAgreement(line) { read += 1 } else { left += 1 }
+                var shorter = Self.common
+                shorter.remove(at: position)
+                Self.expectAgreement(shorter)
+            }
+        }
+        #expect(read > 500 && left > 5_000)  // both ways taken, many times
+    }
+
+    /// The shapes it reads, and those it leaves to the tape, each still read as the tape reads it.
+    @Test func readsTheShapesCompassWritesAndLeavesEveryOtherToTheTape() {
+        let text = String(decoding: Self.common, as: UTF8.self)
+        func variant(_ old: String, _ new: String) -> String {
+            #expect(text.contains(old))
+            return text.replacingOccurrences(of: old, with: new)
+        }
+        let answers = #","sentiment":"positive","interestAnswers":[true,false,true,true,true,false]"#
+        let attachment = #"{"name":"a.pdf","sizeBytes":1,"mimeType":"application/pdf"}"#
+        let hash = #","sha256":"3891cb389fa256d910fdc6c233dbf63b3e7b91cd0c91bd5dde922c951013444c""#
+        let read: [String] = [
+            variant(#""seq":9,"#, #""seq":9007199254740991,"#),  // the largest seq
+            variant("i-1-545718", String(repeating: "i", count: 64)),
+            variant(#""id":"2f4abd8e-3606-4fce-b34a-c9856d9da608""#, #""id":"ev-1""#),  // spelled, not keyed
+            variant(#""id":"2f4abd8e-3606-4fce-b34a-c9856d9da608""#, #""id":"2F4ABD8E-3606-4fce-b34a-c9856d9da608""#),
+            variant("2025-01-01T06:15:46.046Z", "2025-01-01T06:15:46+02:00"),
+            variant(#""subject":"Follow-up après showcase","#, #""subject":"","#),
+            variant(#","schoolId":"s-3""#, ""),  // a coach without a school
+            variant(#","eventId":"ev-24""#, #","eventId":"ev-24","otherCoachName":"Zoë Ng""#),
+            variant(#","eventId":"ev-24""#, #","eventId":"ev-24","otherCoachName":"""#),
+            variant(#""direction":"outbound""#, #""direction":"inbound""#).replacingOccurrences(of: #","sentiment":"positive""#, with: answers),
+            variant(#","sentiment":"positive""#, #","sentiment":"positive","attachments":["# + attachment + "]"),
+            variant(#","sentiment":"positive""#, #","attachments":["# + attachment + "," + attachment.replacingOccurrences(of: "}", with: hash + "}") + "]"),
+            variant(#""direction":"outbound""#, #""direction":"inbound""#)
+                .replacingOccurrences(of: #","sentiment":"positive""#, with: answers + #","attachments":["# + attachment + "]"),
+        ]
+        let left: [String] = [
+            variant(#","schoolId":"s-3""#, #","schoolId":null"#),
+            variant(#","schoolId":"s-3""#, #","schoolId":"""#),
+            variant(#","schoolId":"s-3","coachId":"c-2""#, ""),  // no school, no coach
+            variant(#","eventId":"ev-24""#, #","eventId":"ev-24","otherCoachName":"Z\u00f6e""#),
+            variant(#","eventId":"ev-24""#, #","eventId":"ev-24","otherCoachName":null"#),
+            variant(#","sentiment":"positive""#, answers),  // outbound: no calibration
+            variant(#""direction":"outbound""#, #""direction":"inbound""#)
+                .replacingOccurrences(of: #","sentiment":"positive""#, with: answers.replacingOccurrences(of: "false]", with: "false,true]")),
+            variant(#""direction":"outbound""#, #""direction":"inbound""#)
+                .replacingOccurrences(of: #","sentiment":"positive""#, with: answers.replacingOccurrences(of: "true,false,", with: "true,1,")),
+            variant(#","sentiment":"positive""#, #","sentiment":"positive","attachments":[]"#),
+            variant(#","sentiment":"positive""#, #","attachments":["# + attachment.replacingOccurrences(of: "a.pdf", with: "") + "]"),
+            variant(#","sentiment":"positive""#, #","attachments":["# + attachment.replacingOccurrences(of: ":1,", with: ":10485761,") + "]"),
+            variant(#","sentiment":"positive""#, #","attachments":["# + attachment.replacingOccurrences(of: ":1,", with: ":-1,") + "]"),
+            variant(#","sentiment":"positive""#, #","attachments":["# + attachment.replacingOccurrences(of: "application/pdf", with: "application/zip") + "]"),
+            variant(#","sentiment":"positive""#, #","attachments":["# + attachment.replacingOccurrences(of: "}", with: #","sha256":""}"#) + "]"),
+            variant(#","sentiment":"positive""#, #","attachments":["# + attachment.replacingOccurrences(of: "}", with: hash.uppercased() + "}") + "]"),
+            variant(#","sentiment":"positive""#, #","attachments":["# + attachment.replacingOccurrences(of: "}", with: #","note":1}"#) + "]"),
+            variant("Très sympa", #"Tr\u00e8s sympa"#),
+            variant("Très sympa", #"a "quoted" word"#),
+            variant("Follow-up après showcase", String(repeating: "x", count: 501)),
+            variant("Très sympa", String(repeating: "é", count: 10_001)),
+            variant(#""type":"showcase","direction":"outbound""#, #""direction":"outbound","type":"showcase""#),
+            variant(#""seq":9,"id""#, #""seq": 9,"id""#),
+            variant(#""seq":9,"#, #""seq":09,"#),
+            variant(#""seq":9,"#, #""seq":9.0,"#),
+            variant(#""seq":9,"#, #""seq":9007199254740992,"#),
+            variant(#","prev":"3891cb389fa256d910fdc6c233dbf63b3e7b91cd0c91bd5dde922c951013444c""#, ""),
+            variant("3891cb38", "3891CB38"),
+            variant(#""family":"fam-50","#, #""family":"fam-50","v":1,"#),
+            variant(#""family":"fam-50","#, #""family":"fam-50","note":"x","#),
+            variant(#""sentiment":"positive""#, #""sentiment":"positive","sentiment":"neutral""#),
+            variant("i-1-545718", String(repeating: "i", count: 65)),
+            variant("2025-01-01T06:15:46.046Z", "2025-02-30T06:15:46Z"),
+            variant("2025-01-01T06:15:46.046Z", ""),
+            variant("outbound", "sideways"),
+            text + " ", text + "\r", " " + text,
+            String(text.dropLast()),
+        ]
+        for line in read { #expect(Self.expectAgreement(Array(line.utf8)), "\(line)") }
+        for line in left { #expect(!Self.expectAgreement(Array(line.utf8)), "\(line)") }
+        // Invalid UTF-8 in a name the reader builds: refused, as the tape refuses it.
+        var broken = Array(variant(#","eventId":"ev-24""#, #","eventId":"ev-24","otherCoachName":"Zo#""#).utf8)
+        broken[broken.firstIndex(of: UInt8(ascii: "#"))!] = 0xC3
+        #expect(!Self.expectAgreement(broken))
+    }
+
+    /// Whole generated logs, their lines mutated: the same lines either way.
+    @Test func agreesOnGeneratedAndMutatedLogs() {
+        var rng = SplitMix64(seed: 0x1A)
+        var lines = Sealed.lines(LogGen.history(maxFamilies: 3).sample(seed: 79, size: 120))
+        lines += HistoryGenerator(families: 3, events: 2_000, seed: 3).bytes().split(separator: 0x0A).map(Array.init)
+        var read = 0
+        for round in 0..<3 {
+            for original in lines {
+                var line = original
+                for _ in 0..<round where !line.isEmpty { line[rng.below(line.count)] ^= UInt8(1 << rng.below(8)) }
+                if Self.expectAgreement(line) { read += 1 }
+            }
+        }
+        #expect(read > lines.count / 2)  // the common shape is most of a generated log
+    }
+}
