@@ -76,24 +76,24 @@ package struct PreparedLine: Equatable, Sendable {
     ///     to compare with the general decoder).
     ///   - staging: where to stage long texts instead of building them (``TextStaging``; only
     ///     when the payload is not kept); the fold then needs this buffer.
-    ///   - directInteractions: read a common `InteractionLogged` line straight from its bytes
-    ///     (``InteractionLineReader``) when no payload is kept and texts are staged (tests turn
-    ///     it off to compare with the tape).
+    ///   - commonLines: read a line of a common type and shape straight from its bytes
+    ///     (``CommonLineReader``) when no payload is kept and texts are staged (tests turn it
+    ///     off to compare with the tape).
     package init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true,
-                tape: inout JSONTape, fastEnvelope: Bool = true, directInteractions: Bool = true,
+                tape: inout JSONTape, fastEnvelope: Bool = true, commonLines: Bool = true,
                 staging: UnsafeMutablePointer<[UInt8]>? = nil) {
         self.init(line, hash: hashing ? LineHash(of: line) : nil, keepingPayload: keepingPayload, tape: &tape,
-                  fastEnvelope: fastEnvelope, directInteractions: directInteractions, staging: staging)
+                  fastEnvelope: fastEnvelope, commonLines: commonLines, staging: staging)
     }
 
     /// Prepares a line whose hash is already known (lines hashed two at a time,
     /// ``SHA256/lineHashes(_:_:)``), or nil when not hashing.
     package init(_ line: UnsafeBufferPointer<UInt8>, hash: LineHash?, keepingPayload: Bool = true,
-                tape: inout JSONTape, fastEnvelope: Bool = true, directInteractions: Bool = true,
+                tape: inout JSONTape, fastEnvelope: Bool = true, commonLines: Bool = true,
                 staging: UnsafeMutablePointer<[UInt8]>? = nil) {
-        if directInteractions, fastEnvelope, !keepingPayload, let staging {
+        if commonLines, fastEnvelope, !keepingPayload, let staging {
             var texts = TextStaging(buffer: staging, line: line.baseAddress)
-            if let read = InteractionLineReader.read(line, keyingId: true, staging: &texts) {
+            if let read = CommonLineReader.read(line, keyingId: true, staging: &texts) {
                 self.init(byteCount: line.count, hash: hash, read: read, staged: texts.texts)
                 return
             }
@@ -185,9 +185,9 @@ package struct PreparedLine: Equatable, Sendable {
         return EnvelopeDecoder.isSHA256Hex(was)
     }
 
-    /// A line read by ``InteractionLineReader``: what the tape's fast path makes of it.
-    private init(byteCount: Int, hash: LineHash?, read: consuming InteractionLineReader.Line, staged: StagedTexts) {
-        let payload = Payload.interactionLogged(read.payload)
+    /// A line read by ``CommonLineReader``: what the tape's fast path makes of it.
+    private init(byteCount: Int, hash: LineHash?, read: consuming CommonLineReader.Line, staged: StagedTexts) {
+        let payload = read.payload
         let keys = read.idKey.map { LineKeys(idKey: $0, family: read.family, result: .success(payload)) }
             ?? LineKeys(id: read.id, family: read.family, result: .success(payload))
         let (seq, at, family) = (read.seq, read.at, read.family)

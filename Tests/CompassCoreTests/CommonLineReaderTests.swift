@@ -2,10 +2,10 @@ import Testing
 @testable import CompassCore
 import CompassTestSupport
 
-/// The common `InteractionLogged` line read straight from its bytes against the tape: whenever
+/// A common line read straight from its bytes against the tape: whenever
 /// the direct reader answers, the prepared line (its event, keys, staged texts and the staging
 /// buffer's bytes) is the one the tape makes; whenever it does not, it leaves nothing behind.
-@Suite struct InteractionLineReaderTests {
+@Suite struct CommonLineReaderTests {
     /// A line prepared as replay prepares it (no payload kept, texts staged into a buffer that
     /// already holds an earlier line's bytes), with or without the direct reader.
     static func prepared(_ line: [UInt8], direct: Bool) -> (line: PreparedLine, staged: [UInt8]) {
@@ -13,7 +13,7 @@ import CompassTestSupport
         var buffer: [UInt8] = Array("earlier line's texts".utf8)
         let prepared = withUnsafeMutablePointer(to: &buffer) { staging in
             line.withUnsafeBufferPointer {
-                PreparedLine($0, keepingPayload: false, tape: &tape, directInteractions: direct, staging: staging)
+                PreparedLine($0, keepingPayload: false, tape: &tape, commonLines: direct, staging: staging)
             }
         }
         return (prepared, buffer)
@@ -25,7 +25,7 @@ import CompassTestSupport
         return withUnsafeMutablePointer(to: &buffer) { staging in
             line.withUnsafeBufferPointer { bytes in
                 var texts = TextStaging(buffer: staging, line: bytes.baseAddress)
-                return InteractionLineReader.read(bytes, keyingId: true, staging: &texts) != nil
+                return CommonLineReader.read(bytes, keyingId: true, staging: &texts) != nil
             }
         }
     }
@@ -56,23 +56,29 @@ import CompassTestSupport
         #expect(line.keys?.idInKey == true && event.id.isEmpty && event.actor == "u-50-2" && event.family == "fam-50")
     }
 
-    /// Every byte of a common line changed to each of the bytes that matter to JSON and to the
-    /// fields: the two readers agree on all of them (most are refused by both, some read by
-    /// both as another valid line, the rest left to the tape).
+    static let deleted = Array(#"{"seq":10,"id":"a5eb02f4-52a7-4747-8345-3b47435b2d51","type":"InteractionDeleted","at":"2025-01-06T23:40:27.941Z","actor":"u-70-2","family":"fam-70","data":{"interactionId":"i-1-27950"},"prev":"e6597ba982448c65ad8714ffdc0d0a7f0de301037f23f6bfc529c9c48acccd69"}"#.utf8)
+    static let statusChanged = Array(#"{"seq":9,"id":"dd92b8f9-ab50-43af-9537-0b00eb091e82","type":"SchoolStatusChanged","at":"2025-01-06T22:45:06.925Z","actor":"u-112-1","family":"fam-112","data":{"schoolId":"s-1","newStatus":"interested","notes":"Coach Díaz called"},"prev":"3f23f42e7e0e8d0302ad3211f534e96874a96e7d765c4c518558cdf025e30bae"}"#.utf8)
+
+    /// Every byte of a common line of each type changed to each of the bytes that matter to
+    /// JSON and to the fields, or dropped: the two readers agree on all of them (most are
+    /// refused by both, some read by both as another valid line, the rest left to the tape).
     @Test func agreesOnEveryByteOfACommonLineChangedToEveryByteThatMatters() {
         let replacements: [UInt8] = Array(#"" \,:{}[]0129aAfz-_.TZ+"#.utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xE2, 0xFF]
-        var read = 0, left = 0
-        for position in Self.common.indices {
-            for byte in replacements where byte != Self.common[position] {
-                var line = Self.common
-                line[position] = byte
-                if Self.expectAgreement(line) { read += 1 } else { left += 1 }
-                var shorter = Self.common
+        for common in [Self.common, Self.deleted, Self.statusChanged] {
+            #expect(Self.expectAgreement(common))
+            var read = 0, left = 0
+            for position in common.indices {
+                for byte in replacements where byte != common[position] {
+                    var line = common
+                    line[position] = byte
+                    if Self.expectAgreement(line) { read += 1 } else { left += 1 }
+                }
+                var shorter = common
                 shorter.remove(at: position)
                 Self.expectAgreement(shorter)
             }
+            #expect(read > 100 && left > 4_000)  // both ways taken, many times
         }
-        #expect(read > 500 && left > 5_000)  // both ways taken, many times
     }
 
     /// The shapes it reads, and those it leaves to the tape, each still read as the tape reads it.
@@ -85,7 +91,12 @@ import CompassTestSupport
         let answers = #","sentiment":"positive","interestAnswers":[true,false,true,true,true,false]"#
         let attachment = #"{"name":"a.pdf","sizeBytes":1,"mimeType":"application/pdf"}"#
         let hash = #","sha256":"3891cb389fa256d910fdc6c233dbf63b3e7b91cd0c91bd5dde922c951013444c""#
+        let deleted = String(decoding: Self.deleted, as: UTF8.self), changed = String(decoding: Self.statusChanged, as: UTF8.self)
         let read: [String] = [
+            deleted, changed,
+            changed.replacingOccurrences(of: #","notes":"Coach Díaz called""#, with: ""),
+            changed.replacingOccurrences(of: #","notes":"Coach Díaz called""#, with: #","notes":"""#),
+            changed.replacingOccurrences(of: "interested", with: "some_custom_status_2"),
             variant(#""seq":9,"#, #""seq":9007199254740991,"#),  // the largest seq
             variant("i-1-545718", String(repeating: "i", count: 64)),
             variant(#""id":"2f4abd8e-3606-4fce-b34a-c9856d9da608""#, #""id":"ev-1""#),  // spelled, not keyed
@@ -102,6 +113,14 @@ import CompassTestSupport
                 .replacingOccurrences(of: #","sentiment":"positive""#, with: answers + #","attachments":["# + attachment + "]"),
         ]
         let left: [String] = [
+            deleted.replacingOccurrences(of: #""i-1-27950""#, with: #""""#),
+            deleted.replacingOccurrences(of: #""i-1-27950""#, with: "null"),
+            deleted.replacingOccurrences(of: #""i-1-27950"}"#, with: #""i-1-27950","note":1}"#),
+            changed.replacingOccurrences(of: "interested", with: "Interested"),
+            changed.replacingOccurrences(of: "interested", with: String(repeating: "a", count: 41)),
+            changed.replacingOccurrences(of: "Coach Díaz called", with: #"Coach D\u00edaz called"#),
+            changed.replacingOccurrences(of: #""schoolId":"s-1","newStatus":"interested""#, with: #""newStatus":"interested","schoolId":"s-1""#),
+            changed.replacingOccurrences(of: "SchoolStatusChanged", with: "SchoolAdded"),
             variant(#","schoolId":"s-3""#, #","schoolId":null"#),
             variant(#","schoolId":"s-3""#, #","schoolId":"""#),
             variant(#","schoolId":"s-3","coachId":"c-2""#, ""),  // no school, no coach

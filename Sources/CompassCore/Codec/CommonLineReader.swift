@@ -1,15 +1,16 @@
-/// A common `InteractionLogged` line read straight from its bytes in one pass: no tape, no
-/// key lookups, the fields taken in the order `compass` writes them.
+/// A common line of the three most frequent types read straight from its bytes in one pass:
+/// no tape, no key lookups, the fields taken in the order `compass` writes them.
 ///
-/// Three lines in four of a log are interactions logged, written by ``EventEncoder`` in one
-/// shape: the envelope's fields in SPEC §1's order, the payload's in §2.1's, no whitespace, no
-/// escapes. This reader takes only that shape, and only a line whose payload passes every rule
-/// that needs no state; anything else (another order, an escape, a `null`, an empty id or
-/// time, an empty list of attachments, a value that breaks a rule) returns nil
-/// and takes the tape (``EnvelopeFastPath`` and the rules on ``TapeObject``), which gives the
-/// message. So whenever it answers, it answers what the tape would: a differential test holds
-/// the two prepared lines equal on generated, mutated and hand-made lines.
-struct InteractionLineReader {
+/// Nine lines in ten of a log log an interaction, delete one or change a school's status, and
+/// ``EventEncoder`` writes each in one shape: the envelope's fields in SPEC §1's order, the
+/// payload's in §2's, no whitespace, no escapes. This reader takes only that shape of those
+/// three types, and only a line whose payload passes every rule that needs no state; anything
+/// else (another type or order, an escape, a `null`, an empty id or time, an empty list of
+/// attachments, a value that breaks a rule) returns nil and takes the tape
+/// (``EnvelopeFastPath`` and the rules on ``TapeObject``), which gives the message. So whenever
+/// it answers, it answers what the tape would: a differential test holds the two prepared lines
+/// equal on generated, mutated and hand-made lines.
+struct CommonLineReader {
     /// The parts of a line read.
     struct Line {
         var seq: Int64
@@ -19,7 +20,7 @@ struct InteractionLineReader {
         var at: Timestamp
         var actor: String
         var family: String
-        var payload: InteractionLogged
+        var payload: Payload
         var prev: LineHash
     }
 
@@ -32,15 +33,15 @@ struct InteractionLineReader {
         self.n = n
     }
 
-    /// The line's parts, its subject and content staged in `staging`; nil (and nothing left
-    /// staged) when the line is not of the common shape or its payload breaks a rule.
+    /// The line's parts, an interaction's subject and content staged in `staging`; nil (and
+    /// nothing left staged) when the line is not of a common shape or its payload breaks a rule.
     ///
-    /// - Parameter keyingId: keep an event id in UUID form only as its key (as
-    ///   ``EnvelopeFastPath/decode(_:_:spellingPrev:keyingInteractionIds:)`` does).
+    /// - Parameter keyingId: keep the id of an interaction event in UUID form only as its key
+    ///   (as ``EnvelopeFastPath/decode(_:_:spellingPrev:keyingInteractionIds:)`` does).
     static func read(_ line: UnsafeBufferPointer<UInt8>, keyingId: Bool, staging: inout TextStaging) -> Line? {
         guard let base = line.baseAddress else { return nil }
         let stagedBefore = staging.buffer.pointee.count
-        var reader = InteractionLineReader(base, line.count)
+        var reader = CommonLineReader(base, line.count)
         if let read = reader.line(keyingId: keyingId, staging: &staging) { return read }
         // What was staged before the line turned out not to be of the shape is taken back: the
         // tape stages it again, at the same place.
@@ -52,10 +53,51 @@ struct InteractionLineReader {
     private mutating func line(keyingId: Bool, staging: inout TextStaging) -> Line? {
         guard literal(#"{"seq":"#), let seq = seq(),
               literal(#","id":""#), let id = idBytes(),
-              literal(#"","type":"InteractionLogged","at":""#), let at = stringBytes().flatMap(Timestamp.parse),
+              literal(#"","type":""#), let type = stringBytes().flatMap(EventType.known),
+              literal(#"","at":""#), let at = stringBytes().flatMap(Timestamp.parse),
               literal(#"","actor":""#), let actor = idBytes(),
               literal(#"","family":""#), let family = idBytes(),
-              literal(#"","data":{"interactionId":""#), let interactionId = idBytes() else { return nil }
+              literal(#"","data":{"#) else { return nil }
+        let payload: Payload
+        switch type {
+        case .interactionLogged:
+            guard let logged = interactionLogged(staging: &staging) else { return nil }
+            payload = .interactionLogged(logged)
+        case .interactionDeleted:
+            guard literal(#""interactionId":""#), let interactionId = idBytes(), literal("\"") else { return nil }
+            payload = .interactionDeleted(InteractionDeleted(interactionId: String(decoding: interactionId, as: UTF8.self)))
+        case .schoolStatusChanged:
+            guard let changed = schoolStatusChanged() else { return nil }
+            payload = .schoolStatusChanged(changed)
+        default:
+            return nil
+        }
+        guard literal(#"},"prev":""#), n - i == 66, p[n - 2] == UInt8(ascii: "\""), p[n - 1] == UInt8(ascii: "}"),
+              let prev = LineHash(hex: UnsafeBufferPointer(start: p + i, count: 64)) else { return nil }
+        let keyable = type == .interactionLogged || type == .interactionDeleted
+        let idKey = keyingId && keyable ? EventIdKey(uuidBytes: id) : nil
+        return Line(seq: seq, id: idKey == nil ? String(decoding: id, as: UTF8.self) : "", idKey: idKey, at: at,
+                    actor: String(decoding: actor, as: UTF8.self), family: String(decoding: family, as: UTF8.self), payload: payload, prev: prev)
+    }
+
+    /// A `SchoolStatusChanged` payload (SPEC §2.2), the cursor left before its closing brace.
+    private mutating func schoolStatusChanged() -> SchoolStatusChanged? {
+        guard literal(#""schoolId":""#), let schoolId = idBytes(),
+              literal(#"","newStatus":""#), let status = stringBytes().map({ String(decoding: $0, as: UTF8.self) }),
+              TextRules.isSlug(status) else { return nil }
+        var notes: String?
+        if literal(#"","notes":""#) {
+            guard let text = checkedText() else { return nil }
+            notes = text.isEmpty ? nil : text
+        }
+        guard literal("\"") else { return nil }
+        return SchoolStatusChanged(schoolId: String(decoding: schoolId, as: UTF8.self), newStatus: status, notes: notes)
+    }
+
+    /// An `InteractionLogged` payload (SPEC §2.1), its subject and content staged; the cursor
+    /// left before its closing brace.
+    private mutating func interactionLogged(staging: inout TextStaging) -> InteractionLogged? {
+        guard literal(#""interactionId":""#), let interactionId = idBytes() else { return nil }
         var schoolId: UnsafeBufferPointer<UInt8>?, coachId: UnsafeBufferPointer<UInt8>?, eventId: UnsafeBufferPointer<UInt8>?
         if literal(#"","schoolId":""#) {
             guard let read = idBytes() else { return nil }
@@ -106,16 +148,11 @@ struct InteractionLineReader {
             guard let list = attachmentList() else { return nil }
             attachments = list
         }
-        guard literal(#"},"prev":""#), n - i == 66, p[n - 2] == UInt8(ascii: "\""), p[n - 1] == UInt8(ascii: "}"),
-              let prev = LineHash(hex: UnsafeBufferPointer(start: p + i, count: 64)) else { return nil }
-        let idKey = keyingId ? EventIdKey(uuidBytes: id) : nil
-        let payload = InteractionLogged(
+        return InteractionLogged(
             interactionId: String(decoding: interactionId, as: UTF8.self), schoolId: schoolId.map { String(decoding: $0, as: UTF8.self) },
             coachId: coachId.map { String(decoding: $0, as: UTF8.self) }, eventId: eventId.map { String(decoding: $0, as: UTF8.self) },
             otherCoachName: otherCoachName, type: type, direction: direction, occurredAt: occurredAt, sentiment: sentiment,
             interestAnswers: interestAnswers, attachments: attachments)
-        return Line(seq: seq, id: idKey == nil ? String(decoding: id, as: UTF8.self) : "", idKey: idKey, at: at,
-                    actor: String(decoding: actor, as: UTF8.self), family: String(decoding: family, as: UTF8.self), payload: payload, prev: prev)
     }
 
     /// Six booleans and the `]` after them (the cursor past the `[`).
