@@ -253,21 +253,26 @@ enum LogVerifier {
         if let readFailure { throw readFailure }
         let families = expected.state.families.values.sorted { $0.id < $1.id }
         guard let index, index.familyIds == families.map(\.id) else { return false }
-        // Every family section, on every core.
+        // Every family section, on every core, two at a time (their digests worked out together).
         typealias Compared = Result<(length: Int, digest: [UInt8], same: Bool), StoreError>
+        let pairs = stride(from: 0, to: families.count, by: 2).map { families[$0..<min($0 + 2, families.count)] }
         // The header and the event ids (a tenth of the work) are encoded on another thread meanwhile.
-        let (opening, compared) = Parallel.both({ SnapshotStream(expected) }) {
-            Parallel.map(families, minimum: 2, scratch: { [UInt8]() }) { (family, held: inout [UInt8]) -> Compared in
-                let section = SnapshotCodec.Section(family)
-                guard let stored = index.families[family.id], stored.range.count == section.bytes.count else {
-                    return .success((section.bytes.count, section.digest, false))
-                }
-                return Result { () throws(StoreError) in
-                    let same = try Self.read(fd, path: path, at: stored.range.lowerBound, matches: section.bytes, into: &held, fs: fs)
-                    return (section.bytes.count, section.digest, same)
+        let (opening, comparedPairs) = Parallel.both({ SnapshotStream(expected) }) {
+            Parallel.map(pairs, minimum: 2, scratch: { [UInt8]() }) { (pair, held: inout [UInt8]) -> [Compared] in
+                let sections = pair.count == 2 ? [SnapshotCodec.Section.pair(pair.first!, pair.last!)].flatMap { [$0.0, $0.1] }
+                    : [SnapshotCodec.Section(pair.first!)]
+                return sections.map { section in
+                    guard let stored = index.families[section.id], stored.range.count == section.bytes.count else {
+                        return .success((section.bytes.count, section.digest, false))
+                    }
+                    return Result { () throws(StoreError) in
+                        let same = try Self.read(fd, path: path, at: stored.range.lowerBound, matches: section.bytes, into: &held, fs: fs)
+                        return (section.bytes.count, section.digest, same)
+                    }
                 }
             }
         }
+        let compared = comparedPairs.flatMap { $0 }
         var stream = opening
         var held: [UInt8] = []
         var offset = stream.opening[0].count  // the preamble, compared last

@@ -55,10 +55,51 @@ package struct SHA256: Sendable {
 
     /// The 32-byte digest of some bytes.
     package static func digest(_ bytes: [UInt8]) -> [UInt8] {
-        let hasher = bytes.withUnsafeBufferPointer { finished($0) }
-        return withUnsafeBytes(of: hasher.state) { raw in
-            (0..<32).map { k in  // each word big-endian
+        bytes.withUnsafeBufferPointer { finished($0) }.digestBytes
+    }
+
+    /// The 32-byte digests of two messages, what ``digest(_:)`` gives each, in less time where
+    /// the CPU has the SHA extensions: their blocks go through them together.
+    package static func digests(_ a: [UInt8], _ b: [UInt8]) -> (a: [UInt8], b: [UInt8]) {
+        guard isAccelerated else { return (digest(a), digest(b)) }
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                var states = (SHA256(), SHA256())
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { tails in
+                    let messages = (PaddedMessage(a, tail: UnsafeMutableBufferPointer(rebasing: tails[0..<128])),
+                                    PaddedMessage(b, tail: UnsafeMutableBufferPointer(rebasing: tails[128..<256])))
+                    let together = min(messages.0.blocks, messages.1.blocks)
+                    var block = 0
+                    while block < together {
+                        let (runA, countA) = messages.0.run(from: block), (runB, countB) = messages.1.run(from: block)
+                        let count = min(countA, countB, together - block)
+                        compressTogether(&states.0, runA, &states.1, runB, count: count)
+                        block += count
+                    }
+                    states.0.compress(messages.0, from: together)
+                    states.1.compress(messages.1, from: together)
+                }
+                return (states.0.digestBytes, states.1.digestBytes)
+            }
+        }
+    }
+
+    /// The digest's bytes: each state word big-endian.
+    private var digestBytes: [UInt8] {
+        withUnsafeBytes(of: state) { raw in
+            (0..<32).map { k in
                 UInt8(truncatingIfNeeded: raw.load(fromByteOffset: (k / 4) * 4, as: UInt32.self) >> UInt32(24 - 8 * (k % 4)))
+            }
+        }
+    }
+
+    /// Compresses `count` blocks of each of two messages into their hashers, together.
+    private static func compressTogether(_ a: inout SHA256, _ runA: UnsafePointer<UInt8>, _ b: inout SHA256, _ runB: UnsafePointer<UInt8>,
+                                         count: Int) {
+        withUnsafeMutableBytes(of: &a.state) { stateA in
+            withUnsafeMutableBytes(of: &b.state) { stateB in
+                compass_sha256_blocks_x2(stateA.baseAddress!.assumingMemoryBound(to: UInt32.self), runA,
+                                         stateB.baseAddress!.assumingMemoryBound(to: UInt32.self), runB, count)
             }
         }
     }
@@ -114,12 +155,7 @@ package struct SHA256: Sendable {
             while true {
                 let (runA, countA) = a.message.run(from: a.block), (runB, countB) = b.message.run(from: b.block)
                 let count = min(countA, countB)
-                withUnsafeMutableBytes(of: &a.hasher.state) { stateA in
-                    withUnsafeMutableBytes(of: &b.hasher.state) { stateB in
-                        compass_sha256_blocks_x2(stateA.baseAddress!.assumingMemoryBound(to: UInt32.self), runA,
-                                                 stateB.baseAddress!.assumingMemoryBound(to: UInt32.self), runB, count)
-                    }
-                }
+                compressTogether(&a.hasher, runA, &b.hasher, runB, count: count)
                 a.block += count
                 b.block += count
                 if a.block == a.message.blocks {
