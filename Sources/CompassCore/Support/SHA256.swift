@@ -188,11 +188,12 @@ package struct SHA256: Sendable {
             start = bytes.baseAddress
             let rest = bytes.count - whole * 64
             let padded = rest + 9 <= 64 ? 64 : 128
-            for k in 0..<rest { tail[k] = bytes[whole * 64 + k] }
-            tail[rest] = 0x80
-            for k in (rest + 1)..<padded { tail[k] = 0 }
-            let bitLength = UInt64(bytes.count) &* 8
-            for k in 0..<8 { tail[padded - 1 - k] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * k)) }
+            let out = tail.baseAddress!
+            if rest > 0 { out.update(from: bytes.baseAddress! + whole * 64, count: rest) }
+            out[rest] = 0x80
+            (out + rest + 1).update(repeating: 0, count: padded - rest - 9)
+            // The length in bits, big-endian, in the last eight bytes.
+            UnsafeMutableRawPointer(out + padded - 8).storeBytes(of: (UInt64(bytes.count) &* 8).bigEndian, as: UInt64.self)
             self.tail = UnsafePointer(tail.baseAddress!)
             blocks = whole + padded / 64
         }
