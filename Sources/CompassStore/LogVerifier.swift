@@ -259,9 +259,7 @@ enum LogVerifier {
         // The header and the event ids (a tenth of the work) are encoded on another thread meanwhile.
         let (opening, comparedPairs) = Parallel.both({ SnapshotStream(expected) }) {
             Parallel.map(pairs, minimum: 2, scratch: { [UInt8]() }) { (pair, held: inout [UInt8]) -> [Compared] in
-                let sections = pair.count == 2 ? [SnapshotCodec.Section.pair(pair.first!, pair.last!)].flatMap { [$0.0, $0.1] }
-                    : [SnapshotCodec.Section(pair.first!)]
-                return sections.map { section in
+                SnapshotCodec.Section.sections(of: pair).map { section in
                     guard let stored = index.families[section.id], stored.range.count == section.bytes.count else {
                         return .success((section.bytes.count, section.digest, false))
                     }
