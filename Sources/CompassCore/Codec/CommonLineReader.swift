@@ -1,7 +1,7 @@
 /// A common line of the three most frequent types read straight from its bytes in one pass:
 /// no tape, no key lookups, the fields taken in the order `compass` writes them.
 ///
-/// Nine lines in ten of a log log an interaction, delete one or change a school's status, and
+/// Nearly nine lines in ten of a log log an interaction, delete one or change a school's status, and
 /// ``EventEncoder`` writes each in one shape: the envelope's fields in SPEC §1's order, the
 /// payload's in §2's, no whitespace, no escapes. This reader takes only that shape of those
 /// three types, and only a line whose payload passes every rule that needs no state; anything
@@ -80,7 +80,7 @@ struct CommonLineReader {
                     actor: String(decoding: actor, as: UTF8.self), family: String(decoding: family, as: UTF8.self), payload: payload, prev: prev)
     }
 
-    /// A `SchoolStatusChanged` payload (SPEC §2.2), the cursor left before its closing brace.
+    /// A `SchoolStatusChanged` payload (SPEC §2's table), the cursor left before its closing brace.
     private mutating func schoolStatusChanged() -> SchoolStatusChanged? {
         guard literal(#""schoolId":""#), let schoolId = idBytes(),
               literal(#"","newStatus":""#), let status = stringBytes().map({ String(decoding: $0, as: UTF8.self) }),
