@@ -40,20 +40,7 @@ enum ByteClass {
 
     /// Whether every byte is an id byte (`A–Z a–z 0–9 _ . : -`).
     @inline(__always) static func allIdBytes(_ p: UnsafePointer<UInt8>, count: Int) -> Bool {
-        var k = 0
-        while count &- k >= 8 {
-            let x = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)
-            if x & highs != 0 { return false }
-            let ok = inRange(x, 0x41, 0x5A) | inRange(x, 0x61, 0x7A) | inRange(x, 0x30, 0x3A)
-                | inRange(x, 0x2D, 0x2E) | inRange(x, 0x5F, 0x5F)
-            if ok != highs { return false }
-            k &+= 8
-        }
-        while k < count {
-            if !Identifier.isIdByte(p[k]) { return false }
-            k &+= 1
-        }
-        return true
+        idRunEnd(p, from: 0, to: count) == count
     }
 
     /// Where a run of id bytes from `start` stops: at the first byte that is not one, or at `n`.
