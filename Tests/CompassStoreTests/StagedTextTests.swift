@@ -237,6 +237,33 @@ import Testing
         #expect(edge.map(arena.string) == [full, "", "y"])
     }
 
+    /// A copy of an arena shares its chunks but never writes into one the other holds: after
+    /// the copy, each adds its own texts (on its own thread) and each reads back exactly what
+    /// it was given, the shared texts included.
+    @Test func copiesOfAnArenaAddWithoutTouchingEachOther() async {
+        var original = TextArena()
+        let shared = (0..<50).map { "shared text \($0)" }
+        let sharedSpans = shared.map { original.add($0) }
+        func grow(_ arena: TextArena, tag: String) -> (TextArena, [TextSpan], [String]) {
+            var arena = arena
+            let texts = (0..<20_000).map { "\(tag) \($0) " + String(repeating: tag, count: $0 % 97) }
+            let spans = texts.map { arena.add($0) }
+            return (arena, spans, texts)
+        }
+        let copy = original
+        async let left = grow(original, tag: "a")
+        async let right = grow(copy, tag: "b")
+        let results = await [left, right]
+        for (arena, spans, texts) in results {
+            #expect(spans.map(arena.string) == texts)
+            #expect(sharedSpans.map(arena.string) == shared)
+        }
+        // The original, untouched by either, still reads its own texts, and can add more.
+        #expect(sharedSpans.map(original.string) == shared)
+        let more = original.add("more")
+        #expect(original.string(more) == "more" && sharedSpans.map(original.string) == shared)
+    }
+
     /// The snapshot's interaction section written from built records (the codec's form
     /// before records were stored compactly).
     static func encodedOneByOne(_ records: [InteractionRecord]) -> [UInt8] {

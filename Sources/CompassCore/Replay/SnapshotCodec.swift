@@ -116,13 +116,15 @@ package enum SnapshotCodec {
         let keys = ids.sortedKeys()
         let pairs = keys.count / 2
         let chunkWords = StoredKeys.chunkPairs * 2
-        /// A chunk's bytes: its keys, little-endian.
-        func chunkBytes(_ start: Int) -> [UInt8] {
+        /// Calls `body` with a chunk's bytes: its keys, little-endian (on a little-endian CPU,
+        /// the keys' own memory: a million ids are not spelled a byte at a time).
+        func withChunkBytes<R>(_ start: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
             let chunk = keys[start..<min(keys.count, start + chunkWords)]
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(chunk.count * 8)
-            for key in chunk { bytes.appendLittleEndian(key) }
-            return bytes
+            #if _endian(little)
+            return chunk.withUnsafeBytes { body($0.assumingMemoryBound(to: UInt8.self)) }
+            #else
+            return chunk.map(\.littleEndian).withUnsafeBytes { body($0.assumingMemoryBound(to: UInt8.self)) }
+            #endif
         }
         var index = ByteWriter()
         index.uint(UInt64(pairs))
@@ -130,7 +132,7 @@ package enum SnapshotCodec {
         for start in stride(from: 0, to: keys.count, by: chunkWords) {
             index.bytes.appendLittleEndian(keys[start])
             index.bytes.appendLittleEndian(keys[start + 1])
-            index.bytes += SHA256.digest(chunkBytes(start))
+            index.bytes += withChunkBytes(start) { SHA256.digest($0) }
         }
         index.uint(ids.containsZeroKey ? 1 : 0)
         index.strings(ids.otherIds.sorted())
@@ -140,7 +142,7 @@ package enum SnapshotCodec {
         section.reserveCapacity(8 + index.bytes.count + keys.count * 8)
         section.appendLittleEndian(UInt64(index.bytes.count))
         section += index.bytes
-        for start in stride(from: 0, to: keys.count, by: chunkWords) { section += chunkBytes(start) }
+        for start in stride(from: 0, to: keys.count, by: chunkWords) { withChunkBytes(start) { section.append(contentsOf: $0) } }
         return section
     }
 
@@ -492,7 +494,7 @@ package enum DeferredFamily: Sendable {
 
 extension Array where Element == UInt8 {
     mutating func appendLittleEndian(_ value: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
     }
 
     func littleEndian(at offset: Int) -> UInt64 {

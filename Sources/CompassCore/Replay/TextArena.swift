@@ -6,10 +6,22 @@
 /// or moved (a full one is left as it is and a new one started), so adding a text copies its
 /// bytes once and the arena holds at most one part-filled chunk. Reading a span back builds a
 /// `String` only when a view shows it.
-struct TextArena: Sendable {
+///
+/// A chunk is raw memory owned by a ``TextChunk``; the arena keeps the chunks' base pointers
+/// in a plain array beside their owners, so reading a text is two loads and no reference
+/// count (a snapshot's encoding reads eleven texts per record). A copy of the arena shares
+/// its chunks: their bytes up to where each copy's spans end never change, and a chunk is only
+/// written while one arena alone holds it (a copy that adds starts a chunk of its own), so
+/// copies on different threads never write the same memory.
+struct TextArena: @unchecked Sendable {
     /// Bytes of a chunk; a longer text gets a chunk of its own.
     static let chunkSize = 1 << 16
-    private var chunks: [[UInt8]] = []
+    /// Where each chunk's bytes start (the owners' `base`, read without touching the owner).
+    private var bases: [UnsafeMutablePointer<UInt8>] = []
+    /// The chunks, which free their bytes when no arena holds them.
+    private var owners: [TextChunk] = []
+    /// Bytes used in the last chunk.
+    private var tail = 0
     /// Bytes held in all.
     private(set) var count = 0
 
@@ -46,17 +58,27 @@ struct TextArena: Sendable {
         // most 1 MiB; possible from an app folding its own events) has its length first.
         let long = length >= TextSpan.longLength
         let needed = length + (long ? 8 : 0)
-        if chunks.isEmpty || chunks[chunks.count - 1].count + needed > Self.chunkSize || chunks[chunks.count - 1].count >= Self.chunkSize {
-            var chunk: [UInt8] = []
-            chunk.reserveCapacity(max(Self.chunkSize, needed))
-            chunks.append(chunk)
+        let last = owners.count - 1
+        // The last chunk takes the text when it has room and a span can start there (a text
+        // longer than a chunk has one of its own, which takes nothing after it), and no other
+        // arena holds it (an arena copied from this one reads its bytes: not this one's to write).
+        if last < 0 || tail + needed > Self.chunkSize || tail >= Self.chunkSize || !isKnownUniquelyReferenced(&owners[last]) {
+            let chunk = TextChunk(capacity: max(Self.chunkSize, needed))
+            owners.append(chunk)
+            bases.append(chunk.base)
+            tail = 0
         }
-        let last = chunks.count - 1
-        if long { withUnsafeBytes(of: UInt64(length).littleEndian) { chunks[last].append(contentsOf: $0) } }
-        let start = chunks[last].count
-        chunks[last].append(contentsOf: text)
+        let chunk = owners.count - 1
+        var at = bases[chunk] + tail
+        if long {
+            withUnsafeBytes(of: UInt64(length).littleEndian) { UnsafeMutableRawPointer(at).copyMemory(from: $0.baseAddress!, byteCount: 8) }
+            at += 8
+        }
+        if let source = text.baseAddress { at.update(from: source, count: length) }
+        let start = tail + (long ? 8 : 0)
+        tail += needed
         count += needed
-        return TextSpan(chunk: last, start: start, length: long ? TextSpan.longLength : length)
+        return TextSpan(chunk: chunk, start: start, length: long ? TextSpan.longLength : length)
     }
 
     /// Calls `body` with the bytes a span holds (empty for ``TextSpan/none``). A text left in
@@ -64,15 +86,20 @@ struct TextArena: Sendable {
     func withBytes<R>(_ span: TextSpan, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         guard !span.isNone else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         precondition(!span.isInLog, "a text left in the log read before it was read back")
-        return try chunks[span.chunk].withUnsafeBufferPointer { chunk in
-            var length = span.length
-            if length == TextSpan.longLength {
-                var word: UInt64 = 0
-                withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: chunk[(span.start - 8)..<span.start]))) }
-                length = Int(UInt64(littleEndian: word))
-            }
-            return try body(UnsafeBufferPointer(rebasing: chunk[span.start..<(span.start + length)]))
+        // The owners keep the chunk alive while `self` is; `bases` holds its start.
+        return try withExtendedLifetime(self) { try body(bytes(span)) }
+    }
+
+    /// The bytes a span (not ``TextSpan/none``, not in the log) holds, valid while the arena is.
+    @inline(__always) private func bytes(_ span: TextSpan) -> UnsafeBufferPointer<UInt8> {
+        let start = UnsafePointer(bases[span.chunk] + span.start)
+        var length = span.length
+        if length == TextSpan.longLength {
+            var word: UInt64 = 0
+            withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(start: start - 8, count: 8)) }
+            length = Int(UInt64(littleEndian: word))
         }
+        return UnsafeBufferPointer(start: start, count: length)
     }
 
     /// How many bytes a span holds (0 for ``TextSpan/none``).
@@ -99,6 +126,19 @@ struct TextArena: Sendable {
             return text.utf8.withContiguousStorageIfAvailable { held.elementsEqual($0) } ?? held.elementsEqual(text.utf8)
         }
     }
+}
+
+/// One chunk of a ``TextArena``: raw bytes, freed with the last arena that holds it.
+final class TextChunk: @unchecked Sendable {
+    /// Where the bytes start; written only by the one arena that holds the chunk alone
+    /// (``TextArena/add(bytes:)``).
+    let base: UnsafeMutablePointer<UInt8>
+
+    init(capacity: Int) {
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
 }
 
 /// Where a text is in a ``TextArena``, packed into one word: its chunk (23 bits), where it

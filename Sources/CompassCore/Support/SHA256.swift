@@ -55,7 +55,12 @@ package struct SHA256: Sendable {
 
     /// The 32-byte digest of some bytes.
     package static func digest(_ bytes: [UInt8]) -> [UInt8] {
-        bytes.withUnsafeBufferPointer { finished($0) }.digestBytes
+        bytes.withUnsafeBufferPointer { digest($0) }
+    }
+
+    /// The 32-byte digest of a buffer.
+    package static func digest(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        finished(bytes).digestBytes
     }
 
     /// The 32-byte digests of two messages, what ``digest(_:)`` gives each, in less time where
