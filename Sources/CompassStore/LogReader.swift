@@ -184,12 +184,17 @@ enum LogReader {
         // Reads start small and double too: the first lines are being prepared on both cores
         // while the rest of a family-sized log is still being read.
         var readLimit = 1 << 18
+        /// Where the log's next bytes go in `buffer` after its first `kept` bytes; nil at its end.
+        func nextRead(into buffer: UnsafeMutableBufferPointer<UInt8>, after kept: Int) -> UnsafeMutableRawBufferPointer? {
+            let want = min(buffer.count - kept, extent.complete - offset, readLimit)
+            guard want > 0 else { return nil }
+            readLimit = min(readLimit * 2, Self.blockSize)
+            return UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[kept..<(kept + want)]))
+        }
         /// Reads the log's next bytes into `buffer` after its first `kept` bytes; 0 at its end.
         func readNext(into buffer: UnsafeMutableBufferPointer<UInt8>, after kept: Int) throws(StoreError) -> Int {
-            let want = min(buffer.count - kept, extent.complete - offset, readLimit)
-            guard want > 0 else { return 0 }
-            readLimit = min(readLimit * 2, Self.blockSize)
-            let n = try fs.read(fd, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[kept..<(kept + want)])), at: offset, path: path)
+            guard let target = nextRead(into: buffer, after: kept) else { return 0 }
+            let n = try fs.read(fd, into: target, at: offset, path: path)
             offset += n
             return n
         }
@@ -265,14 +270,29 @@ enum LogReader {
                 turn ^= 1
                 block.start(ranges: ranges, of: all, hashing: hashing, keepingPayload: keepingPayload)
                 var readFailure: StoreError?
+                var readAhead: ReadAhead?
                 if !full && !last {
                     // The buffer's last block: its partial line moves on and the next bytes are
-                    // read while the block is prepared.
+                    // read while the block is prepared and the one before it folds, on a thread
+                    // of their own (the kernel's copy is not the folding thread's work).
                     let kept = carry(from: consumed)
                     carried = kept
-                    do { aheadCount = try readNext(into: buffers.other, after: kept) } catch { readFailure = error }
+                    if let target = nextRead(into: buffers.other, after: kept) {
+                        readAhead = ReadAhead(fs: fs, fd: fd, into: target, at: offset, path: path)
+                    } else {
+                        aheadCount = 0
+                    }
                 }
-                guard foldPrepared() else {
+                let folding = foldPrepared()
+                // The read ends before anything else happens: its buffer is freed on return.
+                switch readAhead?.wait() {
+                case .success(let n)?:
+                    offset += n
+                    aheadCount = n
+                case .failure(let error)?: readFailure = error
+                case nil: break
+                }
+                guard folding else {
                     block.discard()
                     return
                 }
@@ -300,6 +320,31 @@ enum LogReader {
         if extent.torn || oversized != nil || filled > 0 {
             _ = replayer.consume(line: UnsafeBufferPointer(start: nil, count: 0), terminated: false)
         }
+    }
+}
+
+/// One read of the log's next bytes, run on another thread while this one folds.
+private final class ReadAhead: @unchecked Sendable {
+    private let done = DispatchGroup()
+    /// Set by the reading thread before `done` is left; read only after ``wait()``.
+    private var result: Result<Int, StoreError> = .success(0)
+    private let target: UnsafeMutableRawBufferPointer
+
+    /// Starts one `pread` of `target.count` bytes at `offset` into `target`, which must stay
+    /// valid until ``wait()`` returns.
+    init(fs: FileSystem, fd: Int32, into target: UnsafeMutableRawBufferPointer, at offset: Int, path: String) {
+        self.target = target
+        done.enter()
+        DispatchQueue.global().async { [self] in
+            result = Result { () throws(StoreError) in try fs.read(fd, into: self.target, at: offset, path: path) }
+            done.leave()
+        }
+    }
+
+    /// Waits for the read: the bytes it read (0 at the file's end), or why it failed.
+    func wait() -> Result<Int, StoreError> {
+        done.wait()
+        return result
     }
 }
 

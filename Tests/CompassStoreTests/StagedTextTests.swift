@@ -237,6 +237,24 @@ import Testing
         #expect(edge.map(arena.string) == [full, "", "y"])
     }
 
+    /// A UUID kept as its key's 16 bytes reads back as the id spelled, with its length, and
+    /// compares equal to it; a text whose length is the marker's reads back as itself.
+    @Test func aUUIDKeptAsItsKeyReadsAsTheIdSpelled() {
+        var arena = TextArena()
+        var rng = SplitMix64(seed: 7)
+        let ids = (0..<200).map { _ in rng.uuid() } + ["00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff"]
+        let spans = ids.map { id -> TextSpan in
+            _ = arena.add("between")  // keys land at every alignment
+            return arena.add(uuid: EventIdKey(id))
+        }
+        #expect(spans.map(arena.string) == ids)
+        #expect(spans.allSatisfy { arena.length($0) == 36 })
+        #expect(zip(spans, ids).allSatisfy { arena.equals($0, $1) && !arena.equals($0, String($1.dropLast())) })
+        let marker = String(repeating: "m", count: TextSpan.uuidLength)
+        let span = arena.add(marker)
+        #expect(arena.length(span) == marker.utf8.count && arena.string(span) == marker)
+    }
+
     /// A copy of an arena shares its chunks but never writes into one the other holds: after
     /// the copy, each adds its own texts (on its own thread) and each reads back exactly what
     /// it was given, the shared texts included.

@@ -31,12 +31,13 @@ struct TextArena: @unchecked Sendable {
         return text.withUTF8 { add(bytes: $0) }
     }
 
-    /// Stores the id a UUID key was made from, spelled straight into the arena (no `String`).
+    /// Stores the id a UUID key was made from as the key's 16 bytes; it is spelled (36 bytes)
+    /// when it is read. The fold stores a million event ids: it copies two words for each and
+    /// spells none, and the arena holds 16 bytes where it held 36.
     mutating func add(uuid key: EventIdKey) -> TextSpan {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { bytes in
-            key.spell(into: bytes.baseAddress!)
-            return add(bytes: UnsafeBufferPointer(bytes))
-        }
+        precondition(key.isUUID, "storing a key that is not a UUID")
+        let span = withUnsafeBytes(of: (key.high.littleEndian, key.low.littleEndian)) { add(bytes: $0.assumingMemoryBound(to: UInt8.self)) }
+        return span.spellingUUID
     }
 
     /// Stores `text` when there is one; ``TextSpan/none`` for nil.
@@ -56,7 +57,7 @@ struct TextArena: @unchecked Sendable {
         let length = text.count
         // A text longer than a span's length field holds (never from a log line, which is at
         // most 1 MiB; possible from an app folding its own events) has its length first.
-        let long = length >= TextSpan.longLength
+        let long = length >= TextSpan.uuidLength
         let needed = length + (long ? 8 : 0)
         let last = owners.count - 1
         // The last chunk takes the text when it has room and a span can start there (a text
@@ -86,6 +87,17 @@ struct TextArena: @unchecked Sendable {
     func withBytes<R>(_ span: TextSpan, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         guard !span.isNone else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         precondition(!span.isInLog, "a text left in the log read before it was read back")
+        if span.length == TextSpan.uuidLength {
+            // A UUID kept as its key (``add(uuid:)``): spelled on the stack.
+            let (high, low) = withExtendedLifetime(self) {
+                let key = UnsafeRawPointer(bytes(span).baseAddress!)
+                return (UInt64(littleEndian: key.loadUnaligned(as: UInt64.self)), UInt64(littleEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            }
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { spelled in
+                EventIdSet.spell((high, low), into: spelled.baseAddress!)
+                return try body(UnsafeBufferPointer(spelled))
+            }
+        }
         // The owners keep the chunk alive while `self` is; `bases` holds its start.
         return try withExtendedLifetime(self) { try body(bytes(span)) }
     }
@@ -94,7 +106,9 @@ struct TextArena: @unchecked Sendable {
     @inline(__always) private func bytes(_ span: TextSpan) -> UnsafeBufferPointer<UInt8> {
         let start = UnsafePointer(bases[span.chunk] + span.start)
         var length = span.length
-        if length == TextSpan.longLength {
+        if length == TextSpan.uuidLength {
+            length = 16  // the key's bytes
+        } else if length == TextSpan.longLength {
             var word: UInt64 = 0
             withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(start: start - 8, count: 8)) }
             length = Int(UInt64(littleEndian: word))
@@ -105,7 +119,11 @@ struct TextArena: @unchecked Sendable {
     /// How many bytes a span holds (0 for ``TextSpan/none``).
     func length(_ span: TextSpan) -> Int {
         guard !span.isNone else { return 0 }
-        return span.length == TextSpan.longLength ? withBytes(span) { $0.count } : span.length
+        switch span.length {
+        case TextSpan.longLength: return withBytes(span) { $0.count }
+        case TextSpan.uuidLength: return 36
+        default: return span.length
+        }
     }
 
     /// The text a span holds.
@@ -147,7 +165,9 @@ final class TextChunk: @unchecked Sendable {
 ///
 /// A text longer than a chunk has a chunk of its own and starts at 0 (or 8, after its length).
 /// A log line is at most 1 MiB (``Replayer/maxLineBytes``), so a text from the log always fits
-/// the length field; a longer one (``longLength`` and up) has its length stored just before it.
+/// the length field; a longer one (``uuidLength`` and up) has its length stored just before it
+/// and ``longLength`` in the field. A length field of ``uuidLength`` marks a UUID kept as its
+/// key's 16 bytes, spelled when it is read.
 struct TextSpan: Hashable, Sendable {
     private var bits: UInt64
 
@@ -155,6 +175,8 @@ struct TextSpan: Hashable, Sendable {
     static let none = TextSpan(bits: .max)
     /// The length field of a text whose real length is stored before it.
     static let longLength = 0xFF_FFFE
+    /// The length field of a UUID kept as its key's 16 bytes (``TextArena/add(uuid:)``).
+    static let uuidLength = 0xFF_FFFD
     private static let logBit: UInt64 = 1 << 63
     /// The first log offset a span cannot address (512 GiB).
     static let logLimit = 1 << 39
@@ -171,6 +193,12 @@ struct TextSpan: Hashable, Sendable {
     static func inLog(offset: Int, length: Int) -> TextSpan {
         precondition(offset >= 0 && offset < logLimit && length > 0 && length < Self.longLength, "a log text beyond a span's addressing")
         return TextSpan(bits: Self.logBit | UInt64(offset) << 24 | UInt64(length))
+    }
+
+    /// This span's 16 bytes, read as a UUID key to spell (``TextArena/add(uuid:)``).
+    var spellingUUID: TextSpan {
+        precondition(!isNone && !isInLog && length == 16, "only a key's 16 bytes spell a UUID")
+        return TextSpan(bits: bits & ~0xFF_FFFF | UInt64(Self.uuidLength))
     }
 
     var isNone: Bool { bits == .max }
