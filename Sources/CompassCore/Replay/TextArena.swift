@@ -87,19 +87,22 @@ struct TextArena: @unchecked Sendable {
     func withBytes<R>(_ span: TextSpan, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         guard !span.isNone else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         precondition(!span.isInLog, "a text left in the log read before it was read back")
-        if span.length == TextSpan.uuidLength {
-            // A UUID kept as its key (``add(uuid:)``): spelled on the stack.
-            let (high, low) = withExtendedLifetime(self) {
-                let key = UnsafeRawPointer(bytes(span).baseAddress!)
-                return (UInt64(littleEndian: key.loadUnaligned(as: UInt64.self)), UInt64(littleEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-            }
-            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { spelled in
-                EventIdSet.spell((high, low), into: spelled.baseAddress!)
-                return try body(UnsafeBufferPointer(spelled))
-            }
+        if span.length == TextSpan.uuidLength { return try withSpelledUUID(span, body) }
+        // `self` (its owners, which keep the chunk) is alive for the whole call: the caller
+        // holds it. Holding it again here was a reference count per text read.
+        return try body(bytes(span))
+    }
+
+    /// ``withBytes(_:_:)`` of a UUID kept as its key (``add(uuid:)``): spelled on the stack.
+    /// (Out of line: the common path stays small enough to inline where a text is compared.)
+    @inline(never)
+    private func withSpelledUUID<R>(_ span: TextSpan, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let key = UnsafeRawPointer(bytes(span).baseAddress!)
+        let (high, low) = (UInt64(littleEndian: key.loadUnaligned(as: UInt64.self)), UInt64(littleEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { spelled in
+            EventIdSet.spell((high, low), into: spelled.baseAddress!)
+            return try body(UnsafeBufferPointer(spelled))
         }
-        // The owners keep the chunk alive while `self` is; `bases` holds its start.
-        return try withExtendedLifetime(self) { try body(bytes(span)) }
     }
 
     /// The bytes a span (not ``TextSpan/none``, not in the log) holds, valid while the arena is.
