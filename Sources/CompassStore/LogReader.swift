@@ -324,6 +324,9 @@ enum LogReader {
 }
 
 /// One read of the log's next bytes, run on another thread while this one folds.
+///
+/// The read waits for nothing of the folding thread's, so it cannot deadlock behind it: when
+/// every worker of the global queue is busy (an app's own work), it runs late, never not at all.
 private final class ReadAhead: @unchecked Sendable {
     private let done = DispatchGroup()
     /// Set by the reading thread before `done` is left; read only after ``wait()``.
