@@ -156,8 +156,8 @@ enum LogReader {
     private static func streamLines(fd: Int32, path: String, from offset: Int, extent: LogExtent, fs: FileSystem,
                                     into replayer: inout Replayer, progress: ReadProgress?) throws(StoreError) {
         var offset = offset
-        // Two read buffers take turns: while the lines of one are prepared, the log's next bytes
-        // are read into the other (the worker is not left idle during the read).
+        // Read buffers take turns: while the lines of one are prepared, the log's next bytes
+        // are read into another (the worker is not left idle during the read).
         var buffers = ReadBuffers(capacity: min(blockSize, max(1 << 12, extent.complete - offset)))
         defer { buffers.deallocate() }
         var filled = 0  // bytes in the current buffer; a partial line sits at the front
@@ -304,7 +304,7 @@ enum LogReader {
                 if last {
                     guard block.foldWhilePreparing(into: &replayer) else { return }
                 } else {
-                    block.finishPreparing()  // this thread helps; the buffer is free again after this
+                    block.finishPreparing()  // this thread helps; the block folds with the next one
                     prepared = block
                 }
                 limit = min(limit * 2, Self.maxLinesPerBlock)
@@ -312,6 +312,12 @@ enum LogReader {
             } while true
             progress?(offset, extent.complete, replayer.linesRead)
             filled = carried ?? carry(from: consumed)
+            // A block still to fold reads its texts where its lines are. One of the buffer
+            // before this one (a long line's reads went by without a block) is folded now: its
+            // buffer is the next one read into.
+            if let block = prepared, !block.reads(from: buffers.current) {
+                guard foldPrepared() else { return }
+            }
             buffers.swap()
         }
         guard foldPrepared() else { return }
@@ -351,17 +357,20 @@ private final class ReadAhead: @unchecked Sendable {
     }
 }
 
-/// The two buffers the log is read into, taking turns: the current one's lines are prepared
-/// while the next bytes are read into the other.
+/// The three buffers the log is read into, taking turns: the current one's lines are prepared
+/// while the next bytes are read into the other, and the previous one's last block may still
+/// be folding (its lines' staged texts are read in place).
 private struct ReadBuffers {
     private(set) var current: UnsafeMutableBufferPointer<UInt8>
     private(set) var other: UnsafeMutableBufferPointer<UInt8>
+    private var previous: UnsafeMutableBufferPointer<UInt8>
 
-    /// Two buffers of `capacity` bytes (not zero-filled: only the bytes read into them are
+    /// Three buffers of `capacity` bytes (not zero-filled: only the bytes read into them are
     /// ever looked at).
     init(capacity: Int) {
         current = .allocate(capacity: capacity)
         other = .allocate(capacity: capacity)
+        previous = .allocate(capacity: capacity)
     }
 
     /// Makes the other buffer hold at least `capacity` bytes (its contents are not kept).
@@ -371,14 +380,16 @@ private struct ReadBuffers {
         other = .allocate(capacity: capacity)
     }
 
-    /// The other buffer becomes the current one.
+    /// The other buffer becomes the current one, the current one the previous one, and the
+    /// previous one is read into next: a block still to fold must not read from it.
     mutating func swap() {
-        Swift.swap(&current, &other)
+        (current, other, previous) = (other, previous, current)
     }
 
     func deallocate() {
         current.deallocate()
         other.deallocate()
+        previous.deallocate()
     }
 }
 
@@ -387,8 +398,6 @@ private struct ReadBuffers {
 /// reused for block after block.
 private final class PreparedBlock: @unchecked Sendable {
     package static let chunkSize = 128
-    /// The most a chunk's staging buffer keeps between blocks.
-    static let keptStagingBytes = 1 << 17
     /// How many lines ahead of the fold the event-id table slot of a line is prefetched.
     static let prefetchDistance = 6
 
@@ -406,14 +415,10 @@ private final class PreparedBlock: @unchecked Sendable {
     private var chunkCount = 0  // set before the worker starts, read without the lock
     private var folded = 0     // lines moved out by fold
     private var ready = true
-    /// One buffer per chunk for the texts its lines stage (``TextStaging``), kept from block
-    /// to block; `stagingCount` of them are initialized.
-    private var staging = UnsafeMutablePointer<[UInt8]>.allocate(capacity: 1)
-    private var stagingCount = 0
 
-    /// Starts preparing `ranges` of `bytes` on a worker; `bytes` must stay valid until
-    /// ``finishPreparing()`` or ``foldWhilePreparing(into:)`` returns. The block's earlier lines
-    /// must all be folded or discarded.
+    /// Starts preparing `ranges` of `bytes` on a worker; `bytes` must stay valid until the
+    /// block's lines are all folded or discarded (the fold reads the texts the lines staged
+    /// there). The block's earlier lines must all be folded or discarded.
     package func start(ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, hashing: Bool, keepingPayload: Bool) {
         precondition(ready && folded == self.ranges.count)
         self.ranges = ranges
@@ -428,14 +433,6 @@ private final class PreparedBlock: @unchecked Sendable {
         nextChunk = 0
         chunkCount = (ranges.count + Self.chunkSize - 1) / Self.chunkSize
         chunkReady = [Bool](repeating: false, count: chunkCount)
-        if chunkCount > stagingCount {
-            let grown = UnsafeMutablePointer<[UInt8]>.allocate(capacity: chunkCount)
-            grown.moveInitialize(from: staging, count: stagingCount)
-            (grown + stagingCount).initialize(repeating: [], count: chunkCount - stagingCount)
-            staging.deallocate()
-            staging = grown
-            stagingCount = chunkCount
-        }
         folded = 0
         ready = false
         if ranges.count > Self.chunkSize {
@@ -476,19 +473,24 @@ private final class PreparedBlock: @unchecked Sendable {
             while folded < end {
                 if folded + Self.prefetchDistance < end { prefetch(out + folded + Self.prefetchDistance, into: replayer) }
                 folded += 1
-                if !consumeLine(at: folded - 1, chunk: chunk, into: &replayer) { return false }
+                if !consumeLine(at: folded - 1, into: &replayer) { return false }
             }
         }
         return true
     }
 
-    /// Folds the line at `index` where it lies, with the staging buffer of its chunk, and frees
+    /// Folds the line at `index` where it lies, with its bytes when it staged texts, and frees
     /// it (the caller has counted it folded, so ``discard()`` does not free it again).
-    @inline(__always) private func consumeLine(at index: Int, chunk: Int, into replayer: inout Replayer) -> Bool {
+    @inline(__always) private func consumeLine(at index: Int, into replayer: inout Replayer) -> Bool {
         let line = out + index
         defer { line.deinitialize(count: 1) }
         guard !line.pointee.staged.isEmpty else { return replayer.consume(prepared: &line.pointee) }
-        return (staging + chunk).pointee.withUnsafeBufferPointer { replayer.consume(prepared: &line.pointee, staged: $0) }
+        return replayer.consume(prepared: &line.pointee, bytes: UnsafeBufferPointer(rebasing: bytes[ranges[index]]))
+    }
+
+    /// Whether the block's lines are read from `buffer`.
+    func reads(from buffer: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        bytes.baseAddress == UnsafePointer(buffer.baseAddress)
     }
 
     /// Claims the next chunk and prepares it; false when every chunk is claimed.
@@ -501,10 +503,6 @@ private final class PreparedBlock: @unchecked Sendable {
         let chunk = nextChunk
         nextChunk += 1
         condition.unlock()
-        let texts = staging + chunk
-        // Reused from block to block, unless a chunk of long texts grew it past what a chunk of
-        // ordinary lines needs (~40 KB): the 2 × 128 buffers never keep more than 32 MiB.
-        if texts.pointee.capacity > Self.keptStagingBytes { texts.pointee = [] } else { texts.pointee.removeAll(keepingCapacity: true) }
         let lines = (chunk * Self.chunkSize)..<min((chunk + 1) * Self.chunkSize, ranges.count)
         withUnsafeTemporaryAllocation(of: LineHash.self, capacity: Self.chunkSize) { hashes in
             if hashing {
@@ -516,7 +514,7 @@ private final class PreparedBlock: @unchecked Sendable {
             for index in lines {
                 let line = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
                 (out + index).initialize(to: PreparedLine(line, hash: hashing ? hashes[index - lines.lowerBound] : nil,
-                                                          keepingPayload: keepingPayload, tape: &tape, staging: texts))
+                                                          keepingPayload: keepingPayload, tape: &tape, stagingTexts: true))
             }
         }
         condition.lock()
@@ -543,9 +541,8 @@ private final class PreparedBlock: @unchecked Sendable {
         precondition(ready)
         while folded < ranges.count {
             if folded + Self.prefetchDistance < ranges.count { prefetch(out + folded + Self.prefetchDistance, into: replayer) }
-            let chunk = folded / Self.chunkSize
             folded += 1
-            if !consumeLine(at: folded - 1, chunk: chunk, into: &replayer) { return false }
+            if !consumeLine(at: folded - 1, into: &replayer) { return false }
         }
         return true
     }
@@ -565,8 +562,6 @@ private final class PreparedBlock: @unchecked Sendable {
     deinit {
         discard()
         out.deallocate()
-        staging.deinitialize(count: stagingCount)
-        staging.deallocate()
     }
 }
 

@@ -3,30 +3,25 @@ import Testing
 import CompassTestSupport
 
 /// A common line read straight from its bytes against the tape: whenever
-/// the direct reader answers, the prepared line (its event, keys, staged texts and the staging
-/// buffer's bytes) is the one the tape makes; whenever it does not, it leaves nothing behind.
+/// the direct reader answers, the prepared line (its event, keys, and where its staged texts
+/// are in it) is the one the tape makes; whenever it does not, it leaves nothing behind.
 @Suite struct CommonLineReaderTests {
-    /// A line prepared as replay prepares it (no payload kept, texts staged into a buffer that
-    /// already holds an earlier line's bytes), with or without the direct reader.
-    static func prepared(_ line: [UInt8], direct: Bool) -> (line: PreparedLine, staged: [UInt8]) {
+    /// A line prepared as replay prepares it (no payload kept, texts staged), with or without
+    /// the direct reader, and the bytes its staged texts name in it.
+    static func prepared(_ line: [UInt8], direct: Bool) -> (line: PreparedLine, staged: [[UInt8]]) {
         var tape = JSONTape()
-        var buffer: [UInt8] = Array("earlier line's texts".utf8)
-        let prepared = withUnsafeMutablePointer(to: &buffer) { staging in
-            line.withUnsafeBufferPointer {
-                PreparedLine($0, keepingPayload: false, tape: &tape, commonLines: direct, staging: staging)
-            }
+        let prepared = line.withUnsafeBufferPointer {
+            PreparedLine($0, keepingPayload: false, tape: &tape, commonLines: direct, stagingTexts: true)
         }
-        return (prepared, buffer)
+        let staged = [prepared.staged.subject, prepared.staged.content].compactMap { $0 }.map { Array(line[Int($0.lowerBound)..<Int($0.upperBound)]) }
+        return (prepared, staged)
     }
 
     /// Whether the direct reader answers for the line (and does not leave it to the tape).
     static func readsDirectly(_ line: [UInt8]) -> Bool {
-        var buffer: [UInt8] = []
-        return withUnsafeMutablePointer(to: &buffer) { staging in
-            line.withUnsafeBufferPointer { bytes in
-                var texts = TextStaging(buffer: staging, line: bytes.baseAddress)
-                return CommonLineReader.read(bytes, keyingId: true, staging: &texts) != nil
-            }
+        line.withUnsafeBufferPointer { bytes in
+            var texts = TextStaging(line: bytes.baseAddress!)
+            return CommonLineReader.read(bytes, keyingId: true, staging: &texts) != nil
         }
     }
 
@@ -44,6 +39,7 @@ import CompassTestSupport
     @Test func readsTheCommonShapeAsTheTapeDoes() throws {
         #expect(Self.expectAgreement(Self.common))
         let (line, staged) = Self.prepared(Self.common, direct: true)
+        #expect(staged.map { String(decoding: $0, as: UTF8.self) } == ["Follow-up après showcase", "Très sympa — very friendly staff."])
         guard case .event(let event) = line.content, case .interactionLogged(let logged) = event.payload else {
             Issue.record("not an interaction: \(line.content)")
             return
@@ -52,7 +48,7 @@ import CompassTestSupport
         #expect(logged.type == .showcase && logged.direction == .outbound && logged.sentiment == .positive)
         #expect(logged.subject == nil && logged.content == nil)  // staged, not built
         let subject = try #require(line.staged.subject)
-        #expect(String(decoding: staged[subject], as: UTF8.self) == "Follow-up après showcase")
+        #expect(String(decoding: Self.common[Int(subject.lowerBound)..<Int(subject.upperBound)], as: UTF8.self) == "Follow-up après showcase")
         #expect(line.keys?.idInKey == true && event.id.isEmpty && event.actor == "u-50-2" && event.family == "fam-50")
     }
 

@@ -68,12 +68,9 @@ import Testing
 
     @Test func aPlainTextIsStagedAndAnEscapedOneIsBuilt() {
         let plain = Array(#"{"seq":1,"id":"e-1","type":"InteractionLogged","at":"2026-01-01T00:00:00Z","actor":"u-1","family":"f-1","data":{"interactionId":"i-1","schoolId":"s-1","type":"email","direction":"outbound","subject":"Hello","content":"caf\u00e9"}}"#.utf8)
-        var buffer: [UInt8] = []
         var tape = JSONTape()
-        let line = withUnsafeMutablePointer(to: &buffer) { staging in
-            plain.withUnsafeBufferPointer { PreparedLine($0, keepingPayload: false, tape: &tape, staging: staging) }
-        }
-        #expect(line.staged.subject.map { Array(buffer[$0]) } == Array("Hello".utf8))
+        let line = plain.withUnsafeBufferPointer { PreparedLine($0, keepingPayload: false, tape: &tape, stagingTexts: true) }
+        #expect(line.staged.subject.map { Array(plain[Int($0.lowerBound)..<Int($0.upperBound)]) } == Array("Hello".utf8))
         #expect(line.staged.content == nil, "an escaped text is built, not staged")
         guard case .event(let event) = line.content, case .interactionLogged(let logged) = event.payload else {
             Issue.record("the line did not prepare as an event")
@@ -81,11 +78,8 @@ import Testing
         }
         #expect(logged.subject == nil && logged.content == "café")
         // Kept payloads (an observer may want them) are never staged.
-        var kept: [UInt8] = []
-        let observed = withUnsafeMutablePointer(to: &kept) { staging in
-            plain.withUnsafeBufferPointer { PreparedLine($0, keepingPayload: true, tape: &tape, staging: staging) }
-        }
-        #expect(observed.staged.isEmpty && kept.isEmpty)
+        let observed = plain.withUnsafeBufferPointer { PreparedLine($0, keepingPayload: true, tape: &tape, stagingTexts: true) }
+        #expect(observed.staged.isEmpty)
     }
 
     /// With texts staged, an interaction event's id in UUID form is kept only as its key (the
@@ -98,11 +92,8 @@ import Testing
         }
         let logged = #"{"interactionId":"i-1","schoolId":"s-1","type":"email","direction":"outbound"}"#
         func prepared(_ bytes: [UInt8], keepingPayload: Bool = false) -> PreparedLine {
-            var buffer: [UInt8] = []
             var tape = JSONTape()
-            return withUnsafeMutablePointer(to: &buffer) { staging in
-                bytes.withUnsafeBufferPointer { PreparedLine($0, keepingPayload: keepingPayload, tape: &tape, staging: staging) }
-            }
+            return bytes.withUnsafeBufferPointer { PreparedLine($0, keepingPayload: keepingPayload, tape: &tape, stagingTexts: true) }
         }
         func id(_ line: PreparedLine) -> String? {
             switch line.content {

@@ -58,16 +58,15 @@ import CompassTestSupport
         }
         #expect(!TextSpan.none.isInLog && !TextSpan(chunk: (1 << 23) - 1, start: 65_535, length: 7).isInLog)
         var staging = StagedTexts()
-        staging.subject = 0..<5
-        staging.setOffsetInLine(.subject, 40)
-        let bytes: [UInt8] = Array("hello".utf8)
-        bytes.withUnsafeBufferPointer { buffer in
+        staging.subject = 40..<45
+        let bytes: [UInt8] = Array(String(repeating: "-", count: 40).utf8) + Array("hello, there".utf8)
+        bytes.withUnsafeBufferPointer { line in
             var arena = TextArena()
-            let near = StagedBytes(staging, in: buffer, lineOffset: TextSpan.logLimit - 100).span(.subject, in: &arena)
+            let near = StagedBytes(staging, inLine: line, lineOffset: TextSpan.logLimit - 100).span(.subject, in: &arena)
             #expect(near?.logRange == (TextSpan.logLimit - 60)..<(TextSpan.logLimit - 55))
-            let far = StagedBytes(staging, in: buffer, lineOffset: TextSpan.logLimit).span(.subject, in: &arena)
+            let far = StagedBytes(staging, inLine: line, lineOffset: TextSpan.logLimit).span(.subject, in: &arena)
             #expect(far.map { !$0.isInLog && arena.string($0) == "hello" } == true)
-            #expect(StagedBytes(staging, in: buffer).span(.content, in: &arena) == nil)
+            #expect(StagedBytes(staging, inLine: line).span(.content, in: &arena) == nil)
         }
     }
 

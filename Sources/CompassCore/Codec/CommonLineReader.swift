@@ -33,19 +33,17 @@ struct CommonLineReader {
         self.n = n
     }
 
-    /// The line's parts, an interaction's subject and content staged in `staging`; nil (and
+    /// The line's parts, an interaction's subject and content staged (``TextStaging``); nil (and
     /// nothing left staged) when the line is not of a common shape or its payload breaks a rule.
     ///
     /// - Parameter keyingId: keep the id of an interaction event in UUID form only as its key
     ///   (as ``EnvelopeFastPath/decode(_:_:spellingPrev:keyingInteractionIds:)`` does).
     static func read(_ line: UnsafeBufferPointer<UInt8>, keyingId: Bool, staging: inout TextStaging) -> Line? {
         guard let base = line.baseAddress else { return nil }
-        let stagedBefore = staging.buffer.pointee.count
         var reader = CommonLineReader(base, line.count)
         if let read = reader.line(keyingId: keyingId, staging: &staging) { return read }
         // What was staged before the line turned out not to be of the shape is taken back: the
-        // tape stages it again, at the same place.
-        staging.buffer.pointee.removeSubrange(stagedBefore...)
+        // tape stages it again.
         staging.texts = StagedTexts()
         return nil
     }

@@ -57,7 +57,7 @@ package struct PreparedLine: Equatable, Sendable {
     /// nil when the line has no readable envelope.
     package var keys: LineKeys?
     /// Texts of the event left out of its payload and staged instead (``TextStaging``): the
-    /// fold must be given the buffer they were staged in.
+    /// fold must be given the line's bytes, where they are.
     package var staged = StagedTexts()
 
     /// Parses, hashes and decodes one line without its `\n`.
@@ -74,25 +74,25 @@ package struct PreparedLine: Equatable, Sendable {
     /// - Parameters:
     ///   - fastEnvelope: read a common-shape envelope straight from the tape (tests turn it off
     ///     to compare with the general decoder).
-    ///   - staging: where to stage long texts instead of building them (``TextStaging``; only
-    ///     when the payload is not kept); the fold then needs this buffer.
+    ///   - stagingTexts: note where long texts are in the line instead of building them
+    ///     (``TextStaging``; only when the payload is not kept); the fold then needs the line.
     ///   - commonLines: read a line of a common type and shape straight from its bytes
     ///     (``CommonLineReader``) when no payload is kept and texts are staged (tests turn it
     ///     off to compare with the tape).
     package init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true,
                 tape: inout JSONTape, fastEnvelope: Bool = true, commonLines: Bool = true,
-                staging: UnsafeMutablePointer<[UInt8]>? = nil) {
+                stagingTexts: Bool = false) {
         self.init(line, hash: hashing ? LineHash(of: line) : nil, keepingPayload: keepingPayload, tape: &tape,
-                  fastEnvelope: fastEnvelope, commonLines: commonLines, staging: staging)
+                  fastEnvelope: fastEnvelope, commonLines: commonLines, stagingTexts: stagingTexts)
     }
 
     /// Prepares a line whose hash is already known (lines hashed two at a time,
     /// ``SHA256/lineHashes(_:_:)``), or nil when not hashing.
     package init(_ line: UnsafeBufferPointer<UInt8>, hash: LineHash?, keepingPayload: Bool = true,
                 tape: inout JSONTape, fastEnvelope: Bool = true, commonLines: Bool = true,
-                staging: UnsafeMutablePointer<[UInt8]>? = nil) {
-        if commonLines, fastEnvelope, !keepingPayload, let staging {
-            var texts = TextStaging(buffer: staging, line: line.baseAddress)
+                stagingTexts: Bool = false) {
+        if commonLines, fastEnvelope, !keepingPayload, stagingTexts, let start = line.baseAddress {
+            var texts = TextStaging(line: start)
             if let read = CommonLineReader.read(line, keyingId: true, staging: &texts) {
                 self.init(byteCount: line.count, hash: hash, read: read, staged: texts.texts)
                 return
@@ -107,7 +107,7 @@ package struct PreparedLine: Equatable, Sendable {
         }
         // A replay that keeps no payloads (and stages texts) leaves an interaction event's UUID
         // id as its key: the fold stores its bytes spelled from the key.
-        let keyingIds = staging != nil && !keepingPayload
+        let keyingIds = stagingTexts && !keepingPayload
         if fastEnvelope, case (var draft, let data, let prevHash, let idKey)?
             = EnvelopeFastPath.decode(tape, base, spellingPrev: keepingPayload, keyingInteractionIds: keyingIds) {
             // The payload is read from the tape in place; the `data` tree is built only when
@@ -120,8 +120,8 @@ package struct PreparedLine: Equatable, Sendable {
             }
             let payload: Result<Payload, EventError>
             var staged = StagedTexts()
-            if let staging, !keepingPayload {
-                var texts = TextStaging(buffer: staging, line: base)
+            if stagingTexts, !keepingPayload {
+                var texts = TextStaging(line: base)
                 payload = withUnsafeMutablePointer(to: &texts) { build(staging: $0) }
                 if payload.succeeded { staged = texts.texts }
             } else {

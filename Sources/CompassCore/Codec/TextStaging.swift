@@ -1,79 +1,72 @@
 /// Where replay puts the long texts of a line it prepares (an interaction's subject and
-/// content) instead of building a `String` for each: their bytes, copied into a buffer the
-/// reader keeps for the line's chunk, to be copied once more into the state's compact storage
-/// when the line is folded.
+/// content) instead of building a `String` for each: where their bytes are in the line. The
+/// fold reads them there (the line's read buffer outlives its fold) and leaves them in the log
+/// or copies them once into the state's compact storage.
 ///
 /// Building those texts was a heap allocation per field on the preparing thread and a free
-/// on the folding one; staged, a chunk of lines reuses one buffer. Only a plain string (no
-/// escapes) of valid UTF-8 within the field's limit is staged; anything else is read the
-/// usual way, so every message stays the rules' own (a differential test holds a staged
-/// replay equal to one without).
+/// on the folding one. Only a plain string (no escapes) of valid UTF-8 within the field's
+/// limit is staged; anything else is read the usual way, so every message stays the rules'
+/// own (a differential test holds a staged replay equal to one without).
 package struct TextStaging {
-    /// The buffer the texts are appended to (the chunk's; emptied by its owner).
-    let buffer: UnsafeMutablePointer<[UInt8]>
     /// The first byte of the line the texts are read from.
-    let line: UnsafePointer<UInt8>?
-    /// Where each staged field's bytes are in `buffer`, and where they were in the line.
+    let line: UnsafePointer<UInt8>
+    /// Where each staged field's bytes are in the line.
     var texts = StagedTexts()
 
-    package init(buffer: UnsafeMutablePointer<[UInt8]>, line: UnsafePointer<UInt8>? = nil) {
-        self.buffer = buffer
+    package init(line: UnsafePointer<UInt8>) {
         self.line = line
     }
 
-    /// Copies a plain string's bytes into the buffer when they are valid UTF-8 of at most
-    /// `limit` UTF-16 units; false (nothing staged) otherwise. An empty text stages as absent.
+    /// Notes where a plain string's bytes are in the line when they are valid UTF-8 of at
+    /// most `limit` UTF-16 units; false (nothing staged) otherwise. An empty text stages as
+    /// absent. `bytes` must lie in the line (a line is at most 1 MiB).
     ///
     /// - Parameter ascii: the bytes are known to be ASCII (the scanner saw no other byte), so
     ///   they are as many UTF-16 units as bytes and need no second check.
     mutating func stage(_ bytes: UnsafeBufferPointer<UInt8>, as field: StagedTexts.Field, limit: Int, ascii: Bool = false) -> Bool {
         guard let units = ascii ? bytes.count : UTF8Check.utf16Count(ifValid: bytes), units <= limit else { return false }
-        guard !bytes.isEmpty else { return true }
-        let start = buffer.pointee.count
-        buffer.pointee.append(contentsOf: bytes)
-        texts[field] = start..<buffer.pointee.count
-        if let line, let base = bytes.baseAddress { texts.setOffsetInLine(field, line.distance(to: base)) }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+        let start = Int32(line.distance(to: base))
+        texts[field] = start..<(start + Int32(bytes.count))
         return true
     }
 }
 
-/// The byte ranges of a prepared line's staged texts (``TextStaging``).
+/// Where a prepared line's staged texts are in the line (``TextStaging``).
 package struct StagedTexts: Equatable, Sendable {
     package enum Field { case subject, content }
 
-    package var subject: Range<Int>?
-    package var content: Range<Int>?
-    /// Where each staged text starts in its line (a line is at most 1 MiB).
-    package private(set) var subjectInLine: Int32 = 0
-    package private(set) var contentInLine: Int32 = 0
+    package var subject: Range<Int32>?
+    package var content: Range<Int32>?
 
     package init() {}
 
-    mutating func setOffsetInLine(_ field: Field, _ offset: Int) {
-        if field == .subject { subjectInLine = Int32(offset) } else { contentInLine = Int32(offset) }
-    }
-
     package var isEmpty: Bool { subject == nil && content == nil }
 
-    subscript(field: Field) -> Range<Int>? {
+    subscript(field: Field) -> Range<Int32>? {
         get { field == .subject ? subject : content }
         set { if field == .subject { subject = newValue } else { content = newValue } }
     }
 }
 
-/// The staged texts of a line being folded, as bytes in its chunk's buffer; and, when the
-/// texts are to stay in the log, where their bytes are in it.
+/// The staged texts of a line being folded, as bytes of its line; and, when the texts are to
+/// stay in the log, where their bytes are in it.
 struct StagedBytes {
     var subject: UnsafeBufferPointer<UInt8>?
     var content: UnsafeBufferPointer<UInt8>?
     /// Where each text is in the log, when the texts stay there (nil: they are copied).
     var logOffsets: (subject: Int, content: Int)?
 
-    /// - Parameter lineOffset: the line's offset in the log, when its texts stay there.
-    init(_ texts: StagedTexts, in buffer: UnsafeBufferPointer<UInt8>, lineOffset: Int? = nil) {
-        subject = texts.subject.map { UnsafeBufferPointer(rebasing: buffer[$0]) }
-        content = texts.content.map { UnsafeBufferPointer(rebasing: buffer[$0]) }
-        logOffsets = lineOffset.map { ($0 + Int(texts.subjectInLine), $0 + Int(texts.contentInLine)) }
+    /// - Parameters:
+    ///   - line: the bytes of the line the texts were staged from.
+    ///   - lineOffset: the line's offset in the log, when its texts stay there.
+    init(_ texts: StagedTexts, inLine line: UnsafeBufferPointer<UInt8>, lineOffset: Int? = nil) {
+        func bytes(_ range: Range<Int32>) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: line[Int(range.lowerBound)..<Int(range.upperBound)])
+        }
+        subject = texts.subject.map(bytes)
+        content = texts.content.map(bytes)
+        logOffsets = lineOffset.map { ($0 + Int(texts.subject?.lowerBound ?? 0), $0 + Int(texts.content?.lowerBound ?? 0)) }
     }
 
     /// Where a staged text goes: left in the log when its offset there is known (and a span

@@ -154,21 +154,21 @@ package struct Replayer {
     /// Replays one complete line that was parsed, hashed and decoded ahead (possibly on another
     /// thread). Returns false once a cut point is reached.
     ///
-    /// - Parameter staged: the buffer the line's texts were staged in, when it was prepared
-    ///   with one (``TextStaging``).
+    /// - Parameter bytes: the line's bytes, when its texts were staged (``TextStaging``): they
+    ///   are read there.
     @discardableResult
-    package mutating func consume(prepared line: consuming PreparedLine, staged buffer: UnsafeBufferPointer<UInt8>? = nil) -> Bool {
-        consume(prepared: &line, staged: buffer)
+    package mutating func consume(prepared line: consuming PreparedLine, bytes: UnsafeBufferPointer<UInt8>? = nil) -> Bool {
+        consume(prepared: &line, bytes: bytes)
     }
 
-    /// ``consume(prepared:staged:)`` reading the line where it lies: its content is moved out
+    /// ``consume(prepared:bytes:)`` reading the line where it lies: its content is moved out
     /// and the rest left for the caller to free. A reader folding a block of prepared lines
     /// passes each in place; moving the ~500-byte line out first was a copy per line on the
     /// folding thread.
     @discardableResult
-    package mutating func consume(prepared line: inout PreparedLine, staged buffer: UnsafeBufferPointer<UInt8>? = nil) -> Bool {
+    package mutating func consume(prepared line: inout PreparedLine, bytes: UnsafeBufferPointer<UInt8>? = nil) -> Bool {
         guard !reachedCut else { return false }
-        precondition(line.staged.isEmpty || buffer != nil, "a line's staged texts folded without their buffer")
+        precondition(line.staged.isEmpty || bytes?.count == line.byteCount, "a line's staged texts folded without its bytes")
         let number = linesRead + 1
         let lineOffset = consumedBytes  // where the line starts in the log
         switch line.content {
@@ -199,7 +199,7 @@ package struct Replayer {
         }
         advance(over: &line)
         let keys = line.keys
-        let staged = line.staged.isEmpty ? nil : buffer.map { StagedBytes(line.staged, in: $0, lineOffset: textsStayInLog ? lineOffset : nil) }
+        let staged = line.staged.isEmpty ? nil : bytes.map { StagedBytes(line.staged, inLine: $0, lineOffset: textsStayInLog ? lineOffset : nil) }
         // The content is moved out (the line is not needed after it): the event goes into the
         // state without its texts being copied.
         switch line.takeContent() {
