@@ -11,17 +11,19 @@
 /// it answers, it answers what the tape would: a differential test holds the two prepared lines
 /// equal on generated, mutated and hand-made lines.
 struct CommonLineReader {
-    /// The parts of a line read.
-    struct Line {
-        var seq: Int64
-        /// The event id, or empty when it is kept only as ``idKey``.
-        var id: String
+    /// A line read: its event (whose id is empty when it is kept only as ``Keys/idKey``) and
+    /// the rest. Returned as a pair, so the event moves out whole: a field of a returned
+    /// struct is copied (a reference count per text) and then freed with it.
+    typealias Line = (event: Event, keys: Keys)
+
+    /// What a line read holds besides its event.
+    struct Keys {
         var idKey: EventIdKey?
-        var at: Timestamp
-        var actor: String
-        var family: String
-        var payload: Payload
         var prev: LineHash
+        /// The `hashValue` of the family id.
+        var family: Int
+        /// The `hashValue` of the interaction id an interaction event names (nil for others).
+        var interaction: Int?
     }
 
     private let p: UnsafePointer<UInt8>
@@ -41,11 +43,12 @@ struct CommonLineReader {
     static func read(_ line: UnsafeBufferPointer<UInt8>, keyingId: Bool, staging: inout TextStaging) -> Line? {
         guard let base = line.baseAddress else { return nil }
         var reader = CommonLineReader(base, line.count)
-        if let read = reader.line(keyingId: keyingId, staging: &staging) { return read }
+        // Returned as it comes (unwrapping it and wrapping it again copied the event).
+        let read = reader.line(keyingId: keyingId, staging: &staging)
         // What was staged before the line turned out not to be of the shape is taken back: the
         // tape stages it again.
-        staging.texts = StagedTexts()
-        return nil
+        if read == nil { staging.texts = StagedTexts() }
+        return read
     }
 
     private mutating func line(keyingId: Bool, staging: inout TextStaging) -> Line? {
@@ -57,13 +60,17 @@ struct CommonLineReader {
               literal(#"","family":""#), let family = idBytes(),
               literal(#"","data":{"#) else { return nil }
         let payload: Payload
+        var interaction: Int?
         switch type {
         case .interactionLogged:
             guard let logged = interactionLogged(staging: &staging) else { return nil }
-            payload = .interactionLogged(logged)
+            interaction = logged.interactionId.hashValue
+            payload = .interactionLogged(consume logged)
         case .interactionDeleted:
             guard literal(#""interactionId":""#), let interactionId = idBytes(), literal("\"") else { return nil }
-            payload = .interactionDeleted(InteractionDeleted(interactionId: String(decoding: interactionId, as: UTF8.self)))
+            let text = String(decoding: interactionId, as: UTF8.self)
+            interaction = text.hashValue
+            payload = .interactionDeleted(InteractionDeleted(interactionId: text))
         case .schoolStatusChanged:
             guard let changed = schoolStatusChanged() else { return nil }
             payload = .schoolStatusChanged(changed)
@@ -74,8 +81,12 @@ struct CommonLineReader {
               let prev = LineHash(hex: UnsafeBufferPointer(start: p + i, count: 64)) else { return nil }
         let keyable = type == .interactionLogged || type == .interactionDeleted
         let idKey = keyingId && keyable ? EventIdKey(uuidBytes: id) : nil
-        return Line(seq: seq, id: idKey == nil ? String(decoding: id, as: UTF8.self) : "", idKey: idKey, at: at,
-                    actor: String(decoding: actor, as: UTF8.self), family: String(decoding: family, as: UTF8.self), payload: payload, prev: prev)
+        let familyId = String(decoding: family, as: UTF8.self)
+        // `consume`: without it the payload was copied into the event (a reference count per
+        // text) and then freed.
+        return (Event(seq: seq, id: idKey == nil ? String(decoding: id, as: UTF8.self) : "", at: at, actor: String(decoding: actor, as: UTF8.self),
+                      family: familyId, payload: consume payload),
+                Keys(idKey: idKey, prev: prev, family: familyId.hashValue, interaction: interaction))
     }
 
     /// A `SchoolStatusChanged` payload (SPEC §2's table), the cursor left before its closing brace.
@@ -149,8 +160,8 @@ struct CommonLineReader {
         return InteractionLogged(
             interactionId: String(decoding: interactionId, as: UTF8.self), schoolId: schoolId.map { String(decoding: $0, as: UTF8.self) },
             coachId: coachId.map { String(decoding: $0, as: UTF8.self) }, eventId: eventId.map { String(decoding: $0, as: UTF8.self) },
-            otherCoachName: otherCoachName, type: type, direction: direction, occurredAt: occurredAt, sentiment: sentiment,
-            interestAnswers: interestAnswers, attachments: attachments)
+            otherCoachName: consume otherCoachName, type: type, direction: direction, occurredAt: occurredAt, sentiment: sentiment,
+            interestAnswers: consume interestAnswers, attachments: consume attachments)
     }
 
     /// Six booleans and the `]` after them (the cursor past the `[`).

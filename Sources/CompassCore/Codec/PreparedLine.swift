@@ -32,12 +32,15 @@ package struct PreparedLine: Equatable, Sendable {
         }
     }
 
-    /// The content, moved out of the line (swapped for `.blank`: returning the stored
-    /// property of a consumed line would copy the payload's texts, a reference count each).
+    /// The content, moved out of the line and `.blank` left in its place: returning the stored
+    /// property of a consumed line would copy the payload's texts, a reference count each, and
+    /// a swap moved the 273-byte content three times.
     mutating func takeContent() -> Content {
-        var taken = Content.blank
-        swap(&taken, &content)
-        return taken
+        withUnsafeMutablePointer(to: &content) { place in
+            let taken = place.move()
+            place.initialize(to: .blank)
+            return taken
+        }
     }
 
     package var byteCount: Int
@@ -93,8 +96,8 @@ package struct PreparedLine: Equatable, Sendable {
                 stagingTexts: Bool = false) {
         if commonLines, fastEnvelope, !keepingPayload, stagingTexts, let start = line.baseAddress {
             var texts = TextStaging(line: start)
-            if let read = CommonLineReader.read(line, keyingId: true, staging: &texts) {
-                self.init(byteCount: line.count, hash: hash, read: read, staged: texts.texts)
+            if case let (event, keys)? = CommonLineReader.read(line, keyingId: true, staging: &texts) {
+                self.init(byteCount: line.count, hash: hash, event: event, keys: keys, staged: texts.texts)
                 return
             }
         }
@@ -186,15 +189,20 @@ package struct PreparedLine: Equatable, Sendable {
     }
 
     /// A line read by ``CommonLineReader``: what the tape's fast path makes of it.
-    private init(byteCount: Int, hash: LineHash?, read: consuming CommonLineReader.Line, staged: StagedTexts) {
-        let payload = read.payload
-        let keys = read.idKey.map { LineKeys(idKey: $0, family: read.family, result: .success(payload)) }
-            ?? LineKeys(id: read.id, family: read.family, result: .success(payload))
-        let (seq, at, family) = (read.seq, read.at, read.family)
-        self.init(byteCount: byteCount, hash: hash,
-                  content: .event(Event(seq: seq, id: read.id, at: at, actor: read.actor, family: family, payload: payload)),
-                  keys: keys, readableSeq: seq, readableAt: at, prev: .words(read.prev), readableFamily: family)
+    ///
+    /// Each part is put in place once, the event moved in last: building the line through the
+    /// general initializer (with a `Result` of the payload for its keys) moved and copied the
+    /// 160-byte payload several times, a reference count per text each time.
+    private init(byteCount: Int, hash: LineHash?, event: consuming Event, keys read: CommonLineReader.Keys, staged: StagedTexts) {
+        self.byteCount = byteCount
+        self.hash = hash
+        keys = LineKeys(idKey: read.idKey, id: event.id, familyHash: read.family, interaction: read.interaction)
+        readableSeq = event.seq
+        readableAt = event.at
+        prev = .words(read.prev)
+        readableFamily = event.family
         self.staged = staged
+        content = .event(event)
     }
 
     private init(byteCount: Int, hash: LineHash?, content: consuming Content, keys: LineKeys? = nil, readableSeq: Int64? = nil,

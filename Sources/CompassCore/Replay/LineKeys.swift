@@ -20,6 +20,15 @@ package struct LineKeys: Equatable, Sendable {
         interaction = payload.interactionIdHash
     }
 
+    /// The keys of an event read straight from its line (``CommonLineReader``), its hashes
+    /// already worked out: the id's key when the id was left out of the event, else its text.
+    init(idKey: EventIdKey?, id: String, familyHash: Int, interaction: Int?) {
+        eventId = idKey ?? EventIdKey(id)
+        family = familyHash
+        self.interaction = interaction
+        idInKey = idKey != nil
+    }
+
     /// The keys of a line whose payload did not build (only its id and family are looked up).
     package init(id: String, family: String) {
         eventId = EventIdKey(id)
