@@ -44,10 +44,12 @@ struct StateRules {
     /// `Unknown user U` unless the actor is a member of the event's family.
     /// Returns their role.
     func actorMember() throws(EventError) -> MemberRole {
-        guard let index = members.index(forKey: actor), members.values[index].family == familyId else {
+        // The member is read once: each read of the dictionary's value copies the member (a
+        // reference count per text).
+        guard let index = members.index(forKey: actor), case let member = members.values[index], member.family == familyId else {
             throw EventError("Unknown user \(actor)", kind: .notFound)
         }
-        return members.values[index].role
+        return member.role
     }
 
     func userIsNew(_ userId: String) throws(EventError) {
