@@ -43,7 +43,6 @@ struct CommonLineReader {
     static func read(_ line: UnsafeBufferPointer<UInt8>, keyingId: Bool, staging: inout TextStaging) -> Line? {
         guard let base = line.baseAddress else { return nil }
         var reader = CommonLineReader(base, line.count)
-        // Returned as it comes (unwrapping it and wrapping it again copied the event).
         let read = reader.line(keyingId: keyingId, staging: &staging)
         // What was staged before the line turned out not to be of the shape is taken back: the
         // tape stages it again.
