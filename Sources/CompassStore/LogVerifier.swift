@@ -100,11 +100,10 @@ enum LogVerifier {
             if problem.kind == .chain { watch.note(problem.line) }
             problems?(problem)
         })
-        let snapshot = try checkSnapshot(log: fd, path: path, extent: extent, fs: fs, replayer: &replayer)
-        // What is left is read for its checks alone: no text of it is shown or written, so
-        // subjects and contents stay in the log (a snapshot's prefix was read with them, to be
-        // compared with the snapshot).
+        // No text is shown or written: subjects and contents stay in the log (a snapshot's
+        // sections take theirs from the log when they are compared).
         replayer.textsStayInLog = true
+        let snapshot = try checkSnapshot(log: fd, path: path, extent: extent, fs: fs, replayer: &replayer)
         try LogReader.stream(fd: fd, path: path, from: replayer.consumedBytes, extent: extent, fs: fs, into: &replayer, progress: progress)
         let store = AttachmentStore(logPath: path)
         defer { keepUntilExit(replayer) }  // millions of records are not freed one by one
@@ -226,7 +225,7 @@ enum LogVerifier {
         defer { fs.close(stored) }
         let prefix = file.index.base.consumedBytes
         try LogReader.stream(fd: fd, path: path, from: 0, extent: LogExtent(complete: prefix, torn: false), fs: fs, into: &replayer)
-        guard try storedSnapshot(stored, path: snapshotPath, equals: replayer.snapshot, fs: fs) else {
+        guard try storedSnapshot(stored, path: snapshotPath, equals: replayer.snapshot, log: (fd, path), prefix: prefix, fs: fs) else {
             try? fs.remove(snapshotPath)
             return .mismatched
         }
@@ -235,13 +234,14 @@ enum LogVerifier {
 
     /// Whether the stored snapshot is byte for byte what `expected` encodes to.
     ///
-    /// The family sections, most of the bytes, are compared on every core: each worker encodes
-    /// a family, reads the stored section where the stored directory puts it (into a buffer it
-    /// reuses) and compares. The header, ids, directory and preamble are compared in order
-    /// after; the directory holds every section's offset, length and SHA-256, so when it
-    /// matches too, the sections compared were the ones the file is made of. Neither the whole
-    /// encoding nor the whole stored file is held in memory.
-    static func storedSnapshot(_ fd: Int32, path: String, equals expected: ReplaySnapshot, fs: FileSystem) throws(StoreError) -> Bool {
+    /// The family sections, most of the bytes, are compared on every core as the log's
+    /// `prefix` is read again for the texts the replay left there (``SectionComparison``).
+    /// The header, ids, directory and preamble are compared in order after; the directory
+    /// holds every section's offset, length and SHA-256, so when it matches too, the sections
+    /// compared were the ones the file is made of. Neither the whole encoding nor the whole
+    /// stored file is held in memory.
+    static func storedSnapshot(_ fd: Int32, path: String, equals expected: ReplaySnapshot, log: (fd: Int32, path: String),
+                               prefix: Int, blockSize: Int = SectionComparison.blockSize, fs: FileSystem) throws(StoreError) -> Bool {
         let size = try fs.size(fd, path: path)
         var readFailure: StoreError?
         let index = SnapshotIndex.open(size: size) { range in
@@ -253,24 +253,12 @@ enum LogVerifier {
         if let readFailure { throw readFailure }
         let families = expected.state.families.values.sorted { $0.id < $1.id }
         guard let index, index.familyIds == families.map(\.id) else { return false }
-        // Every family section, on every core, two at a time (their digests worked out together).
-        typealias Compared = Result<(length: Int, digest: [UInt8], same: Bool), StoreError>
-        let pairs = stride(from: 0, to: families.count, by: 2).map { families[$0..<min($0 + 2, families.count)] }
+        let stored = families.map { index.families[$0.id]!.range }
+        let comparison = SectionComparison(log: log, snapshot: (fd, path), prefix: prefix, blockSize: blockSize, fs: fs)
         // The header and the event ids (a tenth of the work) are encoded on another thread meanwhile.
-        let (opening, comparedPairs) = Parallel.both({ SnapshotStream(expected) }) {
-            Parallel.map(pairs, minimum: 2, scratch: { [UInt8]() }) { (pair, held: inout [UInt8]) -> [Compared] in
-                SnapshotCodec.Section.sections(of: pair).map { section in
-                    guard let stored = index.families[section.id], stored.range.count == section.bytes.count else {
-                        return .success((section.bytes.count, section.digest, false))
-                    }
-                    return Result { () throws(StoreError) in
-                        let same = try Self.read(fd, path: path, at: stored.range.lowerBound, matches: section.bytes, into: &held, fs: fs)
-                        return (section.bytes.count, section.digest, same)
-                    }
-                }
-            }
+        let (opening, compared) = Parallel.both({ SnapshotStream(expected) }) {
+            Result { () throws(StoreError) in try comparison.compare(families, stored: stored) }
         }
-        let compared = comparedPairs.flatMap { $0 }
         var stream = opening
         var held: [UInt8] = []
         var offset = stream.opening[0].count  // the preamble, compared last
@@ -278,8 +266,7 @@ enum LogVerifier {
             guard try Self.read(fd, path: path, at: offset, matches: part, into: &held, fs: fs) else { return false }
             offset += part.count
         }
-        for (family, result) in zip(families, compared) {
-            let section = try result.get()
+        for (family, section) in zip(families, try compared.get()) {
             guard section.same else { return false }
             stream.add(id: family.id, length: section.length, digest: section.digest)
             offset += section.length

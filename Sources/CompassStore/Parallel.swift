@@ -26,6 +26,23 @@ package enum Parallel {
         }
     }
 
+    /// `transform` of every item, each item taken by whichever core is free next (for items
+    /// of unequal work: no core waits while another has a fixed share left).
+    package static func mapEach<T, U>(_ items: [T], _ transform: (T) -> U) -> [U] {
+        guard items.count > 1 else { return items.map(transform) }
+        return withoutActuallyEscaping(transform) { transform in
+            [U](unsafeUninitializedCapacity: items.count) { buffer, count in
+                items.withUnsafeBufferPointer { input in
+                    let shared = Shared(input: input, output: buffer.baseAddress!, transform: transform)
+                    DispatchQueue.concurrentPerform(iterations: shared.input.count) { index in
+                        (shared.output + index).initialize(to: shared.transform(shared.input[index]))
+                    }
+                }
+                count = items.count
+            }
+        }
+    }
+
     /// ``map(_:minimum:_:)`` with a scratch value per worker (a parser's buffers, say), made by
     /// `makeScratch` and handed to every `transform` that worker runs.
     package static func map<T, U, S>(_ items: [T], minimum: Int = minimumBatch, scratch makeScratch: () -> S,

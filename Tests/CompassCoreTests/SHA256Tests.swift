@@ -124,6 +124,32 @@ extension SHA256PathsTests {
     }
 }
 
+extension SHA256PathsTests {
+    /// Two hashers fed together in parts (`verify` hashes two families' sections a part at a
+    /// time) end where each fed alone would: parts of every length around the block edges,
+    /// each hasher part-way through a block or not when a part comes.
+    @Test func twoHashersFedTogetherInPartsEndWhereEachWouldAlone() {
+        var rng = SplitMix64(seed: 183)
+        let edges = [0, 1, 31, 63, 64, 65, 127, 128, 129, 200, 4_097]
+        for _ in 0..<60 {
+            var together = (SHA256(), SHA256()), alone = (SHA256(), SHA256())
+            var all: ([UInt8], [UInt8]) = ([], [])
+            for _ in 0..<(1 + rng.below(5)) {
+                let a = (0..<edges[rng.below(edges.count)]).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                let b = (0..<edges[rng.below(edges.count)]).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in SHA256.update(&together.0, a, &together.1, b) } }
+                alone.0.update(a)
+                alone.1.update(b)
+                all.0 += a
+                all.1 += b
+            }
+            let digests = (together.0.finalize(), together.1.finalize())
+            #expect(digests.0 == alone.0.finalize() && digests.1 == alone.1.finalize())
+            #expect(digests.0 == SHA256.digest(all.0) && digests.1 == SHA256.digest(all.1))
+        }
+    }
+}
+
 @Suite struct LineHashSpellingTests {
     @Test func aHashReadsBackFromItsSpellingAndNothingElseReads() {
         var rng = SplitMix64(seed: 41)
@@ -140,5 +166,15 @@ extension SHA256PathsTests {
         for bad in ["", String(repeating: "a", count: 63), String(repeating: "a", count: 65), String(repeating: "A", count: 64)] {
             #expect(Array(bad.utf8).withUnsafeBufferPointer { LineHash(hex: $0) } == nil, "\(bad)")
         }
+    }
+}
+
+/// A snapshot writes a choice as its position in `allCases`; the positions worked out without
+/// searching the list are those positions.
+@Suite struct CasePositionTests {
+    @Test func everyPositionIsTheCasesIndexInAllCases() {
+        for type in InteractionType.allCases { #expect(type.position == InteractionType.allCases.firstIndex(of: type)) }
+        for direction in Direction.allCases { #expect(direction.position == Direction.allCases.firstIndex(of: direction)) }
+        for sentiment in Sentiment.allCases { #expect(sentiment.position == Sentiment.allCases.firstIndex(of: sentiment)) }
     }
 }

@@ -1,26 +1,37 @@
 import Foundation
 import Testing
+import CompassTestSupport
 @testable import CompassCore
 @testable import CompassStore
 
-/// `verify` compares the stored snapshot with the one the replay would write, piece by piece,
-/// a batch of family sections at a time through one reused read buffer: any byte that differs,
+/// `verify` compares the stored snapshot with the one the replay would write, piece by piece:
+/// the family sections a part at a time as the log is read again for the texts the replay left
+/// in it (``SectionComparison``), whatever the size of the blocks it reads (a line across two
+/// blocks, or longer than one, has its texts read on their own). Any byte that differs,
 /// anywhere, and any length that differs, is a mismatch; the honest snapshot matches.
 @Suite struct SnapshotCompareTests {
-    @Test func everyChangedByteAndEveryChangedLengthIsAMismatch() throws {
-        // 40 families: two batches of sections (a batch is 32), each section encoded on every core.
-        var replayer = Replayer()
-        replayer.consume(bytes: HistoryGenerator(families: 40, events: 4_000, seed: 21).bytes())
-        let snapshot = replayer.snapshot
-        let honest = SnapshotCodec.encode(snapshot)
-        let path = NSTemporaryDirectory() + "compare-\(UUID().uuidString).snapshot"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    @Test(arguments: [SectionComparison.blockSize, 4_096, 700])
+    func everyChangedByteAndEveryChangedLengthIsAMismatch(blockSize: Int) throws {
+        // 40 families, most of them with several parts, dealt out to several workers.
+        let log = HistoryGenerator(families: 40, events: 4_000, seed: 21).bytes()
+        let folder = try TextsInLogTests.folder(log)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let logPath = folder + "/events.jsonl"
         let fs = POSIXFileSystem()
+        let held = try LogReader.replay(path: logPath, fs: fs, problems: .summary)
+        let left = try LogReader.replay(path: logPath, fs: fs, problems: .summary, textsStayInLog: true)
+        #expect(left.state.families.values.allSatisfy { $0.interactions.holdsTextsInLog })  // not vacuous
+        let snapshot = left.snapshot
+        let honest = SnapshotCodec.encode(held.snapshot)
+        let path = folder + "/compare.snapshot"
+        guard let logFd = try fs.open(logPath, .read) else { throw StoreError.noLog(path: logPath) }
+        defer { fs.close(logFd) }
         func matches(_ bytes: [UInt8]) throws -> Bool {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             guard let fd = try fs.open(path, .read) else { throw StoreError.noLog(path: path) }
             defer { fs.close(fd) }
-            return try LogVerifier.storedSnapshot(fd, path: path, equals: snapshot, fs: fs)
+            return try LogVerifier.storedSnapshot(fd, path: path, equals: snapshot, log: (logFd, logPath), prefix: log.count,
+                                                  blockSize: blockSize, fs: fs)
         }
         #expect(try matches(honest))
         var rng = SplitMix64(seed: 22)
@@ -34,5 +45,40 @@ import Testing
         #expect(try !matches(Array(honest.dropLast())))
         #expect(try !matches(honest + [0x0A]))
         #expect(try !matches([]))
+    }
+
+    /// An I/O error at any read of the comparison (the snapshot's index, a part of a stored
+    /// section, a block of the log, a line read on its own), or a log that ends before the
+    /// prefix the snapshot covers (cut under `verify`), stops it with the error: it is never
+    /// taken for a match or a mismatch.
+    @Test func anIOErrorAtAnyStepOrALogThatEndsEarlyIsAnError() throws {
+        let log = HistoryGenerator(families: 6, events: 1_500, seed: 23).bytes()
+        let folder = try TextsInLogTests.folder(log)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let logPath = folder + "/events.jsonl", path = folder + "/compare.snapshot"
+        let fs = POSIXFileSystem()
+        let honest = SnapshotCodec.encode(try LogReader.replay(path: logPath, fs: fs, problems: .summary).snapshot)
+        let snapshot = try LogReader.replay(path: logPath, fs: fs, problems: .summary, textsStayInLog: true).snapshot
+        try Data(honest).write(to: URL(fileURLWithPath: path))
+        guard let fd = try fs.open(path, .read), let logFd = try fs.open(logPath, .read) else { throw StoreError.noLog(path: path) }
+        defer { fs.close(fd); fs.close(logFd) }
+        var step = 1
+        while true {
+            let faulty = FaultyFileSystem(root: folder, failAt: step, fault: .error)
+            do {
+                let same = try LogVerifier.storedSnapshot(fd, path: path, equals: snapshot, log: (logFd, logPath), prefix: log.count,
+                                                          blockSize: 4_096, fs: faulty)
+                #expect(!faulty.hitFault, "operation \(step) failed and the comparison went on")
+                #expect(same)
+                break
+            } catch {
+                #expect(faulty.hitFault && error.message.contains("injected"), "operation \(step): \(error.message)")
+            }
+            step += 1
+        }
+        #expect(step > 100)  // every block of the log and every part of a section was a step
+        #expect(throws: StoreError.self) {
+            try LogVerifier.storedSnapshot(fd, path: path, equals: snapshot, log: (logFd, logPath), prefix: log.count + 5_000, fs: fs)
+        }
     }
 }

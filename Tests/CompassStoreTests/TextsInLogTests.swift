@@ -8,8 +8,9 @@ import CompassTestSupport
 /// contents in the log, as where they are, and reads them back only to write the snapshot:
 /// the snapshot is byte for byte the one a replay holding every text writes, whatever the
 /// texts, from a cold replay or one resumed from a snapshot; a text that cannot be read back
-/// means no snapshot, never a wrong one. `verify`, which holds every text, catches any changed
-/// byte of such a snapshot, in a text or not.
+/// means no snapshot, never a wrong one. `verify`, which leaves the texts in the log too and
+/// takes them from it as it compares, catches any changed byte of such a snapshot, in a text or
+/// not.
 @Suite struct TextsInLogTests {
     static var writeNow: SnapshotPolicy { SnapshotPolicy(minimumNewBytes: 0, afterOutput: { $0() }) }
 

@@ -34,14 +34,31 @@ struct ByteRun {
 
     /// Starts a run of at most `capacity` bytes.
     mutating func start(capacity most: Int) {
-        if most > capacity {
-            base.deallocate()
-            capacity = max(most, 2 * capacity)
-            base = .allocate(capacity: capacity)
-        }
         end = 0
-        self.most = most
+        reserve(most)
     }
+
+    /// Makes room for at most `count` more bytes after those written (kept).
+    mutating func reserve(_ count: Int) {
+        if end + count > capacity {
+            let grown = max(end + count, 2 * capacity)
+            let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            moved.update(from: base, count: end)
+            base.deallocate()
+            base = moved
+            capacity = grown
+        }
+        most = end + count
+    }
+
+    /// Forgets the bytes written (the buffer is kept).
+    mutating func clear() {
+        end = 0
+        most = 0
+    }
+
+    /// The bytes written, valid until the run is written to again.
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: end) }
 
     mutating func byte(_ value: UInt8) {
         assert(end < most, "a run wrote past the length worked out for it")
@@ -78,8 +95,16 @@ struct ByteRun {
         s.withUTF8 { uint(UInt64($0.count)); bytes($0) }
     }
 
-    /// A text of `arena`, its length first (``ByteWriter/string(_:)``).
+    /// A text of `arena`, its length first (``ByteWriter/string(_:)``). A UUID kept as its key
+    /// is spelled straight into the run.
     mutating func text(_ span: TextSpan, of arena: TextArena) {
+        if let key = arena.uuidKey(span) {
+            assert(end + 37 <= most, "a run wrote past the length worked out for it")
+            base[end] = 36  // the length, one byte
+            EventIdSet.spell(key, into: base + end + 1)
+            end += 37
+            return
+        }
         arena.withBytes(span) { text in
             uint(UInt64(text.count))
             bytes(text)
@@ -96,6 +121,18 @@ struct ByteRun {
         }
     }
 
+    /// ``optional(_:of:)`` of a text that may be left in the log (a subject or content):
+    /// such a text is copied from `window`, which holds its bytes.
+    mutating func optional(_ span: TextSpan, of arena: TextArena, window: LogWindow?) {
+        guard span.isInLog else { return optional(span, of: arena) }
+        guard let bytes = window?.bytes(span.logRange) else {
+            preconditionFailure("a text left in the log encoded without the log's bytes")
+        }
+        byte(1)
+        uint(UInt64(bytes.count))
+        self.bytes(bytes)
+    }
+
     /// Appends the run to `w`.
     func flush(into w: inout ByteWriter) {
         precondition(end <= most, "a run wrote past the length worked out for it")
@@ -103,6 +140,27 @@ struct ByteRun {
     }
 
     func deallocate() { base.deallocate() }
+}
+
+/// Some of the log's bytes as read (`bytes` from log offset `offset`), to take the texts a
+/// replay left there from (``TextSpan/inLog(offset:length:)``).
+package struct LogWindow {
+    package var bytes: UnsafeBufferPointer<UInt8>
+    package var offset: Int
+
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    /// The log offsets the window holds.
+    package var range: Range<Int> { offset..<(offset + bytes.count) }
+
+    /// The bytes of a log range the window holds whole, or nil.
+    func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8>? {
+        guard range.lowerBound >= offset, range.upperBound <= offset + bytes.count else { return nil }
+        return UnsafeBufferPointer(rebasing: bytes[(range.lowerBound - offset)..<(range.upperBound - offset)])
+    }
 }
 
 /// Reads what ``ByteWriter`` wrote; every read is nil past the end.

@@ -209,48 +209,67 @@ public struct InteractionTable: Equatable, Sendable {
     /// Writes the records in the snapshot's form (``SnapshotCodec``) straight from their stored
     /// form: the same bytes as writing each built record, without building any.
     ///
-    /// A row at a time: its most possible length is worked out first, its fields written
-    /// through a pointer into a reused buffer with no check each, and the row appended in one
-    /// copy. StagedTextTests holds the bytes equal to the records' written a field at a time.
+    /// A row at a time (``encodeRow(_:window:run:into:)``). StagedTextTests holds the bytes
+    /// equal to the records' written a field at a time.
     func encode(into w: inout ByteWriter) {
         w.uint(UInt64(rows.count))
-        let types = InteractionType.allCases, directions = Direction.allCases, sentiments = Sentiment.allCases
         var run = ByteRun()
         defer { run.deallocate() }
         for position in rows.indices {
-            let row = rows[position]
-            let attachments = attachments(of: row)
-            // 29 varints and tags of at most ten bytes each, plus the texts' bytes.
-            var most = 10 * 29 + texts.length(row.eventId) + texts.length(row.loggedBy) + texts.length(row.interactionId)
-                + texts.length(row.schoolId) + texts.length(row.coachId) + texts.length(row.loggedEventId)
-                + texts.length(row.otherCoachName) + texts.length(row.subject) + texts.length(row.content)
-                + texts.length(row.deletedEventId) + texts.length(row.deletedBy)
-            for a in attachments ?? [] { most += 10 * 6 + a.name.utf8.count + a.mimeType.utf8.count + (a.sha256?.utf8.count ?? 0) }
-            run.start(capacity: most)
-            run.text(row.eventId, of: texts); run.int(row.seq); run.int(row.at); run.text(row.loggedBy, of: texts)
-            run.text(row.interactionId, of: texts); run.optional(row.schoolId, of: texts); run.optional(row.coachId, of: texts)
-            run.optional(row.loggedEventId, of: texts); run.optional(row.otherCoachName, of: texts)
-            run.uint(UInt64(types.firstIndex(of: row.type)!)); run.uint(UInt64(directions.firstIndex(of: row.direction)!))
-            if row.hasOccurredAt { run.byte(1); run.int(row.occurredAt) } else { run.byte(0) }
-            run.optional(row.subject, of: texts); run.optional(row.content, of: texts)
-            run.uint(row.sentiment.map { UInt64(sentiments.firstIndex(of: $0)! + 1) } ?? 0)
-            if row.answers & (1 << 7) != 0 {
-                writeIrregular(answers: irregularAnswers[position], into: &run)
-            } else if row.answers & (1 << 6) != 0 {
-                run.byte(1); run.uint(UInt64(row.answers & 0x3F))  // the six answers' bits, as packed
-            } else {
-                run.byte(0)
-            }
-            run.uint(UInt64(attachments.map { $0.count + 1 } ?? 0))
-            for a in attachments ?? [] {
-                run.string(a.name); run.int(a.sizeBytes); run.string(a.mimeType)
-                if let sha = a.sha256 { run.byte(1); run.string(sha) } else { run.byte(0) }
-            }
-            if row.isDeleted {
-                run.byte(1); run.text(row.deletedEventId, of: texts); run.int(row.deletedAt); run.text(row.deletedBy, of: texts)
-            } else { run.byte(0) }
+            run.clear()
+            encodeRow(position, window: nil, into: &run)
             run.flush(into: &w)
         }
+    }
+
+    /// Where in the log the texts a row left there are (its subject and content are in one
+    /// line), or nil when it left none.
+    func logRange(ofRow position: Int) -> Range<Int>? {
+        let (subject, content) = (rows[position].subject, rows[position].content)
+        switch (subject.isInLog, content.isInLog) {
+        case (false, false): return nil
+        case (true, false): return subject.logRange
+        case (false, true): return content.logRange
+        case (true, true): return min(subject.logRange.lowerBound, content.logRange.lowerBound)..<max(subject.logRange.upperBound, content.logRange.upperBound)
+        }
+    }
+
+    /// Writes one record in the snapshot's form after what `run` holds: its most possible
+    /// length is worked out first, then its fields written through a pointer with no check each.
+    /// A text left in the log is copied from `window`, which must hold the row's
+    /// ``logRange(ofRow:)``.
+    func encodeRow(_ position: Int, window: LogWindow?, into run: inout ByteRun) {
+        let row = rows[position]
+        let attachments = attachments(of: row)
+        // 29 varints and tags of at most ten bytes each, plus the texts' bytes.
+        var most = 10 * 29 + texts.length(row.eventId) + texts.length(row.loggedBy) + texts.length(row.interactionId)
+            + texts.length(row.schoolId) + texts.length(row.coachId) + texts.length(row.loggedEventId)
+            + texts.length(row.otherCoachName) + texts.length(row.subject) + texts.length(row.content)
+            + texts.length(row.deletedEventId) + texts.length(row.deletedBy)
+        for a in attachments ?? [] { most += 10 * 6 + a.name.utf8.count + a.mimeType.utf8.count + (a.sha256?.utf8.count ?? 0) }
+        run.reserve(most)
+        run.text(row.eventId, of: texts); run.int(row.seq); run.int(row.at); run.text(row.loggedBy, of: texts)
+        run.text(row.interactionId, of: texts); run.optional(row.schoolId, of: texts); run.optional(row.coachId, of: texts)
+        run.optional(row.loggedEventId, of: texts); run.optional(row.otherCoachName, of: texts)
+        run.uint(UInt64(row.type.position)); run.uint(UInt64(row.direction.position))
+        if row.hasOccurredAt { run.byte(1); run.int(row.occurredAt) } else { run.byte(0) }
+        run.optional(row.subject, of: texts, window: window); run.optional(row.content, of: texts, window: window)
+        run.uint(row.sentiment.map { UInt64($0.position + 1) } ?? 0)
+        if row.answers & (1 << 7) != 0 {
+            writeIrregular(answers: irregularAnswers[position], into: &run)
+        } else if row.answers & (1 << 6) != 0 {
+            run.byte(1); run.uint(UInt64(row.answers & 0x3F))  // the six answers' bits, as packed
+        } else {
+            run.byte(0)
+        }
+        run.uint(UInt64(attachments.map { $0.count + 1 } ?? 0))
+        for a in attachments ?? [] {
+            run.string(a.name); run.int(a.sizeBytes); run.string(a.mimeType)
+            if let sha = a.sha256 { run.byte(1); run.string(sha) } else { run.byte(0) }
+        }
+        if row.isDeleted {
+            run.byte(1); run.text(row.deletedEventId, of: texts); run.int(row.deletedAt); run.text(row.deletedBy, of: texts)
+        } else { run.byte(0) }
     }
 
     /// Interest answers other than six (only an unchecked app event holds them), as the

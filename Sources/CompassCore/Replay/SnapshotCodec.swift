@@ -157,6 +157,14 @@ package enum SnapshotCodec {
         // Most of a section is its interactions: their texts plus a few bytes a field (grown by
         // doubling, the buffer was copied and faulted in again about twice over).
         w.bytes.reserveCapacity(f.interactions.textBytes + f.interactions.count * 40 + (f.statusChanges.count + f.documents.count) * 160 + 4_096)
+        writeSectionHead(f, into: &w)
+        f.interactions.encode(into: &w)
+        writeSectionTail(f, into: &w)
+        return w.bytes
+    }
+
+    /// What a family's section holds before its interactions.
+    static func writeSectionHead(_ f: Family, into w: inout ByteWriter) {
         w.string(f.id)
         w.uint(UInt64(f.version))
         w.uint(UInt64(f.erasedLines))
@@ -171,7 +179,10 @@ package enum SnapshotCodec {
             let c = f.coaches[id]!
             w.string(c.id); w.string(c.schoolId); w.string(c.firstName); w.string(c.lastName); w.choice(c.role)
         }
-        f.interactions.encode(into: &w)
+    }
+
+    /// What a family's section holds after its interactions.
+    static func writeSectionTail(_ f: Family, into w: inout ByteWriter) {
         w.uint(UInt64(f.statusChanges.count))
         for c in f.statusChanges {
             w.string(c.eventId); w.int(c.seq); w.int(c.at.millisecondsSinceEpoch); w.string(c.actor)
@@ -193,7 +204,6 @@ package enum SnapshotCodec {
         }
         w.uint(UInt64(f.readUpTo.count))
         for user in f.readUpTo.keys.sorted() { w.string(user); w.int(f.readUpTo[user]!) }
-        return w.bytes
     }
 
     /// A whole snapshot held in memory, or nil when it is not a complete snapshot of this format.

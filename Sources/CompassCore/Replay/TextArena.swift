@@ -97,12 +97,17 @@ struct TextArena: @unchecked Sendable {
     /// (Out of line: the common path stays small enough to inline where a text is compared.)
     @inline(never)
     private func withSpelledUUID<R>(_ span: TextSpan, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        let key = UnsafeRawPointer(bytes(span).baseAddress!)
-        let (high, low) = (UInt64(littleEndian: key.loadUnaligned(as: UInt64.self)), UInt64(littleEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { spelled in
-            EventIdSet.spell((high, low), into: spelled.baseAddress!)
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { spelled in
+            EventIdSet.spell(uuidKey(span)!, into: spelled.baseAddress!)
             return try body(UnsafeBufferPointer(spelled))
         }
+    }
+
+    /// The key of a UUID kept as its key (``add(uuid:)``), or nil for any other span.
+    @inline(__always) func uuidKey(_ span: TextSpan) -> (UInt64, UInt64)? {
+        guard span.length == TextSpan.uuidLength, !span.isNone, !span.isInLog else { return nil }
+        let key = UnsafeRawPointer(bytes(span).baseAddress!)
+        return (UInt64(littleEndian: key.loadUnaligned(as: UInt64.self)), UInt64(littleEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
     }
 
     /// The bytes a span (not ``TextSpan/none``, not in the log) holds, valid while the arena is.

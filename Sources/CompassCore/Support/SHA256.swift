@@ -89,6 +89,29 @@ package struct SHA256: Sendable {
         }
     }
 
+    /// ``update(_:)`` of two hashers, each with its own bytes, in less time where the CPU has
+    /// the SHA extensions: the whole blocks both have go through them together.
+    package static func update(_ a: inout SHA256, _ bytesA: UnsafeBufferPointer<UInt8>, _ b: inout SHA256, _ bytesB: UnsafeBufferPointer<UInt8>) {
+        guard isAccelerated, !a.forcePortable, !b.forcePortable else {
+            a.update(bytesA)
+            b.update(bytesB)
+            return
+        }
+        // Each hasher's part-filled block first, alone.
+        let headA = a.pending.isEmpty ? 0 : min(64 - a.pending.count, bytesA.count)
+        let headB = b.pending.isEmpty ? 0 : min(64 - b.pending.count, bytesB.count)
+        a.update(UnsafeBufferPointer(rebasing: bytesA[0..<headA]))
+        b.update(UnsafeBufferPointer(rebasing: bytesB[0..<headB]))
+        let together = a.pending.isEmpty && b.pending.isEmpty ? min((bytesA.count - headA) / 64, (bytesB.count - headB) / 64) : 0
+        if together > 0 {
+            compressTogether(&a, bytesA.baseAddress! + headA, &b, bytesB.baseAddress! + headB, count: together)
+            a.length &+= UInt64(together * 64)
+            b.length &+= UInt64(together * 64)
+        }
+        a.update(UnsafeBufferPointer(rebasing: bytesA[(headA + together * 64)...]))
+        b.update(UnsafeBufferPointer(rebasing: bytesB[(headB + together * 64)...]))
+    }
+
     /// The digest's bytes: each state word big-endian.
     private var digestBytes: [UInt8] {
         withUnsafeBytes(of: state) { raw in

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import CompassTestSupport
+@testable import CompassCore
+@testable import CompassStore
+
+/// A family's section encoded a part at a time, its texts taken from the log's bytes as they
+/// go by, is the section written at once from a replay holding every text, byte for byte,
+/// whatever windows of the log it is given; it asks for exactly the range of the log it needs.
+@Suite struct SectionEncoderTests {
+    @Test(arguments: 0..<2)
+    func thePartsEndToEndAreTheSectionWrittenAtOnce(log: Int) throws {
+        let bytes = TextsInLogTests.logs[log]
+        let folder = try TextsInLogTests.folder(bytes)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/events.jsonl"
+        let held = try LogReader.replay(path: path, fs: POSIXFileSystem(), problems: .summary).state
+        let left = try LogReader.replay(path: path, fs: POSIXFileSystem(), problems: .summary, textsStayInLog: true).state
+        var rng = SplitMix64(seed: UInt64(31 + log))
+        var asked = 0
+        try bytes.withUnsafeBufferPointer { all in
+            for family in left.families.values {
+                let expected = SnapshotCodec.familySection(try #require(held.families[family.id]))
+                let encoder = SectionEncoder(family)
+                var encoded: [UInt8] = []
+                // Windows of random size walking the log; a row it needs outside one is given
+                // exactly the range it asked for.
+                var start = 0
+                while true {
+                    let end = min(all.count, start + 1 + rng.below(3_000))
+                    var window = LogWindow(UnsafeBufferPointer(rebasing: all[start..<end]), at: start)
+                    var step = encoder.encode(window: window)
+                    while case .needs(let range) = step, range.lowerBound < end || end == all.count {
+                        #expect(range.upperBound <= all.count && window.bytes(range) == nil)
+                        asked += 1
+                        window = LogWindow(UnsafeBufferPointer(rebasing: all[range]), at: range.lowerBound)
+                        step = encoder.encode(window: window)
+                        window = LogWindow(UnsafeBufferPointer(rebasing: all[start..<end]), at: start)
+                        if case .needs = step { step = encoder.encode(window: window) }
+                    }
+                    encoder.take { encoded += $0 }
+                    if step == .finished { break }
+                    start = end
+                }
+                #expect(encoded == expected, "family \(family.id): \(encoded.count) bytes against \(expected.count)")
+                #expect(encoder.pendingCount == 0)
+            }
+        }
+        // Not vacuous: texts were left in the log, and rows fell across windows.
+        #expect(left.families.values.contains { $0.interactions.holdsTextsInLog } && asked > 0)
+    }
+}
