@@ -22,7 +22,7 @@ struct SectionComparison {
     }
 
     /// Bytes of the log read at a time (smaller in tests, so lines fall across blocks).
-    static let blockSize = 1 << 20
+    static let blockSize = 4 << 20
     /// Encoded bytes gathered before they are compared and hashed.
     static let partSize = 64 << 10
 
