@@ -105,26 +105,6 @@ import Testing
 }
 
 extension SHA256PathsTests {
-    /// Two messages hashed together (a snapshot's sections, as `verify` checks them) give each
-    /// its own digest: every pair of lengths around the block and padding edges, either longer.
-    @Test func twoMessagesHashedTogetherGiveEachItsOwnDigest() {
-        var rng = SplitMix64(seed: 182)
-        let edges = [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 121, 127, 128, 129, 191, 192, 1000, 70_001]
-        for lengthA in edges {
-            for lengthB in edges {
-                let a = (0..<lengthA).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-                let b = (0..<lengthB).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-                let together = SHA256.digests(a, b)
-                func spelled(_ digest: [UInt8]) -> String { digest.map { String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }.joined() }
-                #expect(spelled(together.a) == SHA256.portableHex(a) && spelled(together.b) == SHA256.portableHex(b),
-                        "lengths \(lengthA), \(lengthB)")
-                #expect(together.a == SHA256.digest(a) && together.b == SHA256.digest(b))
-            }
-        }
-    }
-}
-
-extension SHA256PathsTests {
     /// Two hashers fed together in parts (`verify` hashes two families' sections a part at a
     /// time) end where each fed alone would: parts of every length around the block edges,
     /// each hasher part-way through a block or not when a part comes.

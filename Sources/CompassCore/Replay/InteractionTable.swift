@@ -209,7 +209,7 @@ public struct InteractionTable: Equatable, Sendable {
     /// Writes the records in the snapshot's form (``SnapshotCodec``) straight from their stored
     /// form: the same bytes as writing each built record, without building any.
     ///
-    /// A row at a time (``encodeRow(_:window:run:into:)``). StagedTextTests holds the bytes
+    /// A row at a time (``encodeRow(_:window:into:)``). StagedTextTests holds the bytes
     /// equal to the records' written a field at a time.
     func encode(into w: inout ByteWriter) {
         w.uint(UInt64(rows.count))

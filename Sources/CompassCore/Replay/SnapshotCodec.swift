@@ -35,15 +35,6 @@ package enum SnapshotCodec {
         /// The section of a family.
         package init(_ family: Family) { self.init(id: family.id, bytes: SnapshotCodec.familySection(family)) }
 
-        /// The sections of one or two families; two have their digests worked out together
-        /// (``SHA256/digests(_:_:)``).
-        package static func sections(of families: ArraySlice<Family>) -> [Section] {
-            guard families.count == 2, let a = families.first, let b = families.last else { return families.map(Section.init) }
-            let (bytesA, bytesB) = (SnapshotCodec.familySection(a), SnapshotCodec.familySection(b))
-            let digests = SHA256.digests(bytesA, bytesB)
-            return [Section(id: a.id, bytes: bytesA, digest: digests.a), Section(id: b.id, bytes: bytesB, digest: digests.b)]
-        }
-
         /// A section whose digest is already known (copied from a snapshot that checked it).
         package init(id: String, bytes: [UInt8], digest: [UInt8]) {
             self.id = id

@@ -63,32 +63,6 @@ package struct SHA256: Sendable {
         finished(bytes).digestBytes
     }
 
-    /// The 32-byte digests of two messages, what ``digest(_:)`` gives each, in less time where
-    /// the CPU has the SHA extensions: their blocks go through them together.
-    package static func digests(_ a: [UInt8], _ b: [UInt8]) -> (a: [UInt8], b: [UInt8]) {
-        guard isAccelerated else { return (digest(a), digest(b)) }
-        return a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in
-                var states = (SHA256(), SHA256())
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { tails in
-                    let messages = (PaddedMessage(a, tail: UnsafeMutableBufferPointer(rebasing: tails[0..<128])),
-                                    PaddedMessage(b, tail: UnsafeMutableBufferPointer(rebasing: tails[128..<256])))
-                    let together = min(messages.0.blocks, messages.1.blocks)
-                    var block = 0
-                    while block < together {
-                        let (runA, countA) = messages.0.run(from: block), (runB, countB) = messages.1.run(from: block)
-                        let count = min(countA, countB, together - block)
-                        compressTogether(&states.0, runA, &states.1, runB, count: count)
-                        block += count
-                    }
-                    states.0.compress(messages.0, from: together)
-                    states.1.compress(messages.1, from: together)
-                }
-                return (states.0.digestBytes, states.1.digestBytes)
-            }
-        }
-    }
-
     /// ``update(_:)`` of two hashers, each with its own bytes, in less time where the CPU has
     /// the SHA extensions: the whole blocks both have go through them together.
     package static func update(_ a: inout SHA256, _ bytesA: UnsafeBufferPointer<UInt8>, _ b: inout SHA256, _ bytesB: UnsafeBufferPointer<UInt8>) {
