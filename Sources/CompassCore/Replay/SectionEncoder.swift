@@ -1,3 +1,5 @@
+import CompassSHA
+
 /// One family's snapshot section, encoded a part at a time as the log is read again in order:
 /// the subjects and contents its replay left in the log (``Replayer/textsStayInLog``) are
 /// copied from the log's bytes as they go by, not read back one by one or held in the arena.
@@ -45,6 +47,12 @@ package final class SectionEncoder {
         }
         while next < table.count {
             if let range = table.logRange(ofRow: next), window.bytes(range) == nil { return .needs(range) }
+            // The next row's texts are asked for now: they are the family's next line, far on in
+            // the block and out of the cache, and are read once this row is written (verify
+            // paired: A/B 0.945 of its time, 16 pairs).
+            if next + 1 < table.count, let ahead = table.logRange(ofRow: next + 1), let bytes = window.bytes(ahead) {
+                for line in stride(from: 0, to: bytes.count, by: 64) { compass_prefetch(bytes.baseAddress! + line) }
+            }
             table.encodeRow(next, window: window, into: &run)
             next += 1
         }
