@@ -194,7 +194,7 @@ enum LogVerifier {
             }
         }
         for family in state.families.values {
-            try family.interactions.forEachAttachmentList { (interactionId, attachments) throws(StoreError) in
+            try family.interactions.forEachHashedAttachmentList { (interactionId, attachments) throws(StoreError) in
                 for attachment in attachments {
                     if let sha = attachment.sha256 { try check(sha, owner: interactionId, name: attachment.name) }
                 }

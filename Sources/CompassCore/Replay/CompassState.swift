@@ -205,7 +205,7 @@ public struct Family: Equatable, Sendable {
     /// (deleted ones too) and its documents' bytes: the bytes that are this family's in the store.
     public var attachmentHashes: Set<String> {
         var hashes: Set<String> = []
-        interactions.forEachAttachmentList { _, attachments in
+        interactions.forEachHashedAttachmentList { _, attachments in
             for attachment in attachments { if let sha = attachment.sha256 { hashes.insert(sha) } }
         }
         for record in documents.values { if let sha = record.document.sha256 { hashes.insert(sha) } }
