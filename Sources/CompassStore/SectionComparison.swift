@@ -19,12 +19,17 @@ struct SectionComparison {
         var digest: [UInt8]
         /// Whether every byte is the stored section's, and it has no more.
         var same: Bool
+        /// The most bytes of the section compared at once (tests hold it near ``partLimit``).
+        var largestPart = 0
     }
 
     /// Bytes of the log read at a time (smaller in tests, so lines fall across blocks).
     static let blockSize = 4 << 20
-    /// Encoded bytes gathered before they are compared and hashed.
+    /// Encoded bytes gathered before they are compared and hashed (two families' together).
     static let partSize = 64 << 10
+    /// The most a family gathers waiting for another's part (then it is compared alone): with
+    /// the row that passes it, the most of a section held at once.
+    static let partLimit = 4 * partSize
 
     let log: (fd: Int32, path: String)
     let snapshot: (fd: Int32, path: String)
@@ -72,7 +77,8 @@ struct SectionComparison {
         var outcomes = [Outcome?](repeating: nil, count: families.count)
         for (indices, share) in zip(dealt.filter { !$0.isEmpty }, shares) {
             for (index, check) in zip(indices, share.checks) {
-                outcomes[index] = Outcome(length: check.length, digest: check.digest, same: check.same && check.finished)
+                outcomes[index] = Outcome(length: check.length, digest: check.digest, same: check.same && check.finished,
+                                          largestPart: check.largestPart)
             }
         }
         return outcomes.map { $0! }
@@ -112,23 +118,30 @@ struct SectionComparison {
             let prefix = comparison.prefix
             var current = window
             while true {
-                let step = checks[index].encoder.encode(window: current)
+                let step = checks[index].encoder.encode(window: current, limit: SectionComparison.partLimit)
                 if step == .finished {
                     if ready == index { ready = nil }
                     try compare(index, and: nil)
                     if checks[index].same { checks[index].finish() }
                     return false
                 }
-                if checks[index].encoder.pendingCount >= SectionComparison.partSize, ready != index {
-                    if let other = ready {
+                let pending = checks[index].encoder.pendingCount
+                if pending >= SectionComparison.partSize {
+                    if let other = ready, other != index {
                         ready = nil
                         try compare(index, and: other)
                         if !checks[other].same { open.removeAll { $0 == other } }
-                    } else {
+                    } else if ready == nil {
                         ready = index
+                    } else if pending >= SectionComparison.partLimit {
+                        // No other family's part came meanwhile (a share of one large family):
+                        // this one is compared alone, so no section is ever held whole.
+                        ready = nil
+                        try compare(index, and: nil)
                     }
                 }
                 guard checks[index].same else { return false }  // no need to go on
+                if step == .full { continue }  // what it held is compared (now or on the next turn)
                 guard case .needs(let range) = step else { return false }
                 if window.range.contains(range.lowerBound) && range.upperBound <= window.range.upperBound {
                     current = window
@@ -204,6 +217,7 @@ struct SectionComparison {
         var same = true
         var finished = false
         var digest: [UInt8] = []
+        var largestPart = 0
 
         init(encoder: SectionEncoder, stored: Range<Int>) {
             self.encoder = encoder
@@ -215,6 +229,7 @@ struct SectionComparison {
         mutating func matches(_ bytes: UnsafeBufferPointer<UInt8>, held: inout [UInt8], comparison: SectionComparison) throws(StoreError) -> Bool {
             let compared = length
             length += bytes.count
+            largestPart = max(largestPart, bytes.count)
             guard same, compared + bytes.count <= stored.count else { return false }
             guard !bytes.isEmpty else { return true }
             if held.count < bytes.count { held = [UInt8](repeating: 0, count: bytes.count) }

@@ -47,6 +47,44 @@ import CompassTestSupport
         #expect(try !matches([]))
     }
 
+    /// A store of one large family (one share holds it alone: no other family's part to hash
+    /// with, and its rows fill whole blocks) is compared a part at a time all the same, never
+    /// much more than ``SectionComparison/partLimit`` at once: the honest snapshot matches, a
+    /// byte changed anywhere in its section does not.
+    @Test func aLoneLargeFamilyIsComparedInParts() throws {
+        let log = HistoryGenerator(families: 1, events: 6_000, seed: 24).bytes()
+        let folder = try TextsInLogTests.folder(log)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let logPath = folder + "/events.jsonl", path = folder + "/compare.snapshot"
+        let fs = POSIXFileSystem()
+        let honest = SnapshotCodec.encode(try LogReader.replay(path: logPath, fs: fs, problems: .summary).snapshot)
+        let snapshot = try LogReader.replay(path: logPath, fs: fs, problems: .summary, textsStayInLog: true).snapshot
+        let section = try #require(SnapshotIndex.open(size: honest.count) { Array(honest[$0]) }?.families.values.first?.range)
+        #expect(section.count > 4 * SectionComparison.partSize)  // several parts, compared alone
+        guard let logFd = try fs.open(logPath, .read) else { throw StoreError.noLog(path: logPath) }
+        defer { fs.close(logFd) }
+        func matches(_ bytes: [UInt8]) throws -> Bool {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            guard let fd = try fs.open(path, .read) else { throw StoreError.noLog(path: path) }
+            defer { fs.close(fd) }
+            return try LogVerifier.storedSnapshot(fd, path: path, equals: snapshot, log: (logFd, logPath), prefix: log.count, fs: fs)
+        }
+        #expect(try matches(honest))
+        try Data(honest).write(to: URL(fileURLWithPath: path))
+        guard let fd = try fs.open(path, .read) else { throw StoreError.noLog(path: path) }
+        defer { fs.close(fd) }
+        let outcome = try #require(try SectionComparison(log: (logFd, logPath), snapshot: (fd, path), prefix: log.count,
+                                                         blockSize: SectionComparison.blockSize, fs: fs)
+            .compare(Array(snapshot.state.families.values), stored: [section]).first)
+        #expect(outcome.same && outcome.length == section.count)
+        #expect(outcome.largestPart <= SectionComparison.partLimit + 16_384, "\(outcome.largestPart) bytes compared at once")
+        for position in [section.lowerBound, section.lowerBound + section.count / 3, section.upperBound - 100, section.upperBound - 1] {
+            var flipped = honest
+            flipped[position] ^= 0x20
+            #expect(try !matches(flipped), "a byte changed at \(position) of the section \(section)")
+        }
+    }
+
     /// An I/O error at any read of the comparison (the snapshot's index, a part of a stored
     /// section, a block of the log, a line read on its own), or a log that ends before the
     /// prefix the snapshot covers (cut under `verify`), stops it with the error: it is never

@@ -13,6 +13,8 @@ package final class SectionEncoder {
         case finished
         /// A window that holds this range of the log: the next row's texts.
         case needs(Range<Int>)
+        /// What is encoded reached the limit: take it, then call again.
+        case full
     }
 
     /// The family encoded.
@@ -36,8 +38,8 @@ package final class SectionEncoder {
 
     /// Encodes what it can: the head, then rows while each one's texts are in `window` (or
     /// not in the log), then the tail. Says which range of the log the next row needs when
-    /// `window` does not hold it.
-    package func encode(window: LogWindow) -> Step {
+    /// `window` does not hold it, and stops once `limit` bytes are waiting to be taken.
+    package func encode(window: LogWindow, limit: Int = .max) -> Step {
         if next < 0 {
             var head = ByteWriter()
             SnapshotCodec.writeSectionHead(family, into: &head)
@@ -46,6 +48,7 @@ package final class SectionEncoder {
             next = 0
         }
         while next < table.count {
+            if run.written.count >= limit { return .full }
             if let range = table.logRange(ofRow: next), window.bytes(range) == nil { return .needs(range) }
             // The next row's texts are asked for now: they are the family's next line, far on in
             // the block and out of the cache, and are read once this row is written (verify
