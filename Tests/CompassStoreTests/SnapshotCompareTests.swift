@@ -10,29 +10,44 @@ import CompassTestSupport
 /// blocks, or longer than one, has its texts read on their own). Any byte that differs,
 /// anywhere, and any length that differs, is a mismatch; the honest snapshot matches.
 @Suite struct SnapshotCompareTests {
-    @Test(arguments: [SectionComparison.blockSize, 4_096, 700])
-    func everyChangedByteAndEveryChangedLengthIsAMismatch(blockSize: Int) throws {
-        // 40 families, most of them with several parts, dealt out to several workers.
-        let log = HistoryGenerator(families: 40, events: 4_000, seed: 21).bytes()
-        let folder = try TextsInLogTests.folder(log)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let logPath = folder + "/events.jsonl"
-        let fs = POSIXFileSystem()
-        let held = try LogReader.replay(path: logPath, fs: fs, problems: .summary)
-        let left = try LogReader.replay(path: logPath, fs: fs, problems: .summary, textsStayInLog: true)
-        #expect(left.state.families.values.allSatisfy { $0.interactions.holdsTextsInLog })  // not vacuous
-        let snapshot = left.snapshot
-        let honest = SnapshotCodec.encode(held.snapshot)
-        let path = folder + "/compare.snapshot"
-        guard let logFd = try fs.open(logPath, .read) else { throw StoreError.noLog(path: logPath) }
-        defer { fs.close(logFd) }
-        func matches(_ bytes: [UInt8]) throws -> Bool {
+    /// A generated log in a folder of its own; the snapshot a replay holding every text writes
+    /// (`honest`), and the one a replay leaving them in the log has (what `verify` compares).
+    struct Fixture {
+        let log: [UInt8]
+        let folder: String
+        let honest: [UInt8]
+        let snapshot: ReplaySnapshot
+        var logPath: String { folder + "/events.jsonl" }
+        var path: String { folder + "/compare.snapshot" }
+
+        init(families: Int, events: Int, seed: UInt64) throws {
+            log = HistoryGenerator(families: families, events: events, seed: seed).bytes()
+            folder = try TextsInLogTests.folder(log)
+            let fs = POSIXFileSystem(), logPath = folder + "/events.jsonl"
+            honest = SnapshotCodec.encode(try LogReader.replay(path: logPath, fs: fs, problems: .summary).snapshot)
+            snapshot = try LogReader.replay(path: logPath, fs: fs, problems: .summary, textsStayInLog: true).snapshot
+        }
+
+        /// Whether `verify`'s comparison takes `bytes`, written as the stored snapshot, for the
+        /// one its replay would write.
+        func matches(_ bytes: [UInt8], blockSize: Int = SectionComparison.blockSize) throws -> Bool {
+            let fs = POSIXFileSystem()
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            guard let fd = try fs.open(path, .read) else { throw StoreError.noLog(path: path) }
-            defer { fs.close(fd) }
+            guard let fd = try fs.open(path, .read), let logFd = try fs.open(logPath, .read) else { throw StoreError.noLog(path: path) }
+            defer { fs.close(fd); fs.close(logFd) }
             return try LogVerifier.storedSnapshot(fd, path: path, equals: snapshot, log: (logFd, logPath), prefix: log.count,
                                                   blockSize: blockSize, fs: fs)
         }
+    }
+
+    @Test(arguments: [SectionComparison.blockSize, 4_096, 700])
+    func everyChangedByteAndEveryChangedLengthIsAMismatch(blockSize: Int) throws {
+        // 40 families, most of them with several parts, dealt out to several workers.
+        let fixture = try Fixture(families: 40, events: 4_000, seed: 21)
+        defer { try? FileManager.default.removeItem(atPath: fixture.folder) }
+        let honest = fixture.honest
+        #expect(fixture.snapshot.state.families.values.allSatisfy { $0.interactions.holdsTextsInLog })  // not vacuous
+        func matches(_ bytes: [UInt8]) throws -> Bool { try fixture.matches(bytes, blockSize: blockSize) }
         #expect(try matches(honest))
         var rng = SplitMix64(seed: 22)
         var positions = [0, 8, 64, honest.count / 2, honest.count - 64, honest.count - 1]
@@ -52,23 +67,15 @@ import CompassTestSupport
     /// much more than ``SectionComparison/partLimit`` at once: the honest snapshot matches, a
     /// byte changed anywhere in its section does not.
     @Test func aLoneLargeFamilyIsComparedInParts() throws {
-        let log = HistoryGenerator(families: 1, events: 6_000, seed: 24).bytes()
-        let folder = try TextsInLogTests.folder(log)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let logPath = folder + "/events.jsonl", path = folder + "/compare.snapshot"
+        let fixture = try Fixture(families: 1, events: 6_000, seed: 24)
+        defer { try? FileManager.default.removeItem(atPath: fixture.folder) }
+        let (log, logPath, path, honest, snapshot) = (fixture.log, fixture.logPath, fixture.path, fixture.honest, fixture.snapshot)
         let fs = POSIXFileSystem()
-        let honest = SnapshotCodec.encode(try LogReader.replay(path: logPath, fs: fs, problems: .summary).snapshot)
-        let snapshot = try LogReader.replay(path: logPath, fs: fs, problems: .summary, textsStayInLog: true).snapshot
         let section = try #require(SnapshotIndex.open(size: honest.count) { Array(honest[$0]) }?.families.values.first?.range)
         #expect(section.count > 4 * SectionComparison.partSize)  // several parts, compared alone
         guard let logFd = try fs.open(logPath, .read) else { throw StoreError.noLog(path: logPath) }
         defer { fs.close(logFd) }
-        func matches(_ bytes: [UInt8]) throws -> Bool {
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
-            guard let fd = try fs.open(path, .read) else { throw StoreError.noLog(path: path) }
-            defer { fs.close(fd) }
-            return try LogVerifier.storedSnapshot(fd, path: path, equals: snapshot, log: (logFd, logPath), prefix: log.count, fs: fs)
-        }
+        func matches(_ bytes: [UInt8]) throws -> Bool { try fixture.matches(bytes) }
         #expect(try matches(honest))
         try Data(honest).write(to: URL(fileURLWithPath: path))
         guard let fd = try fs.open(path, .read) else { throw StoreError.noLog(path: path) }
@@ -90,13 +97,10 @@ import CompassTestSupport
     /// prefix the snapshot covers (cut under `verify`), stops it with the error: it is never
     /// taken for a match or a mismatch.
     @Test func anIOErrorAtAnyStepOrALogThatEndsEarlyIsAnError() throws {
-        let log = HistoryGenerator(families: 6, events: 1_500, seed: 23).bytes()
-        let folder = try TextsInLogTests.folder(log)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let logPath = folder + "/events.jsonl", path = folder + "/compare.snapshot"
+        let fixture = try Fixture(families: 6, events: 1_500, seed: 23)
+        defer { try? FileManager.default.removeItem(atPath: fixture.folder) }
+        let (log, folder, logPath, path, honest, snapshot) = (fixture.log, fixture.folder, fixture.logPath, fixture.path, fixture.honest, fixture.snapshot)
         let fs = POSIXFileSystem()
-        let honest = SnapshotCodec.encode(try LogReader.replay(path: logPath, fs: fs, problems: .summary).snapshot)
-        let snapshot = try LogReader.replay(path: logPath, fs: fs, problems: .summary, textsStayInLog: true).snapshot
         try Data(honest).write(to: URL(fileURLWithPath: path))
         guard let fd = try fs.open(path, .read), let logFd = try fs.open(logPath, .read) else { throw StoreError.noLog(path: path) }
         defer { fs.close(fd); fs.close(logFd) }
