@@ -53,8 +53,7 @@ struct SectionComparison {
         }
         let shares = dealt.filter { !$0.isEmpty }.map { Share(self, checks: $0.map { Check(encoder: SectionEncoder(families[$0]), stored: stored[$0]) }) }
         // Two blocks: the next is read on another thread while the workers take the current one.
-        let blocks = (Block(count: min(blockSize, max(prefix, 1))), Block(count: min(blockSize, max(prefix, 1))))
-        var (current, next) = blocks
+        var (current, next) = (Block(count: min(blockSize, max(prefix, 1))), Block(count: min(blockSize, max(prefix, 1))))
         var start = 0, end = min(prefix, blockSize)
         try Self.read(log, start..<end, into: &current.bytes, fs: fs)
         repeat {
@@ -129,8 +128,7 @@ struct SectionComparison {
                 if pending >= SectionComparison.partSize {
                     if let other = ready, other != index {
                         ready = nil
-                        try compare(index, and: other)
-                        if !checks[other].same { open.removeAll { $0 == other } }
+                        try compare(index, and: other)  // (a family found different stops at its next turn)
                     } else if ready == nil {
                         ready = index
                     } else if pending >= SectionComparison.partLimit {
