@@ -349,6 +349,25 @@ extension FileSystem {
         return bytes
     }
 
+    /// Reads the bytes of `range` of an open file into the start of `buffer`, grown when it is
+    /// shorter and kept from read to read by the caller; false when the file ends first.
+    package func read(_ fd: Int32, _ range: Range<Int>, into buffer: inout [UInt8], path: String) throws(StoreError) -> Bool {
+        if buffer.count < range.count { buffer = [UInt8](repeating: 0, count: max(range.count, 2 * buffer.count)) }
+        var filled = 0
+        while filled < range.count {
+            var read: Result<Int, StoreError> = .success(0)
+            buffer.withUnsafeMutableBytes { raw in
+                read = Result { () throws(StoreError) in
+                    try self.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<range.count]), at: range.lowerBound + filled, path: path)
+                }
+            }
+            let n = try read.get()
+            if n == 0 { return false }
+            filled += n
+        }
+        return true
+    }
+
     /// Reads a whole open file.
     package func readAll(_ fd: Int32, path: String) throws(StoreError) -> [UInt8] {
         try read(fd, from: 0, to: try size(fd, path: path), path: path)

@@ -20,20 +20,10 @@ final class LogTexts: @unchecked Sendable {
     /// (grown when it is shorter); false when they cannot be read whole.
     @Sendable func read(_ range: Range<Int>, into buffer: inout [UInt8]) -> Bool {
         guard let fd else { return false }
-        if buffer.count < range.count { buffer = [UInt8](repeating: 0, count: max(range.count, 2 * buffer.count, 4_096)) }
-        var filled = 0
-        while filled < range.count {
-            let n: Int
-            do {
-                n = try buffer.withUnsafeMutableBytes { raw throws(StoreError) in
-                    try fs.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<range.count]), at: range.lowerBound + filled, path: path)
-                }
-            } catch {
-                return false
-            }
-            if n == 0 { return false }  // the file ends before the text does
-            filled += n
+        do {
+            return try fs.read(fd, range, into: &buffer, path: path)
+        } catch {
+            return false
         }
-        return true
     }
 }

@@ -279,19 +279,7 @@ enum LogVerifier {
     /// Whether the file holds `bytes` at `offset`: read into `held` (grown once, reused), compared.
     private static func read(_ fd: Int32, path: String, at offset: Int, matches bytes: [UInt8], into held: inout [UInt8],
                              fs: FileSystem) throws(StoreError) -> Bool {
-        if held.count < bytes.count { held = [UInt8](repeating: 0, count: bytes.count) }
-        var filled = 0
-        while filled < bytes.count {
-            var read: Result<Int, StoreError> = .success(0)
-            held.withUnsafeMutableBytes { raw in
-                read = Result { () throws(StoreError) in
-                    try fs.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<bytes.count]), at: offset + filled, path: path)
-                }
-            }
-            let n = try read.get()
-            if n == 0 { return false }  // the file ends before
-            filled += n
-        }
+        guard try fs.read(fd, offset..<(offset + bytes.count), into: &held, path: path) else { return false }  // the file ends before
         return bytes.isEmpty || held.withUnsafeBytes { stored in bytes.withUnsafeBytes { memcmp(stored.baseAddress!, $0.baseAddress!, bytes.count) == 0 } }
     }
 }

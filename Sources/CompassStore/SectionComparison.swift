@@ -152,7 +152,6 @@ struct SectionComparison {
                         checks[index].same = false
                         return false
                     }
-                    if scratch.count < range.count { scratch = [UInt8](repeating: 0, count: range.count) }
                     try SectionComparison.read(comparison.log, range, into: &scratch, fs: comparison.fs)
                     current = scratch.withUnsafeBufferPointer { LogWindow(UnsafeBufferPointer(rebasing: $0[0..<range.count]), at: range.lowerBound) }
                 }
@@ -187,21 +186,11 @@ struct SectionComparison {
         }
     }
 
-    /// Reads `range` of a file into the start of `buffer` (long enough); a file that ends
+    /// Reads `range` of a file into the start of `buffer` (grown as needed); a file that ends
     /// before the range does is an error (the log or snapshot changed under `verify`).
     static func read(_ file: (fd: Int32, path: String), _ range: Range<Int>, into buffer: inout [UInt8], fs: FileSystem) throws(StoreError) {
-        var filled = 0
-        while filled < range.count {
-            var read: Result<Int, StoreError> = .success(0)
-            buffer.withUnsafeMutableBytes { raw in
-                read = Result { () throws(StoreError) in
-                    try fs.read(file.fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<range.count]),
-                                at: range.lowerBound + filled, path: file.path)
-                }
-            }
-            let n = try read.get()
-            if n == 0 { throw .io(path: file.path, message: "\(file.path) ended at byte \(range.lowerBound + filled) while verify read it") }
-            filled += n
+        guard try fs.read(file.fd, range, into: &buffer, path: file.path) else {
+            throw .io(path: file.path, message: "\(file.path) ended before byte \(range.upperBound) while verify read it")
         }
     }
 
@@ -230,7 +219,6 @@ struct SectionComparison {
             largestPart = max(largestPart, bytes.count)
             guard same, compared + bytes.count <= stored.count else { return false }
             guard !bytes.isEmpty else { return true }
-            if held.count < bytes.count { held = [UInt8](repeating: 0, count: bytes.count) }
             let start = stored.lowerBound + compared
             try SectionComparison.read(comparison.snapshot, start..<(start + bytes.count), into: &held, fs: comparison.fs)
             return held.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
