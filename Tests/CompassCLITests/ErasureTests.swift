@@ -198,7 +198,7 @@ import CompassTestSupport
             // The users the erasure covers: the member, or every member of the family.
             var replayer = Replayer(problems: .summary)
             replayer.consume(bytes: log)
-            let members = Set(replayer.state.members.filter { $0.value.family == "fam-1" }.keys)
+            let members = Set(replayer.state.members.filter { $0.value.family == "fam-1" }.map(\.key))
             let users = wholeFamily ? members : ["u-1-2"]
             let oldLines = log.split(separator: 0x0A, omittingEmptySubsequences: false)
             let newLines = Array(after).split(separator: 0x0A, omittingEmptySubsequences: false)

@@ -197,7 +197,7 @@ import Testing
             let state = Self.state(events)
             for (viewerId, member) in state.members.sorted(by: { $0.key < $1.key }) {
                 guard let viewer = try? Viewer(viewerId, in: state) else { return "viewer \(viewerId) unknown" }
-                let family = state.members.filter { $0.value.family == member.family }.keys.sorted()
+                let family = state.members.filter { $0.value.family == member.family }.map(\.key).sorted()
                 var queries = [InteractionQuery(), InteractionQuery(search: ""), InteractionQuery(loggedBy: "me"),
                                InteractionQuery(type: .phoneCall, direction: .outbound, periodDays: 30, loggedBy: "me")]
                 for type in InteractionType.allCases { queries.append(InteractionQuery(type: type, periodDays: 90)) }

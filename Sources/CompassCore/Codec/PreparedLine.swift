@@ -133,11 +133,11 @@ package struct PreparedLine: Equatable, Sendable {
             if keepingPayload || !payload.succeeded, case .object(let object) = tape.value(at: data, in: base) { draft.data = object }
             let keys: LineKeys
             if let idKey, payload.succeeded {
-                keys = LineKeys(idKey: idKey, family: draft.family, result: payload)
+                keys = LineKeys(idKey: idKey, actor: draft.actor, family: draft.family, result: payload)
             } else {
                 // A line the rules may refuse keeps its id spelled: messages and drafts name it.
                 if let idKey { draft.id = idKey.uuidText }
-                keys = LineKeys(id: draft.id, family: draft.family, result: payload)
+                keys = LineKeys(id: draft.id, actor: draft.actor, family: draft.family, result: payload)
             }
             let (seq, at, family) = (draft.seq, draft.at, draft.family)
             let prev = prevHash.map(LineHead.words) ?? draft.prev.map(LineHead.text)
@@ -166,7 +166,7 @@ package struct PreparedLine: Equatable, Sendable {
             // not also the event's, which nothing reads after the line's stream is checked.
             if !keepingPayload { draft.prev = nil }
             let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
-            let keys = LineKeys(id: draft.id, family: draft.family, result: payload)
+            let keys = LineKeys(id: draft.id, actor: draft.actor, family: draft.family, result: payload)
             let at = draft.at
             self.init(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload), keys: keys,
                       readableSeq: seq, readableAt: at, prev: prev.map(LineHead.text), readableFamily: family)
@@ -196,7 +196,8 @@ package struct PreparedLine: Equatable, Sendable {
     private init(byteCount: Int, hash: LineHash?, event: consuming Event, keys read: CommonLineReader.Keys, staged: StagedTexts) {
         self.byteCount = byteCount
         self.hash = hash
-        keys = LineKeys(idKey: read.idKey, id: event.id, familyHash: read.family, interaction: read.interaction)
+        keys = LineKeys(idKey: read.idKey, id: event.id, familyHash: read.family, interaction: read.interaction, actor: event.actor,
+                        payload: event.payload)
         readableSeq = event.seq
         readableAt = event.at
         prev = .words(read.prev)

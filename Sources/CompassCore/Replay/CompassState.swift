@@ -2,8 +2,8 @@
 ///
 /// Build it with ``apply(_:)`` only after ``Rules/decide(_:in:sanitizing:)`` accepted the event.
 public struct CompassState: Equatable, Sendable {
-    /// Members of every family, by user id (user ids are global).
-    public internal(set) var members: [String: Member] = [:]
+    /// Members of every family, by user id (user ids are global), in the order they joined.
+    public internal(set) var members = IdTable<Member>()
     /// Families by family id.
     public internal(set) var families = FamilyTable()
     /// Ids of applied events (for duplicate detection and idempotent appends).
@@ -50,6 +50,10 @@ public struct CompassState: Equatable, Sendable {
         typeCounts[type.ordinal] += 1
     }
 
+    /// Starts loading the members' index slot where a user id hashing to `hash` would be
+    /// (a hint for the fold, a few lines ahead).
+    func prefetchMember(hash: Int) { members.prefetch(hash: hash) }
+
     /// The family a user belongs to, if they are a member.
     public func family(of userId: String) -> Family? {
         guard let member = members[userId] else { return nil }
@@ -76,7 +80,7 @@ public struct CompassState: Equatable, Sendable {
     ///
     /// - Complexity: O(1) amortized: the family is mutated in place, never copied.
     public mutating func apply(_ event: consuming Event) {
-        let keys = LineKeys(id: event.id, family: event.family, payload: event.payload)
+        let keys = LineKeys(id: event.id, actor: event.actor, family: event.family, payload: event.payload)
         apply(event, keys: keys)
     }
 
@@ -110,7 +114,8 @@ extension Family {
     ///   - staged: texts of the event staged outside it (``TextStaging``).
     ///   - idKey: the event id's key when the id was left out of the event
     ///     (``LineKeys/idInKey``: only an interaction event's); its bytes are spelled from it.
-    mutating func apply(_ event: consuming Event, interactionHash: Int?, staged: StagedBytes? = nil, idKey: EventIdKey? = nil) {
+    ///   - schoolHash: the `hashValue` of the school id the event names, when worked out ahead.
+    mutating func apply(_ event: consuming Event, interactionHash: Int?, schoolHash: Int? = nil, staged: StagedBytes? = nil, idKey: EventIdKey? = nil) {
         version += 1
         let (seq, id, at, actor, payload) = event.takeParts()
         assert(idKey == nil || payload.type == .interactionLogged || payload.type == .interactionDeleted, "an id left out of a \(payload.type)")
@@ -128,9 +133,8 @@ extension Family {
             interactions.delete(deleted.interactionId, Deletion(eventId: id, at: at, by: actor),
                                 hash: interactionHash ?? deleted.interactionId.hashValue, idKey: idKey)
         case .schoolStatusChanged(let changed):
-            // Through the entry's index: `schools[id]?.status = …` mutates through the
-            // dictionary's modify accessor, whose frame was three heap allocations per line here.
-            if let index = schools.index(forKey: changed.schoolId) { schools.values[index].status = changed.newStatus }
+            // In place: `schools[id]?.status = …` copies the school out and back.
+            schools.update(changed.schoolId, hash: schoolHash ?? changed.schoolId.hashValue) { $0.status = changed.newStatus }
             statusChanges.append(StatusChangeRecord(eventId: id, seq: seq, at: at, actor: actor, change: changed))
         case .documentUploaded(let uploaded):
             documents[uploaded.documentId] = DocumentRecord(eventId: id, seq: seq, at: at, actor: actor, document: uploaded)
@@ -175,10 +179,10 @@ public struct Family: Equatable, Sendable {
     public var id: String
     /// Member user ids in the order they joined.
     public internal(set) var memberIds: [String] = []
-    /// Schools by id.
-    public internal(set) var schools: [String: School] = [:]
-    /// Coaches by id.
-    public internal(set) var coaches: [String: Coach] = [:]
+    /// Schools by id, in the order they were added.
+    public internal(set) var schools = IdTable<School>()
+    /// Coaches by id, in the order they were added.
+    public internal(set) var coaches = IdTable<Coach>()
     /// Every interaction ever logged, deleted ones included (their ids stay used).
     public internal(set) var interactions = InteractionTable()
     /// Status changes in log order.

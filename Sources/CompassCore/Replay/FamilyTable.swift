@@ -27,15 +27,18 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
         list.withUnsafeBufferPointer { families in byHash.position(hash: hash) { (families.baseAddress! + $0).pointee.id == id } }
     }
 
-    /// Starts loading the slot of an interaction's index where `interactionHash` would be, in
-    /// the family some family id hashing to `familyHash` found (a hint: a wrong family only
-    /// wastes it). Reads the slot through the list in place: copying the family's table out
-    /// cost a reference count per array it holds.
-    func prefetchInteraction(familyHash: Int, interactionHash: Int) {
-        guard let position = byHash.anyPosition(hash: familyHash) else { return }
+    /// Starts loading the index slots a line's lookups will read in its family (the one some
+    /// family id hashing to `keys.family` found: a hint, a wrong family only wastes it): its
+    /// interaction's, school's and coach's. Reads the slots through the list in place: copying
+    /// the family's tables out cost a reference count per array they hold.
+    func prefetch(_ keys: LineKeys) {
+        guard keys.interaction != nil || keys.school != nil || keys.coach != nil,
+              let position = byHash.anyPosition(hash: keys.family) else { return }
         list.withUnsafeBufferPointer { families in
-            guard let table = (families.baseAddress! + position).pointer(to: \.interactions) else { return }
-            InteractionTable.prefetch(in: table, hash: interactionHash)
+            let family = families.baseAddress! + position
+            if let hash = keys.interaction, let table = family.pointer(to: \.interactions) { InteractionTable.prefetch(in: table, hash: hash) }
+            if let hash = keys.school, let table = family.pointer(to: \.schools) { IdTable.prefetch(in: table, hash: hash) }
+            if let hash = keys.coach, let table = family.pointer(to: \.coaches) { IdTable.prefetch(in: table, hash: hash) }
         }
     }
 
@@ -60,7 +63,8 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
     /// Folds an accepted event into its family (added when it has none yet), in place.
     mutating func apply(_ event: consuming Event, keys: LineKeys, staged: StagedBytes? = nil) {
         let position = position(adding: event.family, hash: keys.family)
-        list[position].apply(event, interactionHash: keys.interaction, staged: staged, idKey: keys.idInKey ? keys.eventId : nil)
+        list[position].apply(event, interactionHash: keys.interaction, schoolHash: keys.school, staged: staged,
+                            idKey: keys.idInKey ? keys.eventId : nil)
     }
 
     /// Adds or replaces a family.

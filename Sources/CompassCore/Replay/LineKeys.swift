@@ -1,6 +1,6 @@
 /// What the fold's lookups of a line need, worked out while the line is prepared (off the
-/// fold thread): the event id's key, the family id's hash, and the hash of the interaction id
-/// the event names.
+/// fold thread): the event id's key, and the hashes of the family id, the actor's user id and
+/// the interaction, school and coach ids the event names.
 package struct LineKeys: Equatable, Sendable {
     package var eventId: EventIdKey
     /// The `hashValue` of the family id.
@@ -8,32 +8,58 @@ package struct LineKeys: Equatable, Sendable {
     /// The `hashValue` of the interaction id an `InteractionLogged` or `InteractionDeleted`
     /// names (nil for other events).
     package var interaction: Int?
+    /// The `hashValue` of the actor's user id.
+    package var actor = 0
+    /// The `hashValue` of the school id the event names (nil when it names none).
+    package var school: Int?
+    /// The `hashValue` of the coach id the event names (nil when it names none).
+    package var coach: Int?
     /// Whether the event's id was left out of it (its `id` is empty) and is spelled from
     /// ``eventId`` instead: only an interaction event whose id is in UUID form, prepared for a
     /// replay without observer (``EnvelopeFastPath/decode(_:_:spellingPrev:keyingInteractionIds:)``).
     package var idInKey = false
 
-    /// The keys of an event with this id, family and payload.
-    package init(id: String, family: String, payload: borrowing Payload) {
+    /// The keys of an event with this id, actor, family and payload.
+    package init(id: String, actor: String, family: String, payload: borrowing Payload) {
         eventId = EventIdKey(id)
         self.family = family.hashValue
         interaction = payload.interactionIdHash
+        hashIds(actor: actor, payload: payload)
     }
 
-    /// The keys of an event read straight from its line (``CommonLineReader``), its hashes
-    /// already worked out: the id's key when the id was left out of the event, else its text.
-    init(idKey: EventIdKey?, id: String, familyHash: Int, interaction: Int?) {
+    /// The keys of an event read straight from its line (``CommonLineReader``), its family's
+    /// and interaction's hashes already worked out: the id's key when the id was left out of
+    /// the event, else its text.
+    init(idKey: EventIdKey?, id: String, familyHash: Int, interaction: Int?, actor: String, payload: borrowing Payload) {
         eventId = idKey ?? EventIdKey(id)
         family = familyHash
         self.interaction = interaction
         idInKey = idKey != nil
+        hashIds(actor: actor, payload: payload)
     }
 
-    /// The keys of a line whose payload did not build (only its id and family are looked up).
-    package init(id: String, family: String) {
+    /// The keys of a line whose payload did not build (only its id, actor and family are looked up).
+    package init(id: String, actor: String, family: String) {
         eventId = EventIdKey(id)
         self.family = family.hashValue
         interaction = nil
+        self.actor = actor.hashValue
+    }
+
+    /// Works out the hashes of the actor and of the school and coach the payload names.
+    private mutating func hashIds(actor: String, payload: borrowing Payload) {
+        self.actor = actor.hashValue
+        switch payload {
+        case .schoolAdded(let e): school = e.schoolId.hashValue
+        case .coachAdded(let e):
+            school = e.schoolId.hashValue
+            coach = e.coachId.hashValue
+        case .interactionLogged(let e):
+            school = e.schoolId?.hashValue
+            coach = e.coachId?.hashValue
+        case .schoolStatusChanged(let e): school = e.schoolId.hashValue
+        default: break
+        }
     }
 }
 
@@ -55,21 +81,18 @@ extension LineKeys {
     }
 
     /// The keys of an interaction event whose id is kept only as its key (``idInKey``).
-    init(idKey: EventIdKey, family: String, result: borrowing Result<Payload, EventError>) {
+    init(idKey: EventIdKey, actor: String, family: String, result: borrowing Result<Payload, EventError>) {
+        self.init(id: "", actor: actor, family: family, result: result)
         eventId = idKey
-        self.family = family.hashValue
-        switch result {
-        case .success(let payload): interaction = payload.interactionIdHash
-        case .failure: interaction = nil
-        }
         idInKey = true
     }
 
-    /// The keys of a line whose payload built (or did not: then only its id is looked up).
-    init(id: String, family: String, result: borrowing Result<Payload, EventError>) {
+    /// The keys of a line whose payload built (or did not: then only its id, actor and family
+    /// are looked up).
+    init(id: String, actor: String, family: String, result: borrowing Result<Payload, EventError>) {
         switch result {
-        case .success(let payload): self.init(id: id, family: family, payload: payload)
-        case .failure: self.init(id: id, family: family)
+        case .success(let payload): self.init(id: id, actor: actor, family: family, payload: payload)
+        case .failure: self.init(id: id, actor: actor, family: family)
         }
     }
 }

@@ -220,7 +220,7 @@ package struct Replayer {
                 reject(number, draft, error.message, kind: error.kind, family: draft.family)
             }
         case .event(let event):
-            let keys = keys ?? LineKeys(id: event.id, family: event.family, payload: event.payload)  // always set with an event
+            let keys = keys ?? LineKeys(id: event.id, actor: event.actor, family: event.family, payload: event.payload)  // always set with an event
             if deferred != nil { loadDeferred(for: event.family) }
             do {
                 try Rules.accept(event, keys: keys, in: state)
@@ -303,7 +303,8 @@ package struct Replayer {
     package func prefetch(_ keys: LineKeys?) {
         guard let keys else { return }
         state.eventIds.prefetch(keys.eventId)
-        if let interaction = keys.interaction { state.families.prefetchInteraction(familyHash: keys.family, interactionHash: interaction) }
+        state.prefetchMember(hash: keys.actor)
+        state.families.prefetch(keys)
     }
 
     /// Folds the state of an event this process is about to write as the log's next line

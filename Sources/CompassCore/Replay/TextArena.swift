@@ -147,9 +147,13 @@ struct TextArena: @unchecked Sendable {
     /// Whether a span holds exactly the bytes of `text` (compared in place, no `String` built).
     func equals(_ span: TextSpan, _ text: String) -> Bool {
         guard !span.isNone else { return false }
-        return withBytes(span) { held in
-            guard held.count == text.utf8.count else { return false }
-            return text.utf8.withContiguousStorageIfAvailable { held.elementsEqual($0) } ?? held.elementsEqual(text.utf8)
+        var text = text
+        return text.withUTF8 { wanted in
+            withBytes(span) { held in
+                guard held.count == wanted.count else { return false }
+                guard let a = held.baseAddress, let b = wanted.baseAddress else { return true }
+                return ByteCompare.equal(a, b, count: held.count)
+            }
         }
     }
 }

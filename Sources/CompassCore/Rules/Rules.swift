@@ -30,7 +30,7 @@ package enum Rules {
     /// Decides an event whose shape already passed (its payload built without the state):
     /// the duplicate-id check, then ``check(_:in:)``.
     package static func accept(_ event: Event, in state: CompassState) throws(EventError) {
-        try accept(event, keys: LineKeys(id: event.id, family: event.family, payload: event.payload), in: state)
+        try accept(event, keys: LineKeys(id: event.id, actor: event.actor, family: event.family, payload: event.payload), in: state)
     }
 
     /// ``accept(_:in:)`` with the keys of its lookups worked out ahead.

@@ -8,7 +8,7 @@
 /// It holds only the two tables it reads (members, and the list of families), never a copy
 /// of the whole state: deciding a line costs two reference counts, not one per part of it.
 struct StateRules {
-    let members: [String: Member]
+    let members: IdTable<Member>
     let families: [Family]
     let actor: String
     let familyId: String
@@ -16,6 +16,10 @@ struct StateRules {
     let familyPosition: Int?
     /// The `hashValue` of the interaction id the event names, when worked out ahead.
     let interactionHash: Int?
+    /// The `hashValue` of the actor's user id.
+    let actorHash: Int
+    /// The `hashValue`s of the school and coach ids the event names, when worked out ahead.
+    let schoolHash: Int?, coachHash: Int?
 
     @inline(__always) init(state: borrowing CompassState, actor: String, family: String, keys: LineKeys? = nil) {
         self.members = state.members
@@ -24,6 +28,9 @@ struct StateRules {
         self.familyId = family
         self.familyPosition = keys.map { state.families.position(of: family, hash: $0.family) } ?? state.families.position(of: family)
         self.interactionHash = keys?.interaction
+        self.actorHash = keys?.actor ?? actor.hashValue
+        self.schoolHash = keys?.school
+        self.coachHash = keys?.coach
     }
 
     /// Whether the event's family exists and passes `test` (read in place).
@@ -46,21 +53,21 @@ struct StateRules {
     func actorMember() throws(EventError) -> MemberRole {
         // The member is read once: each read of the dictionary's value copies the member (a
         // reference count per text).
-        guard let index = members.index(forKey: actor), case let member = members.values[index], member.family == familyId else {
+        guard let role = members.read(actor, hash: actorHash, { $0.pointee.family == familyId ? $0.pointee.role : nil }) ?? nil else {
             throw EventError("Unknown user \(actor)", kind: .notFound)
         }
-        return member.role
+        return role
     }
 
     func userIsNew(_ userId: String) throws(EventError) {
-        guard members.index(forKey: userId) == nil else { throw EventError("User \(userId) is already a member") }
+        guard !members.contains(userId, hash: userId.hashValue) else { throw EventError("User \(userId) is already a member") }
     }
 
     /// The first member joins by themselves; later ones are added by a member of the family.
     func actorMayAddMember(_ userId: String) throws(EventError) {
         let allowed: Bool
         if familyHas({ !$0.pointee.memberIds.isEmpty }) {
-            allowed = members.index(forKey: actor).map { members.values[$0].family == familyId } ?? false
+            allowed = members.read(actor, hash: actorHash) { $0.pointee.family == familyId } ?? false
         } else {
             allowed = actor == userId
         }
@@ -68,25 +75,28 @@ struct StateRules {
     }
 
     func schoolIsNew(_ schoolId: String) throws(EventError) {
-        guard !familyHas({ $0.pointee.schools.index(forKey: schoolId) != nil }) else { throw EventError("School \(schoolId) already exists") }
+        let hash = schoolHash ?? schoolId.hashValue
+        guard !familyHas({ $0.pointee.schools.contains(schoolId, hash: hash) }) else { throw EventError("School \(schoolId) already exists") }
     }
 
     func schoolExists(_ schoolId: String) throws(EventError) {
-        guard familyHas({ $0.pointee.schools.index(forKey: schoolId) != nil }) else {
+        let hash = schoolHash ?? schoolId.hashValue
+        guard familyHas({ $0.pointee.schools.contains(schoolId, hash: hash) }) else {
             throw EventError(RuleMessage.selectSchool, field: "schoolId", value: schoolId)
         }
     }
 
     func coachIsNew(_ coachId: String) throws(EventError) {
-        guard !familyHas({ $0.pointee.coaches.index(forKey: coachId) != nil }) else { throw EventError("Coach \(coachId) already exists") }
+        let hash = coachHash ?? coachId.hashValue
+        guard !familyHas({ $0.pointee.coaches.contains(coachId, hash: hash) }) else { throw EventError("Coach \(coachId) already exists") }
     }
 
     /// The coach exists and, when a school is named too, coaches there.
     func coachMatches(_ coachId: String, school schoolId: String?) throws(EventError) {
         // Compared where the coach lies: `coaches[coachId]?.schoolId` copied the whole coach out.
+        let hash = coachHash ?? coachId.hashValue
         let matches = familyHas { family in
-            guard let index = family.pointee.coaches.index(forKey: coachId) else { return false }
-            return schoolId == nil || family.pointee.coaches.values[index].schoolId == schoolId
+            family.pointee.coaches.read(coachId, hash: hash) { schoolId == nil || $0.pointee.schoolId == schoolId } ?? false
         }
         guard matches else {
             throw EventError("Invalid coach selection", field: "coachId", value: coachId)
