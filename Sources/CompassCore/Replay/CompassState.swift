@@ -50,10 +50,6 @@ public struct CompassState: Equatable, Sendable {
         typeCounts[type.ordinal] += 1
     }
 
-    /// Starts loading the members' index slot where a user id hashing to `hash` would be
-    /// (a hint for the fold, a few lines ahead).
-    func prefetchMember(hash: Int) { members.prefetch(hash: hash) }
-
     /// The family a user belongs to, if they are a member.
     public func family(of userId: String) -> Family? {
         guard let member = members[userId] else { return nil }

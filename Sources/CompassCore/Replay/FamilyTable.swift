@@ -27,18 +27,15 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
         list.withUnsafeBufferPointer { families in byHash.position(hash: hash) { (families.baseAddress! + $0).pointee.id == id } }
     }
 
-    /// Starts loading the index slots a line's lookups will read in its family (the one some
-    /// family id hashing to `keys.family` found: a hint, a wrong family only wastes it): its
-    /// interaction's, school's and coach's. Reads the slots through the list in place: copying
-    /// the family's tables out cost a reference count per array they hold.
-    func prefetch(_ keys: LineKeys) {
-        guard keys.interaction != nil || keys.school != nil || keys.coach != nil,
-              let position = byHash.anyPosition(hash: keys.family) else { return }
+    /// Starts loading the slot of an interaction's index where `interactionHash` would be, in
+    /// the family some family id hashing to `familyHash` found (a hint: a wrong family only
+    /// wastes it). Reads the slot through the list in place: copying the family's table out
+    /// cost a reference count per array it holds.
+    func prefetchInteraction(familyHash: Int, interactionHash: Int) {
+        guard let position = byHash.anyPosition(hash: familyHash) else { return }
         list.withUnsafeBufferPointer { families in
-            let family = families.baseAddress! + position
-            if let hash = keys.interaction, let table = family.pointer(to: \.interactions) { InteractionTable.prefetch(in: table, hash: hash) }
-            if let hash = keys.school, let table = family.pointer(to: \.schools) { IdTable.prefetch(in: table, hash: hash) }
-            if let hash = keys.coach, let table = family.pointer(to: \.coaches) { IdTable.prefetch(in: table, hash: hash) }
+            guard let table = (families.baseAddress! + position).pointer(to: \.interactions) else { return }
+            InteractionTable.prefetch(in: table, hash: interactionHash)
         }
     }
 

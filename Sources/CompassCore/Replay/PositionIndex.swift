@@ -42,13 +42,6 @@ struct PositionIndex: Sendable {
         slots.pointee.withUnsafeBufferPointer { compass_prefetch($0.baseAddress! + slot * 2) }
     }
 
-    /// ``prefetch(in:hash:)`` of an index at hand.
-    func prefetch(hash: Int) {
-        guard !slots.isEmpty else { return }
-        let slot = hash & (slots.count / 2 - 1)
-        slots.withUnsafeBufferPointer { compass_prefetch($0.baseAddress! + slot * 2) }
-    }
-
     /// Records `position` under `hash` (the caller has checked that its id is not there yet).
     mutating func insert(hash: Int, position: Int) {
         if (used + 1) * 2 > slots.count / 2 { grow(to: max(16, slots.count)) }

@@ -303,8 +303,7 @@ package struct Replayer {
     package func prefetch(_ keys: LineKeys?) {
         guard let keys else { return }
         state.eventIds.prefetch(keys.eventId)
-        state.prefetchMember(hash: keys.actor)
-        state.families.prefetch(keys)
+        if let interaction = keys.interaction { state.families.prefetchInteraction(familyHash: keys.family, interactionHash: interaction) }
     }
 
     /// Folds the state of an event this process is about to write as the log's next line
