@@ -513,8 +513,8 @@ private final class PreparedBlock: @unchecked Sendable {
             }
             for index in lines {
                 let line = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
-                (out + index).initialize(to: PreparedLine(line, hash: hashing ? hashes[index - lines.lowerBound] : nil,
-                                                          keepingPayload: keepingPayload, tape: &tape, stagingTexts: true))
+                PreparedLine.prepare(line, hash: hashing ? hashes[index - lines.lowerBound] : nil, keepingPayload: keepingPayload, tape: &tape,
+                                     stagingTexts: true, into: out + index)
             }
         }
         condition.lock()

@@ -94,19 +94,42 @@ package struct PreparedLine: Equatable, Sendable {
     package init(_ line: UnsafeBufferPointer<UInt8>, hash: LineHash?, keepingPayload: Bool = true,
                 tape: inout JSONTape, fastEnvelope: Bool = true, commonLines: Bool = true,
                 stagingTexts: Bool = false) {
+        self = Self.prepared(line, hash: hash, keepingPayload: keepingPayload, tape: &tape, fastEnvelope: fastEnvelope,
+                             commonLines: commonLines, stagingTexts: stagingTexts)
+    }
+
+    /// The line ``init(_:hash:keepingPayload:tape:fastEnvelope:commonLines:stagingTexts:)``
+    /// makes.
+    package static func prepared(_ line: UnsafeBufferPointer<UInt8>, hash: LineHash?, keepingPayload: Bool = true,
+                                 tape: inout JSONTape, fastEnvelope: Bool = true, commonLines: Bool = true,
+                                 stagingTexts: Bool = false) -> PreparedLine {
+        withUnsafeTemporaryAllocation(of: PreparedLine.self, capacity: 1) { place in
+            prepare(line, hash: hash, keepingPayload: keepingPayload, tape: &tape, fastEnvelope: fastEnvelope, commonLines: commonLines,
+                    stagingTexts: stagingTexts, into: place.baseAddress!)
+            return place.baseAddress!.move()
+        }
+    }
+
+    /// Prepares a line into `place` (uninitialized memory): a block of lines is prepared
+    /// where it will be folded. Each path puts its line there as it is made: returned, the
+    /// ~500-byte line was built on the stack, copied to the caller (a reference count per text)
+    /// and the original freed, then moved again into its slot, for every line.
+    package static func prepare(_ line: UnsafeBufferPointer<UInt8>, hash: LineHash?, keepingPayload: Bool = true,
+                                tape: inout JSONTape, fastEnvelope: Bool = true, commonLines: Bool = true,
+                                stagingTexts: Bool = false, into place: UnsafeMutablePointer<PreparedLine>) {
+        /// Puts the finished line in its place.
+        @inline(__always) func done(_ prepared: consuming PreparedLine) { place.initialize(to: prepared) }
         if commonLines, fastEnvelope, !keepingPayload, stagingTexts, let start = line.baseAddress {
             var texts = TextStaging(line: start)
             if case let (event, keys)? = CommonLineReader.read(line, keyingId: true, staging: &texts) {
-                self.init(byteCount: line.count, hash: hash, event: event, keys: keys, staged: texts.texts)
-                return
+                return initialize(place, byteCount: line.count, hash: hash, event: event, keys: keys, staged: texts.texts)
             }
         }
         // Each path builds its values and then the line in one go (a line without a readable
         // envelope gets no keys, rather than placeholder ones worked out and thrown away).
         guard tape.scan(line), let base = line.baseAddress else {
-            self.init(byteCount: line.count, hash: hash,
-                      content: line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .invalid)
-            return
+            return done(PreparedLine(byteCount: line.count, hash: hash,
+                                     content: line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .invalid))
         }
         // A replay that keeps no payloads (and stages texts) leaves an interaction event's UUID
         // id as its key: the fold stores its bytes spelled from the key.
@@ -141,18 +164,14 @@ package struct PreparedLine: Equatable, Sendable {
             }
             let (seq, at, family) = (draft.seq, draft.at, draft.family)
             let prev = prevHash.map(LineHead.words) ?? draft.prev.map(LineHead.text)
-            self.init(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload), keys: keys,
-                      readableSeq: seq, readableAt: at, prev: prev, readableFamily: family)
-            self.staged = staged
-            return
+            return done(PreparedLine(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload),
+                                     keys: keys, readableSeq: seq, readableAt: at, prev: prev, readableFamily: family, staged: staged))
         }
         guard case .object(let object) = tape.value(at: 0, in: base) else {
-            self.init(byteCount: line.count, hash: hash, content: .invalid)  // valid JSON, but not an object
-            return
+            return done(PreparedLine(byteCount: line.count, hash: hash, content: .invalid))  // valid JSON, but not an object
         }
         if Self.isErasureOutsideStreams(object) {
-            self.init(byteCount: line.count, hash: hash, content: .erasedOutsideStreams)
-            return
+            return done(PreparedLine(byteCount: line.count, hash: hash, content: .erasedOutsideStreams))
         }
         var seq: Int64?
         if case .int(let value)? = object["seq"], value >= 1, value <= EnvelopeDecoder.maxSeq { seq = value }
@@ -168,13 +187,13 @@ package struct PreparedLine: Equatable, Sendable {
             let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
             let keys = LineKeys(id: draft.id, actor: draft.actor, family: draft.family, result: payload)
             let at = draft.at
-            self.init(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload), keys: keys,
-                      readableSeq: seq, readableAt: at, prev: prev.map(LineHead.text), readableFamily: family)
+            return done(PreparedLine(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload),
+                                     keys: keys, readableSeq: seq, readableAt: at, prev: prev.map(LineHead.text), readableFamily: family))
         } catch {
             var at: Timestamp?
             if case .string(let text)? = object["at"] { at = Timestamp(rfc3339: text) }
-            self.init(byteCount: line.count, hash: hash, content: .badEnvelope(error),
-                      readableSeq: seq, readableAt: at, prev: prev.map(LineHead.text), readableFamily: family)
+            return done(PreparedLine(byteCount: line.count, hash: hash, content: .badEnvelope(error),
+                                     readableSeq: seq, readableAt: at, prev: prev.map(LineHead.text), readableFamily: family))
         }
     }
 
@@ -188,26 +207,34 @@ package struct PreparedLine: Equatable, Sendable {
         return EnvelopeDecoder.isSHA256Hex(was)
     }
 
-    /// A line read by ``CommonLineReader``: what the tape's fast path makes of it.
+    /// Puts a line read by ``CommonLineReader`` (what the tape's fast path makes of it) in
+    /// `place`, one stored property at a time, the event moved in last.
     ///
-    /// Each part is put in place once, the event moved in last: building the line through the
-    /// general initializer (with a `Result` of the payload for its keys) moved and copied the
-    /// 160-byte payload several times, a reference count per text each time.
-    private init(byteCount: Int, hash: LineHash?, event: consuming Event, keys read: CommonLineReader.Keys, staged: StagedTexts) {
-        self.byteCount = byteCount
-        self.hash = hash
-        keys = LineKeys(idKey: read.idKey, id: event.id, familyHash: read.family, interaction: read.interaction, actor: event.actor,
-                        payload: event.payload)
-        readableSeq = event.seq
-        readableAt = event.at
-        prev = .words(read.prev)
-        readableFamily = event.family
-        self.staged = staged
-        content = .event(event)
+    /// Built by an initializer and then moved into its place, the finished ~500-byte line was
+    /// copied (a reference count per text) and the original freed, for every common line; and
+    /// building it through the general initializer (with a `Result` of the payload for its keys)
+    /// moved and copied the 160-byte payload several times. Every stored property is set here
+    /// (`preparedLinesStoredPropertiesAreTheOnesSetInPlace` fails when one is added).
+    private static func initialize(_ place: UnsafeMutablePointer<PreparedLine>, byteCount: Int, hash: LineHash?, event: consuming Event,
+                                   keys read: CommonLineReader.Keys, staged: StagedTexts) {
+        place.pointer(to: \.byteCount)!.initialize(to: byteCount)
+        place.pointer(to: \.hash)!.initialize(to: hash)
+        place.pointer(to: \.keys)!.initialize(to: LineKeys(idKey: read.idKey, id: event.id, familyHash: read.family, interaction: read.interaction,
+                                                           actor: event.actor, payload: event.payload))
+        place.pointer(to: \.readableSeq)!.initialize(to: event.seq)
+        place.pointer(to: \.readableAt)!.initialize(to: event.at)
+        place.pointer(to: \.prev)!.initialize(to: .words(read.prev))
+        place.pointer(to: \.readableFamily)!.initialize(to: event.family)
+        place.pointer(to: \.staged)!.initialize(to: staged)
+        place.pointer(to: \.content)!.initialize(to: .event(event))
     }
 
+    /// The names of the stored properties ``initialize(_:byteCount:hash:event:keys:staged:)``
+    /// sets, for the test that holds them to the type's.
+    static let propertiesSetInPlace = ["byteCount", "hash", "content", "readableSeq", "readableAt", "prev", "readableFamily", "keys", "staged"]
+
     private init(byteCount: Int, hash: LineHash?, content: consuming Content, keys: LineKeys? = nil, readableSeq: Int64? = nil,
-                 readableAt: Timestamp? = nil, prev: LineHead? = nil, readableFamily: String? = nil) {
+                 readableAt: Timestamp? = nil, prev: LineHead? = nil, readableFamily: String? = nil, staged: StagedTexts = StagedTexts()) {
         self.byteCount = byteCount
         self.hash = hash
         self.content = content
@@ -216,5 +243,6 @@ package struct PreparedLine: Equatable, Sendable {
         self.readableAt = readableAt
         self.prev = prev
         self.readableFamily = readableFamily
+        self.staged = staged
     }
 }
