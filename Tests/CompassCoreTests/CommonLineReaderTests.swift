@@ -36,15 +36,17 @@ import CompassTestSupport
 
     static let common = Array(#"{"seq":9,"id":"2f4abd8e-3606-4fce-b34a-c9856d9da608","type":"InteractionLogged","at":"2025-01-06T20:55:12.502Z","actor":"u-50-2","family":"fam-50","data":{"interactionId":"i-1-545718","schoolId":"s-3","coachId":"c-2","eventId":"ev-24","type":"showcase","direction":"outbound","occurredAt":"2025-01-01T06:15:46.046Z","subject":"Follow-up après showcase","content":"Très sympa — very friendly staff.","sentiment":"positive"},"prev":"3891cb389fa256d910fdc6c233dbf63b3e7b91cd0c91bd5dde922c951013444c"}"#.utf8)
 
-    /// A common line is put in its place one stored property at a time: every stored property
-    /// of a prepared line must be one it sets (a new one would be left uninitialized), and the
-    /// line put there is the one the tape makes.
+    /// A common line and its event are put in their places one stored property at a time:
+    /// every stored property of a prepared line and of an event must be one that is set there
+    /// (a new one would be left uninitialized), and the line put there is the one the tape makes.
     @Test func preparedLinesStoredPropertiesAreTheOnesSetInPlace() throws {
         let line = Array(#"{"seq":1,"id":"4b1f0c52-8a3e-4f57-9d62-1a2b3c4d5e6f","type":"InteractionDeleted","at":"2026-01-01T00:00:00.000Z","actor":"u-1","family":"f","data":{"interactionId":"i-1"},"prev":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}"#.utf8)
         #expect(Self.readsDirectly(line))
         let prepared = Self.prepared(line, direct: true).line
         let stored = Mirror(reflecting: prepared).children.compactMap(\.label)
         #expect(stored.sorted() == PreparedLine.propertiesSetInPlace.sorted())
+        guard case .event(let event) = prepared.content else { Issue.record("no event"); return }
+        #expect(Mirror(reflecting: event).children.compactMap(\.label).sorted() == CommonLineReader.eventPropertiesSetInPlace.sorted())
         #expect(prepared == Self.prepared(line, direct: false).line)
     }
 

@@ -12,8 +12,7 @@
 /// equal on generated, mutated and hand-made lines.
 struct CommonLineReader {
     /// A line read: its event (whose id is empty when it is kept only as ``Keys/idKey``) and
-    /// the rest. Returned as a pair, so the event moves out whole: a field of a returned
-    /// struct is copied (a reference count per text) and then freed with it.
+    /// the rest. (Replay takes the event in place: ``read(_:keyingId:staging:into:)``.)
     typealias Line = (event: Event, keys: Keys)
 
     /// What a line read holds besides its event.
@@ -25,6 +24,10 @@ struct CommonLineReader {
         /// The `hashValue` of the interaction id an interaction event names (nil for others).
         var interaction: Int?
     }
+
+    /// The names of the stored properties of an `Event` that ``read(_:keyingId:staging:into:)``
+    /// sets in place, for the test that holds them to the type's.
+    static let eventPropertiesSetInPlace = ["seq", "id", "at", "actor", "family", "payload", "prev"]
 
     private let p: UnsafePointer<UInt8>
     private let n: Int
@@ -41,16 +44,26 @@ struct CommonLineReader {
     /// - Parameter keyingId: keep the id of an interaction event in UUID form only as its key
     ///   (as ``EnvelopeFastPath/decode(_:_:spellingPrev:keyingInteractionIds:)`` does).
     static func read(_ line: UnsafeBufferPointer<UInt8>, keyingId: Bool, staging: inout TextStaging) -> Line? {
-        guard let base = line.baseAddress else { return nil }
-        var reader = CommonLineReader(base, line.count)
-        let read = reader.line(keyingId: keyingId, staging: &staging)
-        // What was staged before the line turned out not to be of the shape is taken back: the
-        // tape stages it again.
-        if read == nil { staging.texts = StagedTexts() }
-        return read
+        withUnsafeTemporaryAllocation(of: Event.self, capacity: 1) { event in
+            read(line, keyingId: keyingId, staging: &staging, into: event.baseAddress!).map { (event.baseAddress!.move(), $0) }
+        }
     }
 
-    private mutating func line(keyingId: Bool, staging: inout TextStaging) -> Line? {
+    /// ``read(_:keyingId:staging:)`` putting the event in `event` (uninitialized memory; set
+    /// only when keys are returned). Returned in a pair, the event was copied (a reference
+    /// count per text) and the original freed, for every common line.
+    static func read(_ line: UnsafeBufferPointer<UInt8>, keyingId: Bool, staging: inout TextStaging,
+                     into event: UnsafeMutablePointer<Event>) -> Keys? {
+        guard let base = line.baseAddress else { return nil }
+        var reader = CommonLineReader(base, line.count)
+        let keys = reader.line(keyingId: keyingId, staging: &staging, into: event)
+        // What was staged before the line turned out not to be of the shape is taken back: the
+        // tape stages it again.
+        if keys == nil { staging.texts = StagedTexts() }
+        return keys
+    }
+
+    private mutating func line(keyingId: Bool, staging: inout TextStaging, into event: UnsafeMutablePointer<Event>) -> Keys? {
         guard literal(#"{"seq":"#), let seq = seq(),
               literal(#","id":""#), let id = idBytes(),
               literal(#"","type":""#), let type = stringBytes().flatMap(EventType.known),
@@ -83,9 +96,16 @@ struct CommonLineReader {
         let familyId = String(decoding: family, as: UTF8.self)
         // `consume`: without it the payload was copied into the event (a reference count per
         // text) and then freed.
-        return (Event(seq: seq, id: idKey == nil ? String(decoding: id, as: UTF8.self) : "", at: at, actor: String(decoding: actor, as: UTF8.self),
-                      family: familyId, payload: consume payload),
-                Keys(idKey: idKey, prev: prev, family: familyId.hashValue, interaction: interaction))
+        // One stored property at a time (``eventPropertiesSetInPlace``): `Event(…)` built the event
+        // on the stack, then copied it (a reference count per text) and freed the original.
+        event.pointer(to: \.seq)!.initialize(to: seq)
+        event.pointer(to: \.id)!.initialize(to: idKey == nil ? String(decoding: id, as: UTF8.self) : "")
+        event.pointer(to: \.at)!.initialize(to: at)
+        event.pointer(to: \.actor)!.initialize(to: String(decoding: actor, as: UTF8.self))
+        event.pointer(to: \.family)!.initialize(to: familyId)
+        event.pointer(to: \.payload)!.initialize(to: consume payload)
+        event.pointer(to: \.prev)!.initialize(to: nil)
+        return Keys(idKey: idKey, prev: prev, family: familyId.hashValue, interaction: interaction)
     }
 
     /// A `SchoolStatusChanged` payload (SPEC §2's table), the cursor left before its closing brace.

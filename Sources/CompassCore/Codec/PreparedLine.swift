@@ -121,9 +121,12 @@ package struct PreparedLine: Equatable, Sendable {
         @inline(__always) func done(_ prepared: consuming PreparedLine) { place.initialize(to: prepared) }
         if commonLines, fastEnvelope, !keepingPayload, stagingTexts, let start = line.baseAddress {
             var texts = TextStaging(line: start)
-            if case let (event, keys)? = CommonLineReader.read(line, keyingId: true, staging: &texts) {
-                return initialize(place, byteCount: line.count, hash: hash, event: event, keys: keys, staged: texts.texts)
+            let read = withUnsafeTemporaryAllocation(of: Event.self, capacity: 1) { event -> Bool in
+                guard let keys = CommonLineReader.read(line, keyingId: true, staging: &texts, into: event.baseAddress!) else { return false }
+                initialize(place, byteCount: line.count, hash: hash, event: event.baseAddress!.move(), keys: keys, staged: texts.texts)
+                return true
             }
+            if read { return }
         }
         // Each path builds its values and then the line in one go (a line without a readable
         // envelope gets no keys, rather than placeholder ones worked out and thrown away).
