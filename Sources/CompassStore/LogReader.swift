@@ -149,6 +149,7 @@ enum LogReader {
     ///   all families): only `compass migrate` reads those.
     package static func stream(fd: Int32, path: String, from offset: Int, extent: LogExtent, fs: FileSystem,
                                into replayer: inout Replayer, progress: ReadProgress? = nil) throws(StoreError) {
+        if offset == 0 { replayer.reserveCapacity(forLogBytes: extent.complete) }
         try streamLines(fd: fd, path: path, from: offset, extent: extent, fs: fs, into: &replayer, progress: progress)
         if replayer.oneChainLine != nil { throw .oneChainLog(path: path) }
     }

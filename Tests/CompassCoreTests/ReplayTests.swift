@@ -18,6 +18,21 @@ import Foundation
         return replayer
     }
 
+    /// Room made ahead for a large log's event ids changes nothing the replay gives, and a
+    /// replayer that read lines already makes none (ids, counts and views are the same).
+    @Test func roomMadeAheadForEventIdsChangesNothing() {
+        let bytes = HistoryGenerator(families: 3, events: 800, seed: 8).bytes()
+        var plain = Replayer(), ahead = Replayer(), late = Replayer()
+        plain.consume(bytes: bytes)
+        ahead.reserveCapacity(forLogBytes: 700 * 50_000)
+        ahead.consume(bytes: bytes)
+        late.consume(bytes: Array(bytes.prefix(through: bytes.firstIndex(of: 0x0A)!)))
+        late.reserveCapacity(forLogBytes: 700 * 50_000)
+        late.consume(bytes: Array(bytes[(bytes.firstIndex(of: 0x0A)! + 1)...]))
+        #expect(ahead.state == plain.state && late.state == plain.state)
+        #expect(ahead.state.appliedCount == 800 && ahead.problems.isEmpty)
+    }
+
     @Test func aValidGeneratedLogReplaysWithoutProblems() {
         let replayer = Self.replay(Self.lines(300))
         #expect(replayer.problems.isEmpty)
