@@ -273,6 +273,33 @@ import Testing
         #expect(original.string(more) == "more" && sharedSpans.map(original.string) == shared)
     }
 
+    /// Texts added in room reserved for them (a row's ids, one check for the lot) read back as
+    /// added, at every fill of the last chunk; a chunk's worth or more is refused; and an arena
+    /// copied before the room was made is never written into.
+    @Test func textsAddedInReservedRoomReadBackAndLeaveCopiesAlone() {
+        var arena = TextArena()
+        var rng = SplitMix64(seed: 11)
+        var expected: [(TextSpan, String)] = []
+        for round in 0..<3_000 {
+            let texts = (0..<Int(rng.below(7))).map { "id-\(round)-\($0)" + String(repeating: "z", count: Int(rng.below(40))) }
+            let uuid = rng.uuid()
+            var copy = round % 3 == 0 ? arena : TextArena()  // shares the last chunk
+            let reserved = arena.reserve(texts.reduce(16) { $0 + $1.utf8.count })
+            #expect(reserved)
+            expected.append((arena.addReserved(uuid: EventIdKey(uuid)), uuid))
+            for text in texts { expected.append((arena.addReserved(text), text)) }
+            expected.append((arena.addReserved(nil as String?), ""))
+            let intruderText = "written by the copy \(round)" + String(repeating: "w", count: 40)
+            _ = copy.reserve(intruderText.utf8.count)
+            let intruder = copy.addReserved(intruderText)  // must land in a chunk of its own
+            #expect(copy.string(intruder) == intruderText)
+            if round % 500 == 0 { _ = arena.add(String(repeating: "f", count: TextArena.chunkSize - 3)) }  // fill a chunk nearly
+        }
+        #expect(expected.allSatisfy { arena.optionalString($0.0) ?? "" == $0.1 })
+        let tooMuch = arena.reserve(TextArena.chunkSize)
+        #expect(!tooMuch)
+    }
+
     /// The snapshot's interaction section written from built records (the codec's form
     /// before records were stored compactly).
     static func encodedOneByOne(_ records: [InteractionRecord]) -> [UInt8] {

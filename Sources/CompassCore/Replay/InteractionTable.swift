@@ -104,10 +104,18 @@ public struct InteractionTable: Equatable, Sendable {
             irregularAnswers[position] = given
             answers = 1 << 7
         }
+        // The ids go in with one check for the lot (``TextArena/reserve(_:)``), before the
+        // subject and content, which are added (or left in the log) one by one.
+        let ids = (idKey == nil ? eventId.utf8.count : 16) + loggedBy.utf8.count + logged.interactionId.utf8.count
+            + (logged.schoolId?.utf8.count ?? 0) + (logged.coachId?.utf8.count ?? 0) + (logged.eventId?.utf8.count ?? 0)
+            + (logged.otherCoachName?.utf8.count ?? 0)
+        let reserved = texts.reserve(ids)
+        func id(_ text: String) -> TextSpan { reserved ? texts.addReserved(text) : texts.add(text) }
+        func id(_ text: String?) -> TextSpan { reserved ? texts.addReserved(text) : texts.add(text) }
         rows.append(StoredInteraction(
-            eventId: idKey.map { texts.add(uuid: $0) } ?? texts.add(eventId), loggedBy: texts.add(loggedBy), interactionId: texts.add(logged.interactionId),
-            schoolId: texts.add(logged.schoolId), coachId: texts.add(logged.coachId), loggedEventId: texts.add(logged.eventId),
-            otherCoachName: texts.add(logged.otherCoachName),
+            eventId: idKey.map { reserved ? texts.addReserved(uuid: $0) : texts.add(uuid: $0) } ?? id(eventId), loggedBy: id(loggedBy),
+            interactionId: id(logged.interactionId), schoolId: id(logged.schoolId), coachId: id(logged.coachId),
+            loggedEventId: id(logged.eventId), otherCoachName: id(logged.otherCoachName),
             subject: staged?.span(.subject, in: &texts) ?? texts.add(logged.subject),
             content: staged?.span(.content, in: &texts) ?? texts.add(logged.content),
             seq: seq, at: at.millisecondsSinceEpoch, occurredAt: logged.occurredAt?.millisecondsSinceEpoch ?? 0,
