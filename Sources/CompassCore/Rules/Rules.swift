@@ -75,8 +75,10 @@ package enum Rules {
     /// state, in the SPEC's order. (Returned alone: taking it out of an `Event` would copy it.)
     private static func payload<Fields: JSONFields>(_ draft: EventDraft, data: Fields, state: CompassState?,
                                                     sanitizing: Bool) throws(EventError) -> Payload {
-        let rules = state.map { StateRules(state: $0, actor: draft.actor, family: draft.family) }
-        return try payload(type: draft.type, version: draft.version, data: data, rules: rules, sanitizing: sanitizing)
+        guard let state else { return try payload(type: draft.type, version: draft.version, data: data, rules: nil, sanitizing: sanitizing) }
+        return try StateRules.with(state, actor: draft.actor, family: draft.family) { (rules) throws(EventError) in
+            try payload(type: draft.type, version: draft.version, data: data, rules: rules, sanitizing: sanitizing)
+        }
     }
 
     private static func payload<Fields: JSONFields>(type name: String, version: Int64, data: Fields, rules: StateRules?,
