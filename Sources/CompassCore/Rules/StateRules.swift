@@ -147,7 +147,7 @@ extension Rules {
     }
 
     /// ``check(_:in:)`` with the keys of the event's lookups worked out ahead (they must be
-    /// the event's: ``LineKeys/init(id:family:payload:)``).
+    /// the event's: ``LineKeys/init(id:actor:family:payload:)``).
     static func check(_ event: Event, in state: CompassState, keys: LineKeys?) throws(EventError) {
         try StateRules.with(state, actor: event.actor, family: event.family, keys: keys) { (rules) throws(EventError) in
             try check(event.payload, rules)
