@@ -21,7 +21,12 @@ package struct LineKeys: Equatable, Sendable {
 
     /// The keys of an event with this id, actor, family and payload.
     package init(id: String, actor: String, family: String, payload: borrowing Payload) {
-        eventId = EventIdKey(id)
+        self.init(key: EventIdKey(id), actor: actor, family: family, payload: payload)
+    }
+
+    /// The keys of an event whose id's key is worked out already.
+    private init(key: EventIdKey, actor: String, family: String, payload: borrowing Payload) {
+        eventId = key
         self.family = family.hashValue
         interaction = payload.interactionIdHash
         hashIds(actor: actor, payload: payload)
@@ -40,7 +45,12 @@ package struct LineKeys: Equatable, Sendable {
 
     /// The keys of a line whose payload did not build (only its id, actor and family are looked up).
     package init(id: String, actor: String, family: String) {
-        eventId = EventIdKey(id)
+        self.init(key: EventIdKey(id), actor: actor, family: family)
+    }
+
+    /// ``init(id:actor:family:)`` with the id's key worked out already.
+    private init(key: EventIdKey, actor: String, family: String) {
+        eventId = key
         self.family = family.hashValue
         interaction = nil
         self.actor = actor.hashValue
@@ -82,17 +92,21 @@ extension LineKeys {
 
     /// The keys of an interaction event whose id is kept only as its key (``idInKey``).
     init(idKey: EventIdKey, actor: String, family: String, result: borrowing Result<Payload, EventError>) {
-        self.init(id: "", actor: actor, family: family, result: result)
-        eventId = idKey
+        self.init(key: idKey, actor: actor, family: family, result: result)
         idInKey = true
     }
 
     /// The keys of a line whose payload built (or did not: then only its id, actor and family
     /// are looked up).
     init(id: String, actor: String, family: String, result: borrowing Result<Payload, EventError>) {
+        self.init(key: EventIdKey(id), actor: actor, family: family, result: result)
+    }
+
+    /// The keys of a line whose id's key is worked out already.
+    private init(key: EventIdKey, actor: String, family: String, result: borrowing Result<Payload, EventError>) {
         switch result {
-        case .success(let payload): self.init(id: id, actor: actor, family: family, payload: payload)
-        case .failure: self.init(id: id, actor: actor, family: family)
+        case .success(let payload): self.init(key: key, actor: actor, family: family, payload: payload)
+        case .failure: self.init(key: key, actor: actor, family: family)
         }
     }
 }
