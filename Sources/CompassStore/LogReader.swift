@@ -394,6 +394,13 @@ private struct ReadBuffers {
     }
 }
 
+/// What a thread that prepares lines keeps from one line to the next: its tape, and the ids it
+/// built lately.
+private struct PreparingScratch {
+    var tape = JSONTape()
+    var ids = IdInterner()
+}
+
 /// One block's complete lines, prepared in chunks by a worker and by whichever thread calls
 /// ``finishPreparing()`` or ``foldWhilePreparing(into:)``, then folded in order. A block is
 /// reused for block after block.
@@ -416,6 +423,10 @@ private final class PreparedBlock: @unchecked Sendable {
     private var chunkCount = 0  // set before the worker starts, read without the lock
     private var folded = 0     // lines moved out by fold
     private var ready = true
+    /// What the block's worker keeps from line to line, and block to block.
+    private var workerScratch = PreparingScratch()
+    /// What the thread that folds the block keeps when it prepares chunks of it.
+    private var folderScratch = PreparingScratch()
 
     /// Starts preparing `ranges` of `bytes` on a worker; `bytes` must stay valid until the
     /// block's lines are all folded or discarded (the fold reads the texts the lines staged
@@ -439,8 +450,7 @@ private final class PreparedBlock: @unchecked Sendable {
         if ranges.count > Self.chunkSize {
             done.enter()
             DispatchQueue.global().async {
-                var tape = JSONTape()  // one per thread, reused line after line
-                while self.prepareOneChunk(&tape) {}
+                while self.prepareOneChunk(&self.workerScratch) {}
                 self.done.leave()
             }
         }
@@ -448,8 +458,7 @@ private final class PreparedBlock: @unchecked Sendable {
 
     /// Prepares what no one has claimed yet, then waits for the worker.
     package func finishPreparing() {
-        var tape = JSONTape()
-        while prepareOneChunk(&tape) {}
+        while prepareOneChunk(&folderScratch) {}
         done.wait()
         ready = true
     }
@@ -460,15 +469,14 @@ private final class PreparedBlock: @unchecked Sendable {
     /// once a cut is reached.
     package func foldWhilePreparing(into replayer: inout Replayer) -> Bool {
         precondition(!ready && folded == 0)
-        var tape = JSONTape()
         defer {
-            while prepareOneChunk(&tape) {}  // after a cut, what is left is prepared to be discarded
+            while prepareOneChunk(&folderScratch) {}  // after a cut, what is left is prepared to be discarded
             done.wait()
             ready = true
         }
         for chunk in 0..<chunkCount {
             while !isReady(chunk) {
-                if !prepareOneChunk(&tape) { waitUntilReady(chunk) }
+                if !prepareOneChunk(&folderScratch) { waitUntilReady(chunk) }
             }
             let end = min((chunk + 1) * Self.chunkSize, ranges.count)
             while folded < end {
@@ -495,7 +503,7 @@ private final class PreparedBlock: @unchecked Sendable {
     }
 
     /// Claims the next chunk and prepares it; false when every chunk is claimed.
-    private func prepareOneChunk(_ tape: inout JSONTape) -> Bool {
+    private func prepareOneChunk(_ scratch: inout PreparingScratch) -> Bool {
         condition.lock()
         guard nextChunk < chunkCount else {
             condition.unlock()
@@ -514,8 +522,8 @@ private final class PreparedBlock: @unchecked Sendable {
             }
             for index in lines {
                 let line = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
-                PreparedLine.prepare(line, hash: hashing ? hashes[index - lines.lowerBound] : nil, keepingPayload: keepingPayload, tape: &tape,
-                                     stagingTexts: true, into: out + index)
+                PreparedLine.prepare(line, hash: hashing ? hashes[index - lines.lowerBound] : nil, keepingPayload: keepingPayload, tape: &scratch.tape,
+                                     ids: &scratch.ids, stagingTexts: true, into: out + index)
             }
         }
         condition.lock()

@@ -35,6 +35,47 @@ import Testing
         }
     }
 
+    /// The fast reader of the written form against the general parser: random times across the
+    /// four-digit years, written, then each byte of each changed to every byte that matters to
+    /// the form (digits, separators, their lowercase, neighbours in the table). Both read the
+    /// same time, or both refuse.
+    @Test func theWrittenFormIsReadAsTheGeneralParserReadsIt() {
+        var rng = SplitMix64(seed: 24)
+        let bytesThatMatter = Array("0123456789-T:.Zzt/;+ \u{7F}".utf8) + [0x00, 0x2F, 0x3A, 0x3B, 0x80, 0xB0, 0xFF]
+        var read = 0, refused = 0
+        func agree(_ bytes: [UInt8]) {
+            bytes.withUnsafeBufferPointer { b in
+                let general = Timestamp.parseAnyForm(b)
+                #expect(Timestamp.parse(b) == general, "\(String(decoding: bytes, as: UTF8.self))")
+                if general == nil { refused += 1 } else { read += 1 }
+            }
+        }
+        let lowest = Timestamp.validRange.lowerBound.millisecondsSinceEpoch, highest = Timestamp.validRange.upperBound.millisecondsSinceEpoch
+        for round in 0..<400 {
+            let time = Timestamp(millisecondsSinceEpoch: lowest + Int64(rng.below(Int(highest - lowest + 1))))
+            let written = Array(time.rfc3339.utf8)
+            #expect(written.withUnsafeBufferPointer { Timestamp.parse($0) } == time)
+            guard round < 40 else { continue }
+            for position in written.indices {
+                for byte in bytesThatMatter where byte != written[position] {
+                    var changed = written
+                    changed[position] = byte
+                    agree(changed)
+                }
+            }
+        }
+        // Fields at and past their limits, written in the form.
+        for (month, day) in [(2, 28), (2, 29), (2, 30), (4, 30), (4, 31), (12, 31), (0, 1), (13, 1), (1, 0), (1, 32)] {
+            for year in [0, 1900, 2000, 2023, 2024, 9999] {
+                for (hour, minute, second) in [(0, 0, 0), (23, 59, 59), (24, 0, 0), (0, 60, 0), (0, 0, 60), (99, 99, 99)] {
+                    func pad(_ value: Int, _ width: Int) -> String { String(repeating: "0", count: width - String(value).count) + String(value) }
+                    agree(Array("\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).999Z".utf8))
+                }
+            }
+        }
+        #expect(read > 1_000 && refused > 10_000)  // both answers, many times
+    }
+
     @Test func comparesExactlyToTheMillisecond() throws {
         let a = try #require(Timestamp(rfc3339: "2026-01-01T00:00:00.001Z"))
         let b = try #require(Timestamp(rfc3339: "2026-01-01T00:00:00.0019Z"))

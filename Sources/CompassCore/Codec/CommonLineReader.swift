@@ -23,6 +23,12 @@ struct CommonLineReader {
         var family: Int
         /// The `hashValue` of the interaction id an interaction event names (nil for others).
         var interaction: Int?
+        /// The `hashValue` of the actor's user id.
+        var actor: Int
+        /// The `hashValue` of the school id the event names (nil when it names none).
+        var school: Int?
+        /// The `hashValue` of the coach id the event names (nil when it names none).
+        var coach: Int?
     }
 
     /// The names of the stored properties of an `Event` that ``read(_:keyingId:staging:into:)``
@@ -32,10 +38,16 @@ struct CommonLineReader {
     private let p: UnsafePointer<UInt8>
     private let n: Int
     private var i = 0
+    /// The ids built on this thread lately (``IdInterner``), for the family's, actor's, school's
+    /// and coach's ids.
+    private let ids: UnsafeMutablePointer<IdInterner>
+    /// The hashes of the school and coach ids the payload names, as it is read.
+    private var school: Int?, coach: Int?
 
-    private init(_ p: UnsafePointer<UInt8>, _ n: Int) {
+    private init(_ p: UnsafePointer<UInt8>, _ n: Int, ids: UnsafeMutablePointer<IdInterner>) {
         self.p = p
         self.n = n
+        self.ids = ids
     }
 
     /// The line's parts, an interaction's subject and content staged (``TextStaging``); nil (and
@@ -44,19 +56,23 @@ struct CommonLineReader {
     /// - Parameter keyingId: keep the id of an interaction event in UUID form only as its key
     ///   (as ``EnvelopeFastPath/decode(_:_:spellingPrev:keyingInteractionIds:)`` does).
     static func read(_ line: UnsafeBufferPointer<UInt8>, keyingId: Bool, staging: inout TextStaging) -> Line? {
-        withUnsafeTemporaryAllocation(of: Event.self, capacity: 1) { event in
-            read(line, keyingId: keyingId, staging: &staging, into: event.baseAddress!).map { (event.baseAddress!.move(), $0) }
+        var ids = IdInterner.none
+        return withUnsafeTemporaryAllocation(of: Event.self, capacity: 1) { event in
+            read(line, keyingId: keyingId, staging: &staging, ids: &ids, into: event.baseAddress!).map { (event.baseAddress!.move(), $0) }
         }
     }
 
     /// ``read(_:keyingId:staging:)`` putting the event in `event` (uninitialized memory; set
-    /// only when keys are returned). Returned in a pair, the event was copied (a reference
-    /// count per text) and the original freed, for every common line.
-    static func read(_ line: UnsafeBufferPointer<UInt8>, keyingId: Bool, staging: inout TextStaging,
+    /// only when keys are returned), its ids taken from `ids` when built there lately. Returned
+    /// in a pair, the event was copied (a reference count per text) and the original freed,
+    /// for every common line.
+    static func read(_ line: UnsafeBufferPointer<UInt8>, keyingId: Bool, staging: inout TextStaging, ids: inout IdInterner,
                      into event: UnsafeMutablePointer<Event>) -> Keys? {
         guard let base = line.baseAddress else { return nil }
-        var reader = CommonLineReader(base, line.count)
-        let keys = reader.line(keyingId: keyingId, staging: &staging, into: event)
+        let keys = withUnsafeMutablePointer(to: &ids) { ids in
+            var reader = CommonLineReader(base, line.count, ids: ids)
+            return reader.line(keyingId: keyingId, staging: &staging, into: event)
+        }
         // What was staged before the line turned out not to be of the shape is taken back: the
         // tape stages it again.
         if keys == nil { staging.texts = StagedTexts() }
@@ -93,7 +109,7 @@ struct CommonLineReader {
               let prev = LineHash(hex: UnsafeBufferPointer(start: p + i, count: 64)) else { return nil }
         let keyable = type == .interactionLogged || type == .interactionDeleted
         let idKey = keyingId && keyable ? EventIdKey(uuidBytes: id) : nil
-        let familyId = String(decoding: family, as: UTF8.self)
+        let familyId = ids.pointee.id(family), actorId = ids.pointee.id(actor)
         // `consume`: without it the payload was copied into the event (a reference count per
         // text) and then freed.
         // One stored property at a time (``eventPropertiesSetInPlace``): `Event(…)` built the event
@@ -101,11 +117,11 @@ struct CommonLineReader {
         event.pointer(to: \.seq)!.initialize(to: seq)
         event.pointer(to: \.id)!.initialize(to: idKey == nil ? String(decoding: id, as: UTF8.self) : "")
         event.pointer(to: \.at)!.initialize(to: at)
-        event.pointer(to: \.actor)!.initialize(to: String(decoding: actor, as: UTF8.self))
-        event.pointer(to: \.family)!.initialize(to: familyId)
+        event.pointer(to: \.actor)!.initialize(to: actorId.text)
+        event.pointer(to: \.family)!.initialize(to: familyId.text)
         event.pointer(to: \.payload)!.initialize(to: consume payload)
         event.pointer(to: \.prev)!.initialize(to: nil)
-        return Keys(idKey: idKey, prev: prev, family: familyId.hashValue, interaction: interaction)
+        return Keys(idKey: idKey, prev: prev, family: familyId.hash, interaction: interaction, actor: actorId.hash, school: school, coach: coach)
     }
 
     /// A `SchoolStatusChanged` payload (SPEC §2's table), the cursor left before its closing brace.
@@ -119,7 +135,9 @@ struct CommonLineReader {
             notes = text.isEmpty ? nil : text
         }
         guard literal("\"") else { return nil }
-        return SchoolStatusChanged(schoolId: String(decoding: schoolId, as: UTF8.self), newStatus: status, notes: notes)
+        let school = ids.pointee.id(schoolId)
+        self.school = school.hash
+        return SchoolStatusChanged(schoolId: school.text, newStatus: status, notes: notes)
     }
 
     /// An `InteractionLogged` payload (SPEC §2.1), its subject and content staged; the cursor
@@ -176,9 +194,11 @@ struct CommonLineReader {
             guard let list = attachmentList() else { return nil }
             attachments = list
         }
+        let school = schoolId.map { ids.pointee.id($0) }, coach = coachId.map { ids.pointee.id($0) }
+        (self.school, self.coach) = (school?.hash, coach?.hash)
         return InteractionLogged(
-            interactionId: String(decoding: interactionId, as: UTF8.self), schoolId: schoolId.map { String(decoding: $0, as: UTF8.self) },
-            coachId: coachId.map { String(decoding: $0, as: UTF8.self) }, eventId: eventId.map { String(decoding: $0, as: UTF8.self) },
+            interactionId: String(decoding: interactionId, as: UTF8.self), schoolId: school?.text,
+            coachId: coach?.text, eventId: eventId.map { String(decoding: $0, as: UTF8.self) },
             otherCoachName: consume otherCoachName, type: type, direction: direction, occurredAt: occurredAt, sentiment: sentiment,
             interestAnswers: consume interestAnswers, attachments: consume attachments)
     }

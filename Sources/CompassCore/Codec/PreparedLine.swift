@@ -103,9 +103,10 @@ package struct PreparedLine: Equatable, Sendable {
     package static func prepared(_ line: UnsafeBufferPointer<UInt8>, hash: LineHash?, keepingPayload: Bool = true,
                                  tape: inout JSONTape, fastEnvelope: Bool = true, commonLines: Bool = true,
                                  stagingTexts: Bool = false) -> PreparedLine {
-        withUnsafeTemporaryAllocation(of: PreparedLine.self, capacity: 1) { place in
-            prepare(line, hash: hash, keepingPayload: keepingPayload, tape: &tape, fastEnvelope: fastEnvelope, commonLines: commonLines,
-                    stagingTexts: stagingTexts, into: place.baseAddress!)
+        var ids = IdInterner.none
+        return withUnsafeTemporaryAllocation(of: PreparedLine.self, capacity: 1) { place in
+            prepare(line, hash: hash, keepingPayload: keepingPayload, tape: &tape, ids: &ids, fastEnvelope: fastEnvelope,
+                    commonLines: commonLines, stagingTexts: stagingTexts, into: place.baseAddress!)
             return place.baseAddress!.move()
         }
     }
@@ -114,15 +115,19 @@ package struct PreparedLine: Equatable, Sendable {
     /// where it will be folded. Each path puts its line there as it is made: returned, the
     /// ~500-byte line was built on the stack, copied to the caller (a reference count per text)
     /// and the original freed, then moved again into its slot, for every line.
+    ///
+    /// - Parameter ids: the ids built lately on this thread (``IdInterner``), kept from line to
+    ///   line like the tape; a common line takes its family's, actor's, school's and coach's
+    ///   ids from there.
     package static func prepare(_ line: UnsafeBufferPointer<UInt8>, hash: LineHash?, keepingPayload: Bool = true,
-                                tape: inout JSONTape, fastEnvelope: Bool = true, commonLines: Bool = true,
+                                tape: inout JSONTape, ids: inout IdInterner, fastEnvelope: Bool = true, commonLines: Bool = true,
                                 stagingTexts: Bool = false, into place: UnsafeMutablePointer<PreparedLine>) {
         /// Puts the finished line in its place.
         @inline(__always) func done(_ prepared: consuming PreparedLine) { place.initialize(to: prepared) }
         if commonLines, fastEnvelope, !keepingPayload, stagingTexts, let start = line.baseAddress {
             var texts = TextStaging(line: start)
             let read = withUnsafeTemporaryAllocation(of: Event.self, capacity: 1) { event -> Bool in
-                guard let keys = CommonLineReader.read(line, keyingId: true, staging: &texts, into: event.baseAddress!) else { return false }
+                guard let keys = CommonLineReader.read(line, keyingId: true, staging: &texts, ids: &ids, into: event.baseAddress!) else { return false }
                 initialize(place, byteCount: line.count, hash: hash, event: event.baseAddress!.move(), keys: keys, staged: texts.texts)
                 return true
             }
@@ -222,8 +227,7 @@ package struct PreparedLine: Equatable, Sendable {
                                    keys read: CommonLineReader.Keys, staged: StagedTexts) {
         place.pointer(to: \.byteCount)!.initialize(to: byteCount)
         place.pointer(to: \.hash)!.initialize(to: hash)
-        place.pointer(to: \.keys)!.initialize(to: LineKeys(idKey: read.idKey, id: event.id, familyHash: read.family, interaction: read.interaction,
-                                                           actor: event.actor, payload: event.payload))
+        place.pointer(to: \.keys)!.initialize(to: LineKeys(id: event.id, read: read))
         place.pointer(to: \.readableSeq)!.initialize(to: event.seq)
         place.pointer(to: \.readableAt)!.initialize(to: event.at)
         place.pointer(to: \.prev)!.initialize(to: .words(read.prev))

@@ -66,6 +66,50 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Parses RFC 3339 from UTF-8 bytes, or returns nil.
     public static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        if b.count == 24, let base = b.baseAddress, let time = written(base) { return time }
+        return parseAnyForm(b)
+    }
+
+    /// The time at `p` when its 24 bytes are in the form ``rfc3339`` writes,
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ`, and name a valid time (nil otherwise: ``parseAnyForm(_:)``
+    /// then reads them, or tells them invalid).
+    ///
+    /// Every time in a log written by `compass` is in that form, two on most lines: read eight
+    /// bytes at a time, it costs a fraction of the general parser's 540 instructions (a
+    /// differential test holds the two equal).
+    @inline(__always) static func written(_ p: UnsafePointer<UInt8>) -> Timestamp? {
+        let raw = UnsafeRawPointer(p)
+        let w0 = raw.loadUnaligned(as: UInt64.self).littleEndian                    // YYYY-MM-
+        let w1 = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian  // DDTHH:MM
+        let w2 = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self).littleEndian // :SS.sssZ
+        // The digits' lanes (byte k of a word is bits 8k…8k+7) and what the others must hold.
+        let digits0: UInt64 = 0x00FF_FF00_FFFF_FFFF, separators0: UInt64 = 0x2D00_002D_0000_0000
+        let digits1: UInt64 = 0xFFFF_00FF_FF00_FFFF, separators1: UInt64 = 0x0000_3A00_0054_0000
+        let digits2: UInt64 = 0x00FF_FFFF_00FF_FF00, separators2: UInt64 = 0x5A00_0000_2E00_003A
+        /// Whether the digit lanes hold `0`–`9` and the others exactly their separators: a digit's
+        /// high nibble is 3, and its low nibble plus 6 does not reach 16.
+        @inline(__always) func shaped(_ w: UInt64, _ digits: UInt64, _ separators: UInt64) -> Bool {
+            let highs: UInt64 = 0xF0F0_F0F0_F0F0_F0F0, sixes: UInt64 = 0x0606_0606_0606_0606
+            return w & ~digits == separators && w & highs & digits == 0x3030_3030_3030_3030 & digits
+                && ((w & ~highs) &+ sixes) & highs & digits == 0
+        }
+        guard shaped(w0, digits0, separators0), shaped(w1, digits1, separators1), shaped(w2, digits2, separators2) else { return nil }
+        @inline(__always) func digit(_ w: UInt64, _ lane: UInt64) -> Int { Int(truncatingIfNeeded: (w >> (lane &* 8)) & 0x0F) }
+        @inline(__always) func two(_ w: UInt64, _ lane: UInt64) -> Int { digit(w, lane) &* 10 &+ digit(w, lane &+ 1) }
+        let year = two(w0, 0) &* 100 &+ two(w0, 2), month = two(w0, 5), day = two(w1, 0)
+        let hour = two(w1, 3), minute = two(w1, 6), second = two(w2, 1)
+        let millis = two(w2, 4) &* 10 &+ digit(w2, 6)
+        guard month >= 1, month <= 12, day >= 1, day <= CivilTime.daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        // A four-digit year in UTC is always within ``validRange``.
+        let days = CivilTime.daysFromCivil(year: year, month: month, day: day)
+        let seconds = Int64(days) &* 86_400 &+ Int64(hour &* 3600 &+ minute &* 60 &+ second)
+        return Timestamp(millisecondsSinceEpoch: seconds &* 1000 &+ Int64(millis))
+    }
+
+    /// ``parse(_:)`` for every form RFC 3339 allows (any number of fraction digits, an offset
+    /// or `z`, a lowercase `t`).
+    static func parseAnyForm(_ b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         // YYYY-MM-DDTHH:MM:SS[.f+](Z|±HH:MM)
         guard b.count >= 20 else { return nil }
         func digits(_ start: Int, _ count: Int) -> Int? {

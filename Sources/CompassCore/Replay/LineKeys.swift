@@ -32,15 +32,17 @@ package struct LineKeys: Equatable, Sendable {
         hashIds(actor: actor, payload: payload)
     }
 
-    /// The keys of an event read straight from its line (``CommonLineReader``), its family's
-    /// and interaction's hashes already worked out: the id's key when the id was left out of
-    /// the event, else its text.
-    init(idKey: EventIdKey?, id: String, familyHash: Int, interaction: Int?, actor: String, payload: borrowing Payload) {
-        eventId = idKey ?? EventIdKey(id)
-        family = familyHash
-        self.interaction = interaction
-        idInKey = idKey != nil
-        hashIds(actor: actor, payload: payload)
+    /// The keys of an event read straight from its line (``CommonLineReader``), the hashes of
+    /// the ids it names already worked out: the id's key when the id was left out of the
+    /// event, else its text.
+    init(id: String, read: CommonLineReader.Keys) {
+        eventId = read.idKey ?? EventIdKey(id)
+        family = read.family
+        interaction = read.interaction
+        actor = read.actor
+        school = read.school
+        coach = read.coach
+        idInKey = read.idKey != nil
     }
 
     /// The keys of a line whose payload did not build (only its id, actor and family are looked up).

@@ -1,0 +1,67 @@
+/// The ids a preparing thread has built lately, by their bytes: an id read again is given the
+/// `String` and `hashValue` built the first time, instead of being built and hashed again.
+///
+/// A family's id and its members' recur on every line of the family, and its schools' and
+/// coaches' on most; replay built each as a `String` and hashed it with SipHash (for the
+/// fold's lookups, ``LineKeys``) on every line: about 1,800 instructions a line. Finding one
+/// here is a cheap hash of its bytes and a comparison of five words.
+///
+/// A direct-mapped cache: an id has one slot, chosen by a hash of its bytes, and a different id
+/// found there is replaced. So it holds at most ``slotCount`` ids whatever the log, and what it
+/// gives for an id is always that id's own `String` and `hashValue` (a differential test reads
+/// generated logs through one interner and line by line without).
+package struct IdInterner {
+    /// The longest id kept (a UUID's 36 bytes fit); a longer one is built every time.
+    static let longestKept = 40
+    /// How many ids it holds at most.
+    static let slotCount = 1024
+
+    /// An id's bytes zero-padded to five words (an id has no zero byte, so the words alone tell
+    /// ids apart), its text and its hash.
+    private struct Slot {
+        var words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        var text = ""
+        var hash = 0
+    }
+
+    /// Every slot starts with the words of the empty id, which is never asked for. None: it
+    /// keeps nothing (``none``).
+    private var slots: [Slot]
+
+    /// An interner that keeps ids (64 KiB).
+    package init() {
+        slots = [Slot](repeating: Slot(), count: Self.slotCount)
+    }
+
+    private init(slots: [Slot]) {
+        self.slots = slots
+    }
+
+    /// One that keeps nothing and builds every id, for a line prepared on its own.
+    package static var none: IdInterner { IdInterner(slots: []) }
+
+    /// The id spelled by `bytes` (1–64 id bytes) and its `hashValue`.
+    package mutating func id(_ bytes: UnsafeBufferPointer<UInt8>) -> (text: String, hash: Int) {
+        guard bytes.count <= Self.longestKept, !slots.isEmpty, let base = bytes.baseAddress else {
+            let text = String(decoding: bytes, as: UTF8.self)
+            return (text, text.hashValue)
+        }
+        var words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: base, byteCount: bytes.count) }
+        var mixed = words.0 &* 0x9E37_79B9_7F4A_7C15
+        mixed = (mixed ^ words.1) &* 0xC2B2_AE3D_27D4_EB4F
+        if bytes.count > 16 { mixed = (mixed ^ words.2 ^ (words.3 &* 0x1656_67B1_9E37_79F9) ^ (words.4 &* 0x27D4_EB2F_1656_67C5)) &* 0x9E37_79B9_7F4A_7C15 }
+        let index = Int(truncatingIfNeeded: mixed >> (64 - Self.slotCount.trailingZeroBitCount))
+        return slots.withUnsafeMutableBufferPointer { slots in
+            let slot = slots.baseAddress! + index
+            let kept = slot.pointee.words
+            if (kept.0 ^ words.0) | (kept.1 ^ words.1) | (kept.2 ^ words.2) | (kept.3 ^ words.3) | (kept.4 ^ words.4) == 0 {
+                return (slot.pointee.text, slot.pointee.hash)
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let hash = text.hashValue
+            slot.pointee = Slot(words: words, text: text, hash: hash)
+            return (text, hash)
+        }
+    }
+}
