@@ -48,6 +48,11 @@ import CompassTestSupport
         guard case .event(let event) = prepared.content else { Issue.record("no event"); return }
         #expect(Mirror(reflecting: event).children.compactMap(\.label).sorted() == CommonLineReader.eventPropertiesSetInPlace.sorted())
         #expect(prepared == Self.prepared(line, direct: false).line)
+        // An interaction's payload too.
+        #expect(Self.readsDirectly(Self.common))
+        guard case .event(let logged) = Self.prepared(Self.common, direct: true).line.content,
+              case .interactionLogged(let payload) = logged.payload else { Issue.record("no interaction"); return }
+        #expect(Mirror(reflecting: payload).children.compactMap(\.label).sorted() == CommonLineReader.interactionPropertiesSetInPlace.sorted())
     }
 
     @Test func readsTheCommonShapeAsTheTapeDoes() throws {
