@@ -74,12 +74,16 @@ import CompassTestSupport
     static let deleted = Array(#"{"seq":10,"id":"a5eb02f4-52a7-4747-8345-3b47435b2d51","type":"InteractionDeleted","at":"2025-01-06T23:40:27.941Z","actor":"u-70-2","family":"fam-70","data":{"interactionId":"i-1-27950"},"prev":"e6597ba982448c65ad8714ffdc0d0a7f0de301037f23f6bfc529c9c48acccd69"}"#.utf8)
     static let statusChanged = Array(#"{"seq":9,"id":"dd92b8f9-ab50-43af-9537-0b00eb091e82","type":"SchoolStatusChanged","at":"2025-01-06T22:45:06.925Z","actor":"u-112-1","family":"fam-112","data":{"schoolId":"s-1","newStatus":"interested","notes":"Coach Díaz called"},"prev":"3f23f42e7e0e8d0302ad3211f534e96874a96e7d765c4c518558cdf025e30bae"}"#.utf8)
 
+    static let schoolAdded = Array(#"{"seq":3,"id":"f679bf82-f646-41a1-b4b8-f365a7391077","type":"SchoolAdded","at":"2025-01-06T19:26:35.489Z","actor":"u-50-1","family":"fam-50","data":{"schoolId":"s-1","name":"Université Laval","status":"not_interested"},"prev":"5f8b1d8de2fae14dadf188738d0322ba0b28c233a8ab8b9125130c671e7c4ea3"}"#.utf8)
+    static let coachAdded = Array(#"{"seq":6,"id":"43486d1c-90f5-4513-9e7b-da31b3c64880","type":"CoachAdded","at":"2025-01-07T21:30:24.007Z","actor":"u-53-2","family":"fam-53","data":{"coachId":"c-1","schoolId":"s-3","firstName":"Zoë","lastName":"O'Brien","role":"assistant"},"prev":"472f606cdde256fd285c6eed0300778578c86598dc3452ead4e90a070abffc82"}"#.utf8)
+    static let documentUploaded = Array(#"{"seq":13,"id":"4f9cd2ac-e67c-4f82-857d-c9c66ab5db1b","type":"DocumentUploaded","at":"2025-01-10T21:27:05.645Z","actor":"u-98-1","family":"fam-98","data":{"documentId":"d-1","title":"Coach letter ⚽","docType":"medical","fileName":"file-1.pdf","sizeBytes":4545821,"sha256":"68ecd718daeaed148bbef536796b5b2b7c82fc947eadd9c82f8f27ebc4d7b477"},"prev":"68ecd718daeaed148bbef536796b5b2b7c82fc947eadd9c82f8f27ebc4d7b477"}"#.utf8)
+
     /// Every byte of a common line of each type changed to each of the bytes that matter to
     /// JSON and to the fields, or dropped: the two readers agree on all of them (most are
     /// refused by both, some read by both as another valid line, the rest left to the tape).
     @Test func agreesOnEveryByteOfACommonLineChangedToEveryByteThatMatters() {
         let replacements: [UInt8] = Array(#"" \,:{}[]0129aAfz-_.TZ+"#.utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xE2, 0xFF]
-        for common in [Self.common, Self.deleted, Self.statusChanged] {
+        for common in [Self.common, Self.deleted, Self.statusChanged, Self.schoolAdded, Self.coachAdded, Self.documentUploaded] {
             #expect(Self.expectAgreement(common))
             var read = 0, left = 0
             for position in common.indices {
@@ -107,8 +111,22 @@ import CompassTestSupport
         let attachment = #"{"name":"a.pdf","sizeBytes":1,"mimeType":"application/pdf"}"#
         let hash = #","sha256":"3891cb389fa256d910fdc6c233dbf63b3e7b91cd0c91bd5dde922c951013444c""#
         let deleted = String(decoding: Self.deleted, as: UTF8.self), changed = String(decoding: Self.statusChanged, as: UTF8.self)
+        let school = String(decoding: Self.schoolAdded, as: UTF8.self), coach = String(decoding: Self.coachAdded, as: UTF8.self)
+        let document = String(decoding: Self.documentUploaded, as: UTF8.self)
+        let fileHash = #","sha256":"68ecd718daeaed148bbef536796b5b2b7c82fc947eadd9c82f8f27ebc4d7b477""#
         let read: [String] = [
-            deleted, changed,
+            deleted, changed, school, coach, document,
+            school.replacingOccurrences(of: #","status":"not_interested""#, with: ""),
+            school.replacingOccurrences(of: #""not_interested""#, with: #""""#),
+            school.replacingOccurrences(of: "Université Laval", with: "x" + String(repeating: "é", count: 199)),  // 200 UTF-16 units
+            school.replacingOccurrences(of: "Université Laval", with: " x "),
+            coach.replacingOccurrences(of: "assistant", with: "head"),
+            coach.replacingOccurrences(of: "Zoë", with: String(repeating: "Z", count: 5_000)),
+            document.replacingOccurrences(of: fileHash, with: ""),
+            document.replacingOccurrences(of: #","sizeBytes":4545821"#, with: "").replacingOccurrences(of: fileHash, with: ""),
+            document.replacingOccurrences(of: #","fileName":"file-1.pdf""#, with: ""),
+            document.replacingOccurrences(of: #""file-1.pdf""#, with: #""""#),
+            document.replacingOccurrences(of: "4545821", with: "0"),
             changed.replacingOccurrences(of: #","notes":"Coach Díaz called""#, with: ""),
             changed.replacingOccurrences(of: #","notes":"Coach Díaz called""#, with: #","notes":"""#),
             changed.replacingOccurrences(of: "interested", with: "some_custom_status_2"),
@@ -128,6 +146,26 @@ import CompassTestSupport
                 .replacingOccurrences(of: #","sentiment":"positive""#, with: answers + #","attachments":["# + attachment + "]"),
         ]
         let left: [String] = [
+            school.replacingOccurrences(of: "Université Laval", with: "x" + String(repeating: "é", count: 200)),
+            school.replacingOccurrences(of: "Université Laval", with: String(repeating: "é", count: 3)),  // not known here not to be blank
+            school.replacingOccurrences(of: "Université Laval", with: "   "),
+            school.replacingOccurrences(of: "Université Laval", with: ""),
+            school.replacingOccurrences(of: "Université Laval", with: "\u{00A0}"),  // blank: the tape says so
+            school.replacingOccurrences(of: "not_interested", with: "Not interested"),
+            school.replacingOccurrences(of: #","status":"not_interested""#, with: #","status":null"#),
+            coach.replacingOccurrences(of: "assistant", with: "coach"),
+            coach.replacingOccurrences(of: #""schoolId":"s-3","#, with: ""),
+            coach.replacingOccurrences(of: "O'Brien", with: ""),
+            coach.replacingOccurrences(of: "O'Brien", with: #"O\u0027Brien"#),
+            document.replacingOccurrences(of: #","sizeBytes":4545821"#, with: ""),  // a hash without a size
+            document.replacingOccurrences(of: #","sizeBytes":4545821"#, with: #","sizeBytes":-1"#),
+            document.replacingOccurrences(of: #","sizeBytes":4545821"#, with: #","sizeBytes":1.5"#),
+            document.replacingOccurrences(of: #","sizeBytes":4545821"#, with: #","sizeBytes":0123"#),
+            document.replacingOccurrences(of: "68ecd718daeaed14", with: "68ECD718DAEAED14"),
+            document.replacingOccurrences(of: #""sha256":"68ecd718"#, with: #""sha256":"8ecd718"#),
+            document.replacingOccurrences(of: "medical", with: "Medical records"),
+            document.replacingOccurrences(of: "Coach letter ⚽", with: String(repeating: "⚽", count: 101)),
+            document.replacingOccurrences(of: #","fileName":"file-1.pdf""#, with: #","fileName":7"#),
             deleted.replacingOccurrences(of: #""i-1-27950""#, with: #""""#),
             deleted.replacingOccurrences(of: #""i-1-27950""#, with: "null"),
             deleted.replacingOccurrences(of: #""i-1-27950"}"#, with: #""i-1-27950","note":1}"#),
@@ -181,6 +219,43 @@ import CompassTestSupport
         var broken = Array(variant(#","eventId":"ev-24""#, #","eventId":"ev-24","otherCoachName":"Zo#""#).utf8)
         broken[broken.firstIndex(of: UInt8(ascii: "#"))!] = 0xC3
         #expect(!Self.expectAgreement(broken))
+    }
+
+    /// Lines prepared one after another with the ids kept from line to line (``IdInterner``, as
+    /// a replay's preparing threads keep them) are the lines prepared each on its own: with room
+    /// for every id, and with so little that ids keep replacing each other.
+    @Test func idsKeptFromLineToLineGiveEachLineItsOwnIds() {
+        var lines = HistoryGenerator(families: 40, events: 3_000, seed: 5).bytes().split(separator: 0x0A).map(Array.init)
+        // Ids of every length an interner keeps and past it, and ids that differ in their last byte only.
+        let changed = String(decoding: Self.statusChanged, as: UTF8.self)
+        for (index, length) in [1, 7, 8, 9, 15, 16, 17, 24, 33, 39, 40, 41, 64].enumerated() {
+            for last in ["a", "b"] {
+                let id = String(repeating: "x", count: length - 1) + last
+                let family = String((id + "-\(index)").suffix(64))
+                lines.append(Array(changed.replacingOccurrences(of: "u-112-1", with: id).replacingOccurrences(of: "fam-112", with: family)
+                    .replacingOccurrences(of: #""s-1""#, with: "\"\(id)\"").utf8))
+            }
+        }
+        for slotCount in [2, 16, IdInterner.defaultSlotCount] {
+            var ids = IdInterner(slotCount: slotCount), tape = JSONTape(), alone = JSONTape()
+            var read = 0
+            for line in lines + lines {
+                line.withUnsafeBufferPointer { bytes in
+                    let kept = withUnsafeTemporaryAllocation(of: PreparedLine.self, capacity: 1) { place in
+                        PreparedLine.prepare(bytes, hash: nil, keepingPayload: false, tape: &tape, ids: &ids, stagingTexts: true,
+                                             into: place.baseAddress!)
+                        return place.baseAddress!.move()
+                    }
+                    let own = PreparedLine.prepared(bytes, hash: nil, keepingPayload: false, tape: &alone, stagingTexts: true)
+                    #expect(kept == own, "\(String(decoding: line, as: UTF8.self))")
+                    if case .event(let event) = kept.content {
+                        #expect(kept.keys?.actor == event.actor.hashValue && kept.keys?.family == event.family.hashValue)
+                        read += 1
+                    }
+                }
+            }
+            #expect(read > lines.count)  // most lines read directly, twice
+        }
     }
 
     /// Whole generated logs, their lines mutated: the same lines either way.

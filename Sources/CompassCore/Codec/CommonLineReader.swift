@@ -1,10 +1,11 @@
-/// A common line of the three most frequent types read straight from its bytes in one pass:
+/// A common line of the six most frequent types read straight from its bytes in one pass:
 /// no tape, no key lookups, the fields taken in the order `compass` writes them.
 ///
-/// Nearly nine lines in ten of a log log an interaction, delete one or change a school's status, and
-/// ``EventEncoder`` writes each in one shape: the envelope's fields in SPEC §1's order, the
-/// payload's in §2's, no whitespace, no escapes. This reader takes only that shape of those
-/// three types, and only a line whose payload passes every rule that needs no state; anything
+/// Nearly nine lines in ten of a log log an interaction, delete one or change a school's status;
+/// most others add a school or a coach or upload a document. ``EventEncoder`` writes each in
+/// one shape: the envelope's fields in SPEC §1's order, the payload's in §2's, no whitespace,
+/// no escapes. This reader takes only that shape of those types, and only a line whose
+/// payload passes every rule that needs no state; anything
 /// else (another type or order, an escape, a `null`, an empty id or time, an empty list of
 /// attachments, a value that breaks a rule) returns nil and takes the tape
 /// (``EnvelopeFastPath`` and the rules on ``TapeObject``), which gives the message. So whenever
@@ -102,6 +103,15 @@ struct CommonLineReader {
         case .schoolStatusChanged:
             guard let changed = schoolStatusChanged() else { return nil }
             payload = .schoolStatusChanged(changed)
+        case .documentUploaded:
+            guard let uploaded = documentUploaded() else { return nil }
+            payload = .documentUploaded(uploaded)
+        case .coachAdded:
+            guard let added = coachAdded() else { return nil }
+            payload = .coachAdded(added)
+        case .schoolAdded:
+            guard let added = schoolAdded() else { return nil }
+            payload = .schoolAdded(added)
         default:
             return nil
         }
@@ -138,6 +148,65 @@ struct CommonLineReader {
         let school = ids.pointee.id(schoolId)
         self.school = school.hash
         return SchoolStatusChanged(schoolId: school.text, newStatus: status, notes: notes)
+    }
+
+    /// A `SchoolAdded` payload (SPEC §2's table), the cursor left before its closing brace.
+    private mutating func schoolAdded() -> SchoolAdded? {
+        guard literal(#""schoolId":""#), let schoolId = idBytes(),
+              literal(#"","name":""#), let name = nonBlankText(limit: 200) else { return nil }
+        var status: String?
+        if literal(#"","status":""#) {
+            guard let bytes = stringBytes() else { return nil }
+            if !bytes.isEmpty {  // `""` is no status
+                let text = String(decoding: bytes, as: UTF8.self)
+                guard TextRules.isSlug(text) else { return nil }
+                status = text
+            }
+        }
+        guard literal("\"") else { return nil }
+        let school = ids.pointee.id(schoolId)
+        self.school = school.hash
+        return SchoolAdded(schoolId: school.text, name: name, status: status)
+    }
+
+    /// A `CoachAdded` payload (SPEC §2's table), the cursor left before its closing brace.
+    private mutating func coachAdded() -> CoachAdded? {
+        guard literal(#""coachId":""#), let coachId = idBytes(),
+              literal(#"","schoolId":""#), let schoolId = idBytes(),
+              literal(#"","firstName":""#), let firstName = nonBlankText(limit: .max),
+              literal(#"","lastName":""#), let lastName = nonBlankText(limit: .max),
+              literal(#"","role":""#), let role = stringBytes().flatMap(CoachRole.spelled(by:)), literal("\"") else { return nil }
+        let coach = ids.pointee.id(coachId), school = ids.pointee.id(schoolId)
+        (self.school, self.coach) = (school.hash, coach.hash)
+        return CoachAdded(coachId: coach.text, schoolId: school.text, firstName: firstName, lastName: lastName, role: role)
+    }
+
+    /// A `DocumentUploaded` payload (SPEC §2's table), the cursor left before its closing brace.
+    private mutating func documentUploaded() -> DocumentUploaded? {
+        guard literal(#""documentId":""#), let documentId = idBytes(),
+              literal(#"","title":""#), let title = nonBlankText(limit: 200),
+              literal(#"","docType":""#), let docType = stringBytes().map({ String(decoding: $0, as: UTF8.self) }),
+              TextRules.isSlug(docType) else { return nil }
+        var fileName: String?
+        if literal(#"","fileName":""#) {
+            guard let text = checkedText() else { return nil }
+            fileName = text.isEmpty ? nil : text
+        }
+        guard literal("\"") else { return nil }  // the quote that closes the field before
+        var sizeBytes: Int64?
+        if literal(#","sizeBytes":"#) {
+            guard let size = count() else { return nil }
+            sizeBytes = size
+        }
+        var sha256: String?
+        if literal(#","sha256":""#) {
+            // A file's hash comes with its size (or the tape gives the message).
+            guard sizeBytes != nil, let hex = stringBytes(), hex.count == 64, ByteClass.allLowerHex(hex.baseAddress!, count: 64),
+                  literal("\"") else { return nil }
+            sha256 = String(decoding: hex, as: UTF8.self)
+        }
+        return DocumentUploaded(documentId: String(decoding: documentId, as: UTF8.self), title: title, docType: docType, fileName: fileName,
+                                sizeBytes: sizeBytes, sha256: sha256)
     }
 
     /// An `InteractionLogged` payload (SPEC §2.1), its subject and content staged; the cursor
@@ -279,6 +348,15 @@ struct CommonLineReader {
     /// the quote); nil at an escape, a control character or invalid UTF-8.
     private mutating func checkedText() -> String? {
         guard let (bytes, ascii) = text(), ascii || UTF8Check.utf16Count(ifValid: bytes) != nil else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A text that is not blank, within `limit` UTF-16 units, built (the cursor left on its
+    /// closing quote). Only a text with a visible ASCII character is known here not to be
+    /// blank; one of spaces and other characters only is left to the tape, as are escapes.
+    private mutating func nonBlankText(limit: Int) -> String? {
+        guard let (bytes, ascii) = text(), let units = ascii ? bytes.count : UTF8Check.utf16Count(ifValid: bytes), units <= limit,
+              bytes.contains(where: { $0 > 0x20 && $0 < 0x7F }) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 

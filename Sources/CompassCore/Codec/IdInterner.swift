@@ -7,14 +7,14 @@
 /// here is a cheap hash of its bytes and a comparison of five words.
 ///
 /// A direct-mapped cache: an id has one slot, chosen by a hash of its bytes, and a different id
-/// found there is replaced. So it holds at most ``slotCount`` ids whatever the log, and what it
+/// found there is replaced. So it holds a fixed number of ids whatever the log, and what it
 /// gives for an id is always that id's own `String` and `hashValue` (a differential test reads
 /// generated logs through one interner and line by line without).
 package struct IdInterner {
     /// The longest id kept (a UUID's 36 bytes fit); a longer one is built every time.
     static let longestKept = 40
-    /// How many ids it holds at most.
-    static let slotCount = 1024
+    /// How many ids it holds at most, unless told otherwise.
+    static let defaultSlotCount = 1024
 
     /// An id's bytes zero-padded to five words (an id has no zero byte, so the words alone tell
     /// ids apart), its text and its hash.
@@ -28,9 +28,10 @@ package struct IdInterner {
     /// keeps nothing (``none``).
     private var slots: [Slot]
 
-    /// An interner that keeps ids (64 KiB).
-    package init() {
-        slots = [Slot](repeating: Slot(), count: Self.slotCount)
+    /// An interner that keeps up to `slotCount` ids (a power of two; 64 bytes each).
+    package init(slotCount: Int = IdInterner.defaultSlotCount) {
+        precondition(slotCount > 1 && slotCount.nonzeroBitCount == 1, "a power of two")
+        slots = [Slot](repeating: Slot(), count: slotCount)
     }
 
     private init(slots: [Slot]) {
@@ -51,7 +52,7 @@ package struct IdInterner {
         var mixed = words.0 &* 0x9E37_79B9_7F4A_7C15
         mixed = (mixed ^ words.1) &* 0xC2B2_AE3D_27D4_EB4F
         if bytes.count > 16 { mixed = (mixed ^ words.2 ^ (words.3 &* 0x1656_67B1_9E37_79F9) ^ (words.4 &* 0x27D4_EB2F_1656_67C5)) &* 0x9E37_79B9_7F4A_7C15 }
-        let index = Int(truncatingIfNeeded: mixed >> (64 - Self.slotCount.trailingZeroBitCount))
+        let index = Int(truncatingIfNeeded: mixed >> (64 - slots.count.trailingZeroBitCount))
         return slots.withUnsafeMutableBufferPointer { slots in
             let slot = slots.baseAddress! + index
             let kept = slot.pointee.words
