@@ -406,8 +406,11 @@ private struct PreparingScratch {
 /// reused for block after block.
 private final class PreparedBlock: @unchecked Sendable {
     package static let chunkSize = 128
-    /// How many lines ahead of the fold the event-id table slot of a line is prefetched.
+    /// How many lines ahead of the fold the table slots a line's event looks up are prefetched.
     static let prefetchDistance = 6
+    /// How many lines ahead of the fold the school and coach records it reads are prefetched
+    /// (their slots loaded by then).
+    static let recordPrefetchDistance = 2
 
     private var ranges: [Range<Int>] = []
     private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
@@ -481,6 +484,7 @@ private final class PreparedBlock: @unchecked Sendable {
             let end = min((chunk + 1) * Self.chunkSize, ranges.count)
             while folded < end {
                 if folded + Self.prefetchDistance < end { prefetch(out + folded + Self.prefetchDistance, into: &replayer) }
+                if folded + Self.recordPrefetchDistance < end { prefetchRecords(out + folded + Self.recordPrefetchDistance, into: &replayer) }
                 folded += 1
                 if !consumeLine(at: folded - 1, into: &replayer) { return false }
             }
@@ -550,6 +554,7 @@ private final class PreparedBlock: @unchecked Sendable {
         precondition(ready)
         while folded < ranges.count {
             if folded + Self.prefetchDistance < ranges.count { prefetch(out + folded + Self.prefetchDistance, into: &replayer) }
+            if folded + Self.recordPrefetchDistance < ranges.count { prefetchRecords(out + folded + Self.recordPrefetchDistance, into: &replayer) }
             folded += 1
             if !consumeLine(at: folded - 1, into: &replayer) { return false }
         }
@@ -560,6 +565,12 @@ private final class PreparedBlock: @unchecked Sendable {
     /// fold holds it, `inout`: passed by value it was copied, 400 bytes, for every line.)
     @inline(__always) private func prefetch(_ line: UnsafeMutablePointer<PreparedLine>, into replayer: inout Replayer) {
         replayer.prefetch(line.pointee.keys)
+    }
+
+    /// Starts loading the school and coach records folding `line` will read (their slots
+    /// loaded by ``prefetch(_:into:)`` a few lines before).
+    @inline(__always) private func prefetchRecords(_ line: UnsafeMutablePointer<PreparedLine>, into replayer: inout Replayer) {
+        replayer.prefetchRecords(line.pointee.keys)
     }
 
     /// Frees the lines not folded.

@@ -27,15 +27,22 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
         list.withUnsafeBufferPointer { families in byHash.position(hash: hash) { (families.baseAddress! + $0).pointee.id == id } }
     }
 
-    /// Starts loading the slot of an interaction's index where `interactionHash` would be, in
-    /// the family some family id hashing to `familyHash` found (a hint: a wrong family only
-    /// wastes it). Reads the slot through the list in place: copying the family's table out
-    /// cost a reference count per array it holds.
-    func prefetchInteraction(familyHash: Int, interactionHash: Int) {
-        guard let position = byHash.anyPosition(hash: familyHash) else { return }
+    /// Starts loading what the rules will read of a line's event, in the family a family id
+    /// hashing to `keys.family` found (a hint): the index slots of its interaction, school and
+    /// coach when `slots`, else (a few lines later, the slots loaded) the school's and coach's
+    /// entries.
+    func prefetch(_ keys: LineKeys, slots: Bool) {
+        guard let position = byHash.anyPosition(hash: keys.family) else { return }
         list.withUnsafeBufferPointer { families in
-            guard let table = (families.baseAddress! + position).pointer(to: \.interactions) else { return }
-            InteractionTable.prefetch(in: table, hash: interactionHash)
+            let family = families.baseAddress! + position
+            if slots {
+                if let interaction = keys.interaction { InteractionTable.prefetch(in: family.pointer(to: \.interactions)!, hash: interaction) }
+                if let school = keys.school { IdTable.prefetchSlot(in: family.pointer(to: \.schools)!, hash: school) }
+                if let coach = keys.coach { IdTable.prefetchSlot(in: family.pointer(to: \.coaches)!, hash: coach) }
+            } else {
+                if let school = keys.school { IdTable.prefetchEntry(in: family.pointer(to: \.schools)!, hash: school) }
+                if let coach = keys.coach { IdTable.prefetchEntry(in: family.pointer(to: \.coaches)!, hash: coach) }
+            }
         }
     }
 

@@ -1,3 +1,5 @@
+import CompassSHA
+
 /// Records by their text id, in the order they were added: what a `[String: Value]` offers a
 /// reader (``subscript(_:)``, ``keys``, ``values``, iteration as `(key, value)` pairs), found
 /// through an index keyed by the id's hash (``PositionIndex``).
@@ -56,6 +58,20 @@ public struct IdTable<Value: Sendable>: Sendable, Sequence {
         entries.withUnsafeBufferPointer { entries in
             index.position(hash: hash) { entries[$0].key == id }.map { body((entries.baseAddress! + $0).pointer(to: \.value)!) }
         }
+    }
+
+    /// Starts loading the index slot where `hash` would be, in a table read where it lies (a
+    /// hint; never faults).
+    static func prefetchSlot(in table: UnsafePointer<IdTable>, hash: Int) {
+        guard let index = table.pointer(to: \.index) else { return }
+        PositionIndex.prefetch(in: index, hash: hash)
+    }
+
+    /// Starts loading the entry of the first record stored under `hash` (unconfirmed: a hint),
+    /// once its slot is loaded.
+    static func prefetchEntry(in table: UnsafePointer<IdTable>, hash: Int) {
+        guard let position = table.pointee.index.anyPosition(hash: hash) else { return }
+        table.pointer(to: \.entries)!.pointee.withUnsafeBufferPointer { compass_prefetch($0.baseAddress! + position) }
     }
 
     /// Mutates the record with this id in place, if there is one.

@@ -317,7 +317,14 @@ package struct Replayer {
     package func prefetch(_ keys: LineKeys?) {
         guard let keys else { return }
         state.eventIds.prefetch(keys.eventId)
-        if let interaction = keys.interaction { state.families.prefetchInteraction(familyHash: keys.family, interactionHash: interaction) }
+        state.families.prefetch(keys, slots: true)
+    }
+
+    /// Starts loading the records of the school and coach a line's event names, once
+    /// ``prefetch(_:)`` loaded their slots (a few lines before the fold).
+    package func prefetchRecords(_ keys: LineKeys?) {
+        guard let keys, keys.school != nil || keys.coach != nil else { return }
+        state.families.prefetch(keys, slots: false)
     }
 
     /// Folds the state of an event this process is about to write as the log's next line
