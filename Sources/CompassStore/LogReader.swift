@@ -411,6 +411,8 @@ private final class PreparedBlock: @unchecked Sendable {
     /// How many lines ahead of the fold the school and coach records it reads are prefetched
     /// (their slots loaded by then).
     static let recordPrefetchDistance = 2
+    /// How many lines ahead of the fold a prepared line's memory is prefetched.
+    static let linePrefetchDistance = 14
 
     private var ranges: [Range<Int>] = []
     private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
@@ -483,6 +485,7 @@ private final class PreparedBlock: @unchecked Sendable {
             }
             let end = min((chunk + 1) * Self.chunkSize, ranges.count)
             while folded < end {
+                if folded + Self.linePrefetchDistance < end { PreparedLine.prefetch(out + folded + Self.linePrefetchDistance) }
                 if folded + Self.prefetchDistance < end { prefetch(out + folded + Self.prefetchDistance, into: &replayer) }
                 if folded + Self.recordPrefetchDistance < end { prefetchRecords(out + folded + Self.recordPrefetchDistance, into: &replayer) }
                 folded += 1
@@ -553,6 +556,7 @@ private final class PreparedBlock: @unchecked Sendable {
     package func fold(into replayer: inout Replayer) -> Bool {
         precondition(ready)
         while folded < ranges.count {
+            if folded + Self.linePrefetchDistance < ranges.count { PreparedLine.prefetch(out + folded + Self.linePrefetchDistance) }
             if folded + Self.prefetchDistance < ranges.count { prefetch(out + folded + Self.prefetchDistance, into: &replayer) }
             if folded + Self.recordPrefetchDistance < ranges.count { prefetchRecords(out + folded + Self.recordPrefetchDistance, into: &replayer) }
             folded += 1
