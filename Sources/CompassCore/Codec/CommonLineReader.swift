@@ -140,14 +140,9 @@ struct CommonLineReader {
               literal(#"","newStatus":""#), let status = stringBytes().map({ String(decoding: $0, as: UTF8.self) }),
               TextRules.isSlug(status) else { return nil }
         var notes: String?
-        if literal(#"","notes":""#) {
-            guard let text = checkedText() else { return nil }
-            notes = text.isEmpty ? nil : text
-        }
+        guard optionalText(#"","notes":""#, into: &notes) else { return nil }
         guard literal("\"") else { return nil }
-        let school = ids.pointee.id(schoolId)
-        self.school = school.hash
-        return SchoolStatusChanged(schoolId: school.text, newStatus: status, notes: notes)
+        return SchoolStatusChanged(schoolId: namedSchool(schoolId), newStatus: status, notes: notes)
     }
 
     /// A `SchoolAdded` payload (SPEC §2's table), the cursor left before its closing brace.
@@ -164,9 +159,7 @@ struct CommonLineReader {
             }
         }
         guard literal("\"") else { return nil }
-        let school = ids.pointee.id(schoolId)
-        self.school = school.hash
-        return SchoolAdded(schoolId: school.text, name: name, status: status)
+        return SchoolAdded(schoolId: namedSchool(schoolId), name: name, status: status)
     }
 
     /// A `CoachAdded` payload (SPEC §2's table), the cursor left before its closing brace.
@@ -176,9 +169,7 @@ struct CommonLineReader {
               literal(#"","firstName":""#), let firstName = nonBlankText(limit: .max),
               literal(#"","lastName":""#), let lastName = nonBlankText(limit: .max),
               literal(#"","role":""#), let role = stringBytes().flatMap(CoachRole.spelled(by:)), literal("\"") else { return nil }
-        let coach = ids.pointee.id(coachId), school = ids.pointee.id(schoolId)
-        (self.school, self.coach) = (school.hash, coach.hash)
-        return CoachAdded(coachId: coach.text, schoolId: school.text, firstName: firstName, lastName: lastName, role: role)
+        return CoachAdded(coachId: namedCoach(coachId), schoolId: namedSchool(schoolId), firstName: firstName, lastName: lastName, role: role)
     }
 
     /// A `DocumentUploaded` payload (SPEC §2's table), the cursor left before its closing brace.
@@ -188,10 +179,7 @@ struct CommonLineReader {
               literal(#"","docType":""#), let docType = stringBytes().map({ String(decoding: $0, as: UTF8.self) }),
               TextRules.isSlug(docType) else { return nil }
         var fileName: String?
-        if literal(#"","fileName":""#) {
-            guard let text = checkedText() else { return nil }
-            fileName = text.isEmpty ? nil : text
-        }
+        guard optionalText(#"","fileName":""#, into: &fileName) else { return nil }
         guard literal("\"") else { return nil }  // the quote that closes the field before
         var sizeBytes: Int64?
         if literal(#","sizeBytes":"#) {
@@ -228,10 +216,7 @@ struct CommonLineReader {
             eventId = read
         }
         var otherCoachName: String?
-        if literal(#"","otherCoachName":""#) {
-            guard let name = checkedText() else { return nil }
-            otherCoachName = name.isEmpty ? nil : name
-        }
+        guard optionalText(#"","otherCoachName":""#, into: &otherCoachName) else { return nil }
         guard literal(#"","type":""#), let type = stringBytes().flatMap(InteractionType.spelled(by:)),
               literal(#"","direction":""#), let direction = stringBytes().flatMap(Direction.spelled(by:)) else { return nil }
         var occurredAt: Timestamp?
@@ -263,8 +248,9 @@ struct CommonLineReader {
             guard let list = attachmentList() else { return nil }
             attachments = list
         }
-        let school = schoolId.map { ids.pointee.id($0) }, coach = coachId.map { ids.pointee.id($0) }
-        (self.school, self.coach) = (school?.hash, coach?.hash)
+        var school: String?, coach: String?
+        if let schoolId { school = namedSchool(schoolId) }
+        if let coachId { coach = namedCoach(coachId) }
         // One stored property at a time (``interactionPropertiesSetInPlace``), then moved out:
         // built by its initializer, the payload was copied (a reference count per text) and the
         // original freed (27 M instructions of a 100k-line replay). The optional texts and lists
@@ -273,8 +259,8 @@ struct CommonLineReader {
         return withUnsafeTemporaryAllocation(of: InteractionLogged.self, capacity: 1) { place in
             let logged = place.baseAddress!
             logged.pointer(to: \.interactionId)!.initialize(to: String(decoding: interactionId, as: UTF8.self))
-            logged.pointer(to: \.schoolId)!.initialize(to: school?.text)
-            logged.pointer(to: \.coachId)!.initialize(to: coach?.text)
+            logged.pointer(to: \.schoolId)!.initialize(to: school)
+            logged.pointer(to: \.coachId)!.initialize(to: coach)
             logged.pointer(to: \.eventId)!.initialize(to: eventId.map { String(decoding: $0, as: UTF8.self) })
             logged.pointer(to: \.otherCoachName)!.initialize(to: otherCoachName)
             logged.pointer(to: \.type)!.initialize(to: type)
@@ -349,6 +335,31 @@ struct CommonLineReader {
     private mutating func checkedText() -> String? {
         guard let (bytes, ascii) = text(), ascii || UTF8Check.utf16Count(ifValid: bytes) != nil else { return nil }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The school id the event names, taken from the ids built lately; its hash is kept for
+    /// the line's keys.
+    private mutating func namedSchool(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let id = ids.pointee.id(bytes)
+        school = id.hash
+        return id.text
+    }
+
+    /// The coach id the event names, as ``namedSchool(_:)``.
+    private mutating func namedCoach(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let id = ids.pointee.id(bytes)
+        coach = id.hash
+        return id.text
+    }
+
+    /// An optional text field: when `key` is at the cursor, its text (`""` is none) goes into
+    /// `value`, the cursor left on its closing quote. False when the text is not one this reader
+    /// builds (an escape, a control character, invalid UTF-8).
+    private mutating func optionalText(_ key: StaticString, into value: inout String?) -> Bool {
+        guard literal(key) else { return true }
+        guard let text = checkedText() else { return false }
+        value = text.isEmpty ? nil : text
+        return true
     }
 
     /// A text that is not blank, within `limit` UTF-16 units, built (the cursor left on its
