@@ -124,11 +124,23 @@ public struct InteractionTable: Equatable, Sendable {
             hasOccurredAt: logged.occurredAt != nil))
     }
 
-    /// Whether the interaction is logged, not deleted, and was logged by `actor` (read in
-    /// place: no record is built).
+    /// Whether the interaction is logged, not deleted, and was logged by `actor`.
     func isLive(_ id: String, loggedBy actor: String, hash: Int) -> Bool {
-        guard let position = position(of: id, hash: hash) else { return false }
-        return rows.withUnsafeBufferPointer { !$0[position].isDeleted && texts.equals($0[position].loggedBy, actor) }
+        withUnsafePointer(to: self) { Self.isLive(in: $0, id, loggedBy: actor, hash: hash) }
+    }
+
+    /// ``isLive(_:loggedBy:hash:)`` in a table
+    /// read where it lies (no record built; calling a method on `.pointee.interactions` copied
+    /// the table out, a retain and a release per array it holds, for every deletion).
+    static func isLive(in table: UnsafePointer<InteractionTable>, _ id: String, loggedBy actor: String, hash: Int) -> Bool {
+        let (rows, texts) = (table.pointer(to: \.rows)!, table.pointer(to: \.texts)!)
+        return rows.pointee.withUnsafeBufferPointer { stored in
+            guard let position = table.pointer(to: \.index)!.pointee.position(hash: hash, where: {
+                texts.pointee.equals((stored.baseAddress! + $0).pointee.interactionId, id)
+            }) else { return false }
+            let row = stored.baseAddress! + position
+            return !row.pointee.isDeleted && texts.pointee.equals(row.pointee.loggedBy, actor)
+        }
     }
 
     /// Marks an interaction deleted; the deleting event's id is spelled from `idKey` when it

@@ -125,7 +125,8 @@ struct StateRules {
 
     /// The interaction is live and the actor logged it.
     func actorLoggedLive(_ interactionId: String) throws(EventError) {
-        guard familyHas({ $0.pointee.interactions.isLive(interactionId, loggedBy: actor, hash: interactionHash ?? interactionId.hashValue) }) else {
+        let hash = interactionHash ?? interactionId.hashValue
+        guard familyHas({ InteractionTable.isLive(in: $0.pointer(to: \.interactions)!, interactionId, loggedBy: actor, hash: hash) }) else {
             throw EventError(RuleMessage.interactionNotFound, kind: .notFound, field: "interactionId", value: interactionId)
         }
     }
