@@ -568,13 +568,13 @@ private final class PreparedBlock: @unchecked Sendable {
     /// Starts loading what folding `line` will look up first. (The replayer is passed as the
     /// fold holds it, `inout`: passed by value it was copied, 400 bytes, for every line.)
     @inline(__always) private func prefetch(_ line: UnsafeMutablePointer<PreparedLine>, into replayer: inout Replayer) {
-        replayer.prefetch(line.pointee.keys)
+        Replayer.prefetch(line.pointee.keys, in: &replayer)
     }
 
     /// Starts loading the school and coach records folding `line` will read (their slots
     /// loaded by ``prefetch(_:into:)`` a few lines before).
     @inline(__always) private func prefetchRecords(_ line: UnsafeMutablePointer<PreparedLine>, into replayer: inout Replayer) {
-        replayer.prefetchRecords(line.pointee.keys)
+        Replayer.prefetchRecords(line.pointee.keys, in: &replayer)
     }
 
     /// Frees the lines not folded.

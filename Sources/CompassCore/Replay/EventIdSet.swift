@@ -81,11 +81,14 @@ package struct EventIdSet: Equatable, Sendable {
     }
 
     /// Starts loading the table slot where `key` would be, so a ``contains(_:key:)`` a few
-    /// lines later does not wait for memory (the table is far larger than the caches).
-    package func prefetch(_ key: EventIdKey) {
-        guard key.isUUID, !slots.isEmpty else { return }
-        let index = slotIndex((key.high, key.low))
-        slots.withUnsafeBufferPointer { compass_prefetch($0.baseAddress! + index * 2) }
+    /// lines later does not wait for memory (the table is far larger than the caches), in a
+    /// set read where it lies (no copy of it).
+    static func prefetch(in set: UnsafePointer<EventIdSet>, _ key: EventIdKey) {
+        guard key.isUUID, let slots = set.pointer(to: \.slots) else { return }
+        slots.pointee.withUnsafeBufferPointer { table in
+            guard !table.isEmpty else { return }
+            compass_prefetch(table.baseAddress! + Self.slotIndex((key.high, key.low), slots: table.count) * 2)
+        }
     }
 
     /// Adds an id; false when it was already there.
@@ -208,7 +211,12 @@ package struct EventIdSet: Equatable, Sendable {
 
     /// The first slot (in key slots, not words) probed for `key`.
     @inline(__always) private func slotIndex(_ key: (UInt64, UInt64)) -> Int {
-        Int(truncatingIfNeeded: Self.mix(key.0 ^ (key.1 &* 0x9E37_79B9_7F4A_7C15))) & (slots.count / 2 - 1)
+        Self.slotIndex(key, slots: slots.count)
+    }
+
+    /// ``slotIndex(_:)`` in a table of `count` slots.
+    @inline(__always) private static func slotIndex(_ key: (UInt64, UInt64), slots count: Int) -> Int {
+        Int(truncatingIfNeeded: mix(key.0 ^ (key.1 &* 0x9E37_79B9_7F4A_7C15))) & (count / 2 - 1)
     }
 
     /// Grows to `keySlots` slots (a power of two) and reinserts.

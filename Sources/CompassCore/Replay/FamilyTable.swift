@@ -30,10 +30,11 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
     /// Starts loading what the rules will read of a line's event, in the family a family id
     /// hashing to `keys.family` found (a hint): the index slots of its interaction, school and
     /// coach when `slots`, else (a few lines later, the slots loaded) the school's and coach's
-    /// entries.
-    func prefetch(_ keys: LineKeys, slots: Bool) {
-        guard let position = byHash.anyPosition(hash: keys.family) else { return }
-        list.withUnsafeBufferPointer { families in
+    /// entries. The table is read where it lies (no copy of its arrays).
+    static func prefetch(in table: UnsafePointer<FamilyTable>, _ keys: LineKeys, slots: Bool) {
+        guard let index = table.pointer(to: \.byHash), let list = table.pointer(to: \.list),
+              let position = index.pointee.anyPosition(hash: keys.family) else { return }
+        list.pointee.withUnsafeBufferPointer { families in
             let family = families.baseAddress! + position
             if slots {
                 if let interaction = keys.interaction { InteractionTable.prefetch(in: family.pointer(to: \.interactions)!, hash: interaction) }

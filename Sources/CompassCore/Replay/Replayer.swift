@@ -314,17 +314,20 @@ package struct Replayer {
     /// event-id table and, for an interaction event, in its family's interaction index (the
     /// family found by hash alone: a wrong guess only wastes the hint). A reader calls it a
     /// few lines ahead of the fold.
-    package func prefetch(_ keys: LineKeys?) {
-        guard let keys else { return }
-        state.eventIds.prefetch(keys.eventId)
-        state.families.prefetch(keys, slots: true)
+    ///
+    /// Static, on a replayer read where it lies: a method called on the fold's `inout`
+    /// replayer from another module copied all of it (402 bytes) for every call, twice a line.
+    package static func prefetch(_ keys: LineKeys?, in replayer: UnsafePointer<Replayer>) {
+        guard let keys, let state = replayer.pointer(to: \.state) else { return }
+        EventIdSet.prefetch(in: state.pointer(to: \.eventIds)!, keys.eventId)
+        FamilyTable.prefetch(in: state.pointer(to: \.families)!, keys, slots: true)
     }
 
     /// Starts loading the records of the school and coach a line's event names, once
-    /// ``prefetch(_:)`` loaded their slots (a few lines before the fold).
-    package func prefetchRecords(_ keys: LineKeys?) {
-        guard let keys, keys.school != nil || keys.coach != nil else { return }
-        state.families.prefetch(keys, slots: false)
+    /// ``prefetch(_:in:)`` loaded their slots (a few lines before the fold).
+    package static func prefetchRecords(_ keys: LineKeys?, in replayer: UnsafePointer<Replayer>) {
+        guard let keys, keys.school != nil || keys.coach != nil, let state = replayer.pointer(to: \.state) else { return }
+        FamilyTable.prefetch(in: state.pointer(to: \.families)!, keys, slots: false)
     }
 
     /// Folds the state of an event this process is about to write as the log's next line
