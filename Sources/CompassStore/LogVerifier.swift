@@ -241,7 +241,8 @@ enum LogVerifier {
     /// compared were the ones the file is made of. Neither the whole encoding nor the whole
     /// stored file is held in memory.
     static func storedSnapshot(_ fd: Int32, path: String, equals expected: ReplaySnapshot, log: (fd: Int32, path: String),
-                               prefix: Int, blockSize: Int = SectionComparison.blockSize, fs: FileSystem) throws(StoreError) -> Bool {
+                               prefix: Int, blockSize: Int = SectionComparison.blockSize, piece: Int = 1 << 20,
+                               fs: FileSystem) throws(StoreError) -> Bool {
         let size = try fs.size(fd, path: path)
         var readFailure: StoreError?
         let index = SnapshotIndex.open(size: size) { range in
@@ -255,17 +256,27 @@ enum LogVerifier {
         guard let index, index.familyIds == families.map(\.id) else { return false }
         let stored = families.map { index.families[$0.id]!.range }
         let comparison = SectionComparison(log: log, snapshot: (fd, path), prefix: prefix, blockSize: blockSize, fs: fs)
-        // The header and the event ids (a tenth of the work) are encoded on another thread meanwhile.
-        let (opening, compared) = Parallel.both({ SnapshotStream(expected) }) {
+        // The header and the event ids (a tenth of the work) are encoded and compared on another
+        // thread meanwhile, read a piece at a time (the ids of a million events are 16 MB).
+        let (opened, compared) = Parallel.both({ () -> Result<(SnapshotStream, Bool), StoreError> in
+            let stream = SnapshotStream(expected)
+            return Result { () throws(StoreError) in
+                var held: [UInt8] = []
+                var offset = stream.opening[0].count  // the preamble, compared last
+                for part in [stream.header, stream.ids] {
+                    guard try Self.read(fd, path: path, at: offset, matches: part, into: &held, piece: piece, fs: fs) else { return (stream, false) }
+                    offset += part.count
+                }
+                return (stream, true)
+            }
+        }) {
             Result { () throws(StoreError) in try comparison.compare(families, stored: stored) }
         }
-        var stream = opening
+        let (encoded, openingSame) = try opened.get()
+        guard openingSame else { return false }
+        var stream = encoded
         var held: [UInt8] = []
-        var offset = stream.opening[0].count  // the preamble, compared last
-        for part in [stream.header, stream.ids] {
-            guard try Self.read(fd, path: path, at: offset, matches: part, into: &held, fs: fs) else { return false }
-            offset += part.count
-        }
+        var offset = stream.opening.reduce(0) { $0 + $1.count }
         for (family, section) in zip(families, try compared.get()) {
             guard section.same else { return false }
             stream.add(id: family.id, length: section.length, digest: section.digest)
@@ -276,11 +287,19 @@ enum LogVerifier {
         return try Self.read(fd, path: path, at: 0, matches: preamble, into: &held, fs: fs)
     }
 
-    /// Whether the file holds `bytes` at `offset`: read into `held` (grown once, reused), compared.
+    /// Whether the file holds `bytes` at `offset`: read into `held` a piece of at most
+    /// `piece` bytes at a time (so `held` grows to a piece once and is reused), compared.
     private static func read(_ fd: Int32, path: String, at offset: Int, matches bytes: [UInt8], into held: inout [UInt8],
-                             fs: FileSystem) throws(StoreError) -> Bool {
-        guard try fs.read(fd, offset..<(offset + bytes.count), into: &held, path: path) else { return false }  // the file ends before
-        return bytes.isEmpty || held.withUnsafeBytes { stored in bytes.withUnsafeBytes { memcmp(stored.baseAddress!, $0.baseAddress!, bytes.count) == 0 } }
+                             piece: Int = .max, fs: FileSystem) throws(StoreError) -> Bool {
+        var done = 0
+        repeat {
+            let count = min(piece, bytes.count - done)
+            guard try fs.read(fd, (offset + done)..<(offset + done + count), into: &held, path: path) else { return false }  // the file ends before
+            let same = count == 0 || held.withUnsafeBytes { stored in bytes.withUnsafeBytes { memcmp(stored.baseAddress!, $0.baseAddress! + done, count) == 0 } }
+            guard same else { return false }
+            done += count
+        } while done < bytes.count
+        return true
     }
 }
 

@@ -30,16 +30,18 @@ import CompassTestSupport
 
         /// Whether `verify`'s comparison takes `bytes`, written as the stored snapshot, for the
         /// one its replay would write.
-        func matches(_ bytes: [UInt8], blockSize: Int = SectionComparison.blockSize) throws -> Bool {
+        func matches(_ bytes: [UInt8], blockSize: Int = SectionComparison.blockSize, piece: Int = 1 << 20) throws -> Bool {
             let fs = POSIXFileSystem()
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             guard let fd = try fs.open(path, .read), let logFd = try fs.open(logPath, .read) else { throw StoreError.noLog(path: path) }
             defer { fs.close(fd); fs.close(logFd) }
             return try LogVerifier.storedSnapshot(fd, path: path, equals: snapshot, log: (logFd, logPath), prefix: log.count,
-                                                  blockSize: blockSize, fs: fs)
+                                                  blockSize: blockSize, piece: piece, fs: fs)
         }
     }
 
+    /// The header and event ids are compared a piece at a time too (`blockSize` bytes here), on
+    /// another thread, as the sections are.
     @Test(arguments: [SectionComparison.blockSize, 4_096, 700])
     func everyChangedByteAndEveryChangedLengthIsAMismatch(blockSize: Int) throws {
         // 40 families, most of them with several parts, dealt out to several workers.
@@ -47,10 +49,15 @@ import CompassTestSupport
         defer { try? FileManager.default.removeItem(atPath: fixture.folder) }
         let honest = fixture.honest
         #expect(fixture.snapshot.state.families.values.allSatisfy { $0.interactions.holdsTextsInLog })  // not vacuous
-        func matches(_ bytes: [UInt8]) throws -> Bool { try fixture.matches(bytes, blockSize: blockSize) }
+        func matches(_ bytes: [UInt8]) throws -> Bool { try fixture.matches(bytes, blockSize: blockSize, piece: blockSize) }
         #expect(try matches(honest))
         var rng = SplitMix64(seed: 22)
-        var positions = [0, 8, 64, honest.count / 2, honest.count - 64, honest.count - 1]
+        // The ids: past the preamble and header, in their first, middle and last piece.
+        let stream = SnapshotStream(fixture.snapshot)
+        let ids = stream.opening[0].count + stream.header.count
+        #expect(stream.ids.count > 4 * 4_096)  // several pieces of every size tried
+        var positions = [0, 8, 64, ids, ids + stream.ids.count / 2, ids + stream.ids.count - 1]
+        positions += [honest.count / 2, honest.count - 64, honest.count - 1]
         positions += (0..<24).map { _ in rng.below(honest.count) }
         for position in positions {
             var flipped = honest
