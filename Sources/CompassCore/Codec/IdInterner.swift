@@ -7,14 +7,17 @@
 /// here is a cheap hash of its bytes and a comparison of five words.
 ///
 /// A direct-mapped cache: an id has one slot, chosen by a hash of its bytes, and a different id
-/// found there is replaced. So it holds a fixed number of ids whatever the log, and what it
+/// found there is replaced. 8,192 slots (512 KB a thread): the generated logs name about 1,060
+/// ids (200 families, 800 members, their schools' and coaches' ids), and in 1,024 slots they
+/// kept pushing each other out (callgrind: 332 instructions a lookup on the 100k log, most of
+/// them building and hashing the id again; 139 with 8,192 slots). So it holds a fixed number of ids whatever the log, and what it
 /// gives for an id is always that id's own `String` and `hashValue` (a differential test reads
 /// generated logs through one interner and line by line without).
 package struct IdInterner {
     /// The longest id kept (a UUID's 36 bytes fit); a longer one is built every time.
     static let longestKept = 40
     /// How many ids it holds at most, unless told otherwise.
-    static let defaultSlotCount = 1024
+    static let defaultSlotCount = 8192
 
     /// An id's bytes zero-padded to five words (an id has no zero byte, so the words alone tell
     /// ids apart), its text and its hash.
@@ -24,26 +27,27 @@ package struct IdInterner {
         var hash = 0
     }
 
-    /// Every slot starts with the words of the empty id, which is never asked for. None: it
-    /// keeps nothing (``none``).
-    private var slots: [Slot]
+    /// The slots, in memory of their own read and written in place (an array's
+    /// `withUnsafeMutableBufferPointer` checked its uniqueness and its buffer at every id);
+    /// nil for ``none``. A copy of an interner shares them: keep one per thread.
+    private let table: Table?
 
     /// An interner that keeps up to `slotCount` ids (a power of two; 64 bytes each).
     package init(slotCount: Int = IdInterner.defaultSlotCount) {
         precondition(slotCount > 1 && slotCount.nonzeroBitCount == 1, "a power of two")
-        slots = [Slot](repeating: Slot(), count: slotCount)
+        table = Table(count: slotCount)
     }
 
-    private init(slots: [Slot]) {
-        self.slots = slots
+    private init(table: Table?) {
+        self.table = table
     }
 
     /// One that keeps nothing and builds every id, for a line prepared on its own.
-    package static var none: IdInterner { IdInterner(slots: []) }
+    package static var none: IdInterner { IdInterner(table: nil) }
 
     /// The id spelled by `bytes` (1–64 id bytes) and its `hashValue`.
     package mutating func id(_ bytes: UnsafeBufferPointer<UInt8>) -> (text: String, hash: Int) {
-        guard bytes.count <= Self.longestKept, !slots.isEmpty, let base = bytes.baseAddress else {
+        guard bytes.count <= Self.longestKept, let table, let base = bytes.baseAddress else {
             let text = String(decoding: bytes, as: UTF8.self)
             return (text, text.hashValue)
         }
@@ -52,17 +56,35 @@ package struct IdInterner {
         var mixed = words.0 &* 0x9E37_79B9_7F4A_7C15
         mixed = (mixed ^ words.1) &* 0xC2B2_AE3D_27D4_EB4F
         if bytes.count > 16 { mixed = (mixed ^ words.2 ^ (words.3 &* 0x1656_67B1_9E37_79F9) ^ (words.4 &* 0x27D4_EB2F_1656_67C5)) &* 0x9E37_79B9_7F4A_7C15 }
-        let index = Int(truncatingIfNeeded: mixed >> (64 - slots.count.trailingZeroBitCount))
-        return slots.withUnsafeMutableBufferPointer { slots in
-            let slot = slots.baseAddress! + index
-            let kept = slot.pointee.words
-            if (kept.0 ^ words.0) | (kept.1 ^ words.1) | (kept.2 ^ words.2) | (kept.3 ^ words.3) | (kept.4 ^ words.4) == 0 {
-                return (slot.pointee.text, slot.pointee.hash)
-            }
-            let text = String(decoding: bytes, as: UTF8.self)
-            let hash = text.hashValue
-            slot.pointee = Slot(words: words, text: text, hash: hash)
-            return (text, hash)
+        let slot = table.base + Int(truncatingIfNeeded: mixed >> table.shift)
+        let kept = slot.pointee.words
+        if (kept.0 ^ words.0) | (kept.1 ^ words.1) | (kept.2 ^ words.2) | (kept.3 ^ words.3) | (kept.4 ^ words.4) == 0 {
+            return (slot.pointee.text, slot.pointee.hash)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let hash = text.hashValue
+        slot.pointee = Slot(words: words, text: text, hash: hash)
+        return (text, hash)
+    }
+
+    /// The slots' memory; every slot starts with the words of the empty id, which is never
+    /// asked for.
+    private final class Table {
+        let base: UnsafeMutablePointer<Slot>
+        let count: Int
+        /// How far a 64-bit hash is shifted to give a slot's index.
+        let shift: UInt64
+
+        init(count: Int) {
+            self.count = count
+            shift = UInt64(64 - count.trailingZeroBitCount)
+            base = .allocate(capacity: count)
+            base.initialize(repeating: Slot(), count: count)
+        }
+
+        deinit {
+            base.deinitialize(count: count)
+            base.deallocate()
         }
     }
 }
