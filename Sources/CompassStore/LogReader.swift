@@ -167,7 +167,10 @@ enum LogReader {
         var prepared: PreparedBlock?  // the previous block, ready to fold
         defer { prepared?.discard() }
         // Two blocks take turns (one folds while the other prepares), their storage reused.
-        let blocks = [PreparedBlock(), PreparedBlock()]
+        // Each block's two preparing threads keep the ids they built lately, in a cache sized
+        // to the bytes to read (a family's log names a few dozen ids, a store's a thousand).
+        let idSlots = IdInterner.slotCount(forLogBytes: extent.complete - offset)
+        let blocks = [PreparedBlock(idSlots: idSlots), PreparedBlock(idSlots: idSlots)]
         var turn = 0
         // A line longer than the limit is hashed as it streams past, never held whole.
         var oversized: (hasher: SHA256, count: Int)?
@@ -398,7 +401,9 @@ private struct ReadBuffers {
 /// built lately.
 private struct PreparingScratch {
     var tape = JSONTape()
-    var ids = IdInterner()
+    var ids: IdInterner
+
+    init(idSlots: Int) { ids = IdInterner(slotCount: idSlots) }
 }
 
 /// One block's complete lines, prepared in chunks by a worker and by whichever thread calls
@@ -429,9 +434,15 @@ private final class PreparedBlock: @unchecked Sendable {
     private var folded = 0     // lines moved out by fold
     private var ready = true
     /// What the block's worker keeps from line to line, and block to block.
-    private var workerScratch = PreparingScratch()
+    private var workerScratch: PreparingScratch
     /// What the thread that folds the block keeps when it prepares chunks of it.
-    private var folderScratch = PreparingScratch()
+    private var folderScratch: PreparingScratch
+
+    /// A block whose preparing threads each keep up to `idSlots` ids (``IdInterner``).
+    init(idSlots: Int) {
+        workerScratch = PreparingScratch(idSlots: idSlots)
+        folderScratch = PreparingScratch(idSlots: idSlots)
+    }
 
     /// Starts preparing `ranges` of `bytes` on a worker; `bytes` must stay valid until the
     /// block's lines are all folded or discarded (the fold reads the texts the lines staged

@@ -258,6 +258,20 @@ import CompassTestSupport
         }
     }
 
+    /// A replay sizes its id caches to the log it reads: a power of two from 256 to 8,192
+    /// slots, never fewer for a larger log; a family's 3 MB log gets 512, the 58 MB one 8,192.
+    @Test func idCachesAreSizedToTheLog() {
+        var last = 0
+        for bytes in [0, 1, 4_096, 2_097_152, 2_097_153, 3_000_000, 58_403_893, 602_259_013, Int.max / 2] {
+            let slots = IdInterner.slotCount(forLogBytes: bytes)
+            #expect(slots.nonzeroBitCount == 1 && (256...IdInterner.defaultSlotCount).contains(slots) && slots >= last, "\(bytes) bytes: \(slots)")
+            last = slots
+        }
+        #expect(IdInterner.slotCount(forLogBytes: 2_097_152) == 256)
+        #expect(IdInterner.slotCount(forLogBytes: 3_000_000) == 512)
+        #expect(IdInterner.slotCount(forLogBytes: 58_403_893) == IdInterner.defaultSlotCount)
+    }
+
     /// Whole generated logs, their lines mutated: the same lines either way.
     @Test func agreesOnGeneratedAndMutatedLogs() {
         var rng = SplitMix64(seed: 0x1A)

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The ids a preparing thread has built lately, by their bytes: an id read again is given the
 /// `String` and `hashValue` built the first time, instead of being built and hashed again.
 ///
@@ -7,10 +15,11 @@
 /// here is a cheap hash of its bytes and a comparison of five words.
 ///
 /// A direct-mapped cache: an id has one slot, chosen by a hash of its bytes, and a different id
-/// found there is replaced. 8,192 slots (512 KB a thread): the generated logs name about 1,060
-/// ids (200 families, 800 members, their schools' and coaches' ids), and in 1,024 slots they
-/// kept pushing each other out (callgrind: 332 instructions a lookup on the 100k log, most of
-/// them building and hashing the id again; 139 with 8,192 slots). So it holds a fixed number of ids whatever the log, and what it
+/// found there is replaced. Up to 8,192 slots (512 KB a thread) for a large log
+/// (``slotCount(forLogBytes:)``): the generated logs name about 1,060 ids (200 families, 800
+/// members, their schools' and coaches' ids), and in 1,024 slots they kept pushing each other
+/// out (callgrind: 332 instructions a lookup on the 100k log, most of them building and hashing
+/// the id again; 139 with 8,192 slots). So it holds a fixed number of ids whatever the log, and what it
 /// gives for an id is always that id's own `String` and `hashValue` (a differential test reads
 /// generated logs through one interner and line by line without).
 package struct IdInterner {
@@ -18,6 +27,15 @@ package struct IdInterner {
     static let longestKept = 40
     /// How many ids it holds at most, unless told otherwise.
     static let defaultSlotCount = 8192
+
+    /// The slots for reading a log of `bytes` bytes: one per 8 KB of log, a power of two from
+    /// 256 to ``defaultSlotCount``. A family's log of 5,000 events (3 MB, a few dozen ids) gets
+    /// 512 (32 KB); the 100k-event log (58 MB, about 1,060 ids) and larger ones 8,192 (512 KB).
+    package static func slotCount(forLogBytes bytes: Int) -> Int {
+        var slots = 256
+        while slots < defaultSlotCount, slots * 8_192 < bytes { slots <<= 1 }
+        return slots
+    }
 
     /// An id's bytes zero-padded to five words (an id has no zero byte, so the words alone tell
     /// ids apart), its text and its hash.
@@ -63,12 +81,20 @@ package struct IdInterner {
         }
         let text = String(decoding: bytes, as: UTF8.self)
         let hash = text.hashValue
-        slot.pointee = Slot(words: words, text: text, hash: hash)
+        if kept.0 == 0 {
+            slot.initialize(to: Slot(words: words, text: text, hash: hash))  // the slot's first id
+        } else {
+            slot.pointee = Slot(words: words, text: text, hash: hash)
+        }
         return (text, hash)
     }
 
-    /// The slots' memory; every slot starts with the words of the empty id, which is never
-    /// asked for.
+    /// The slots' memory, zeroed: a slot whose first word is zero holds no id (an id's first
+    /// byte is not zero) and is not initialized; the others are.
+    ///
+    /// The system hands zeroed memory over untouched, so a slot's page is faulted in only when
+    /// an id lands there: initializing 512 KB for each of a replay's four preparing scratches
+    /// was about half a millisecond on a family-sized log.
     private final class Table {
         let base: UnsafeMutablePointer<Slot>
         let count: Int
@@ -78,13 +104,15 @@ package struct IdInterner {
         init(count: Int) {
             self.count = count
             shift = UInt64(64 - count.trailingZeroBitCount)
-            base = .allocate(capacity: count)
-            base.initialize(repeating: Slot(), count: count)
+            guard let raw = calloc(count, MemoryLayout<Slot>.stride) else { fatalError("out of memory for an id cache") }
+            base = raw.bindMemory(to: Slot.self, capacity: count)
         }
 
         deinit {
-            base.deinitialize(count: count)
-            base.deallocate()
+            for slot in 0..<count where (base + slot).pointer(to: \.words)!.pointee.0 != 0 {
+                (base + slot).deinitialize(count: 1)
+            }
+            free(base)
         }
     }
 }
