@@ -200,7 +200,13 @@ if [ "$SMOKE" = 0 ]; then
     "$C" replay --log "$WORK/curve-fixed.jsonl" > /dev/null || true   # leaves the snapshot
     measure "curve: a 5,000-event family's interactions, snapshot, $n events" "$C" interactions --log "$WORK/curve-fixed.jsonl" --as u-fixed-1 --json --now 2026-01-01T00:00:00Z
   done
-  target "replay time per event, 3M vs 100k" "$(awk -v a="$CURVE_100000" -v b="$CURVE_3000000" 'BEGIN { printf "%.2f", (b / 3000000) / (a / 100000) }')" "<=" 1.15 "x"
+  target "replay time per event, 3M vs 100k, medians" "$(awk -v a="$CURVE_100000" -v b="$CURVE_3000000" 'BEGIN { printf "%.2f", (b / 3000000) / (a / 100000) }')" "<=" 1.15 "x"
+  # The same ratio with the two replays run in turn: a 100k replay takes 0.15 s, and the spread
+  # of three of them alone moved the ratio of medians by a fifth.
+  rm -f "$WORK/curve-v3-100000.jsonl.snapshot" "$WORK/curve-v3-3000000.jsonl.snapshot"
+  curve_small() { $OFF "$C" replay --log "$WORK/curve-v3-100000.jsonl"; }
+  curve_large() { $OFF "$C" replay --log "$WORK/curve-v3-3000000.jsonl"; }
+  target "replay time per event, 3M vs 100k, run in turn" "$(awk -v r="$(paired_ratio curve_large curve_small)" 'BEGIN { printf "%.2f", r / 30 }')" "<=" 1.15 "x"
 fi
 
 target "analytics, 5,000-event log, with its snapshot" "$(awk -v t="$SMALLSNAP" 'BEGIN { printf "%.1f", t * 1000 }')" "<=" 10 "ms"
