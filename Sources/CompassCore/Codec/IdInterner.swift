@@ -15,13 +15,15 @@ import Musl
 /// here is a cheap hash of its bytes and a comparison of five words.
 ///
 /// A direct-mapped cache: an id has one slot, chosen by a hash of its bytes, and a different id
-/// found there is replaced. Up to 8,192 slots (512 KB a thread) for a large log
-/// (``slotCount(forLogBytes:)``): the generated logs name about 1,060 ids (200 families, 800
-/// members, their schools' and coaches' ids), and in 1,024 slots they kept pushing each other
-/// out (callgrind: 332 instructions a lookup on the 100k log, most of them building and hashing
-/// the id again; 139 with 8,192 slots). So it holds a fixed number of ids whatever the log, and what it
+/// found there is replaced. So it holds a fixed number of ids whatever the log, and what it
 /// gives for an id is always that id's own `String` and `hashValue` (a differential test reads
 /// generated logs through one interner and line by line without).
+///
+/// A reader sizes it to the log (``slotCount(forLogBytes:)``), up to 8,192 slots (512 KB a
+/// thread): the generated logs name about 1,060 ids (200 families, 800 members, their schools'
+/// and coaches' ids), and in 1,024 slots they kept pushing each other out (callgrind: 332
+/// instructions a lookup on the 100k log, most of them building and hashing the id again; 139
+/// with 8,192 slots).
 package struct IdInterner {
     /// The longest id kept (a UUID's 36 bytes fit); a longer one is built every time.
     static let longestKept = 40
@@ -93,8 +95,8 @@ package struct IdInterner {
     /// byte is not zero) and is not initialized; the others are.
     ///
     /// The system hands zeroed memory over untouched, so a slot's page is faulted in only when
-    /// an id lands there: initializing 512 KB for each of a replay's four preparing scratches
-    /// was about half a millisecond on a family-sized log.
+    /// an id lands there: 8,192 slots initialized for each of a replay's four preparing
+    /// scratches made a family-sized log's replay about a tenth slower.
     private final class Table {
         let base: UnsafeMutablePointer<Slot>
         let count: Int
