@@ -43,6 +43,25 @@ import Testing
         }
     }
 
+    /// Where the search for a quote stops, for every byte value in every lane and in the tail
+    /// (a quote there, or none before the end), from several starts, and behind a second quote.
+    @Test func aQuoteSearchStopsAtTheFirstQuote() {
+        for length in [1, 7, 8, 9, 16, 17] {
+            for start in [0, 1, 3] where start < length {
+                for position in start..<length {
+                    for value in 0...255 {
+                        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                        bytes[position] = UInt8(value)
+                        if position + 1 < length, value % 7 == 0 || value == 0x22 { bytes[position + 1] = UInt8(ascii: "\"") }
+                        let end = bytes.withUnsafeBufferPointer { ByteClass.quoteIndex($0.baseAddress!, from: start, to: length) }
+                        let first = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) ?? length
+                        #expect(end == first, "value \(value) at \(position) of \(length), from \(start)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func randomRunsAgreeWithTheDefinitions() {
         var rng = SplitMix64(seed: 91)
         let alphabet = Array("0123456789abcdefABCXYZxyz_.:-/ \"\u{7F}".utf8) + [0x80, 0xC3, 0xFF, 0x00, 0x2C, 0x40, 0x5B, 0x60, 0x67, 0x7B]
@@ -53,6 +72,8 @@ import Testing
             #expect(hex == bytes.allSatisfy(Self.isLowerHex))
             let end = bytes.withUnsafeBufferPointer { ByteClass.idRunEnd($0.baseAddress!, from: 0, to: $0.count) }
             #expect(end == (bytes.firstIndex { !Identifier.isIdByte($0) } ?? bytes.count))
+            let quote = bytes.withUnsafeBufferPointer { ByteClass.quoteIndex($0.baseAddress!, from: 0, to: $0.count) }
+            #expect(quote == (bytes.firstIndex(of: UInt8(ascii: "\"")) ?? bytes.count))
         }
     }
 

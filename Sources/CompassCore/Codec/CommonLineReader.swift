@@ -403,7 +403,7 @@ struct CommonLineReader {
     /// there); the cursor is left on the quote.
     private mutating func stringBytes() -> UnsafeBufferPointer<UInt8>? {
         let start = i
-        while i < n, p[i] != UInt8(ascii: "\"") { i += 1 }
+        i = ByteClass.quoteIndex(p, from: i, to: n)
         guard i < n else { return nil }
         return UnsafeBufferPointer(start: p + start, count: i - start)
     }

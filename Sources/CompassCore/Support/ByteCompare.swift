@@ -58,6 +58,20 @@ enum ByteClass {
         return k
     }
 
+    /// Where the first quote (`"`) at or after `start` is, or `n` when there is none.
+    @inline(__always) static func quoteIndex(_ p: UnsafePointer<UInt8>, from start: Int, to n: Int) -> Int {
+        var k = start
+        while n &- k >= 8 {
+            let x = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) ^ (ones &* 0x22)  // a quote's lane is zero
+            // The lowest flag is exact (a false one can only follow a true one, from the borrow).
+            let zero = (x &- ones) & ~x & highs
+            if zero != 0 { return k &+ (zero.trailingZeroBitCount &>> 3) }
+            k &+= 8
+        }
+        while k < n, p[k] != UInt8(ascii: "\"") { k &+= 1 }
+        return k
+    }
+
     /// The value of eight lowercase hex digits loaded little-endian (the first digit in the
     /// lowest byte, and the most significant in the value); the digits must be checked first.
     /// Four digits in the low half, with zeros above, give their value shifted left by 16.
