@@ -85,10 +85,9 @@ package struct EventIdSet: Equatable, Sendable {
     /// set read where it lies (no copy of it).
     static func prefetch(in set: UnsafePointer<EventIdSet>, _ key: EventIdKey) {
         guard key.isUUID, let slots = set.pointer(to: \.slots) else { return }
-        slots.pointee.withUnsafeBufferPointer { table in
-            guard !table.isEmpty else { return }
-            compass_prefetch(table.baseAddress! + Self.slotIndex((key.high, key.low), slots: table.count) * 2)
-        }
+        let table = ArrayStorage.elements(slots)
+        guard let base = table.baseAddress else { return }
+        compass_prefetch(base + Self.slotIndex((key.high, key.low), slots: table.count) * 2)
     }
 
     /// Adds an id; false when it was already there.

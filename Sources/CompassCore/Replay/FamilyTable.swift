@@ -30,20 +30,20 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
     /// Starts loading what the rules will read of a line's event, in the family a family id
     /// hashing to `keys.family` found (a hint): the index slots of its interaction, school and
     /// coach when `slots`, else (a few lines later, the slots loaded) the school's and coach's
-    /// entries. The table is read where it lies (no copy of its arrays).
+    /// entries. The table is read where it lies (``ArrayStorage``: no copy of its arrays, no
+    /// reference count taken).
     static func prefetch(in table: UnsafePointer<FamilyTable>, _ keys: LineKeys, slots: Bool) {
         guard let index = table.pointer(to: \.byHash), let list = table.pointer(to: \.list),
-              let position = index.pointee.anyPosition(hash: keys.family) else { return }
-        list.pointee.withUnsafeBufferPointer { families in
-            let family = families.baseAddress! + position
-            if slots {
-                if let interaction = keys.interaction { InteractionTable.prefetch(in: family.pointer(to: \.interactions)!, hash: interaction) }
-                if let school = keys.school { IdTable.prefetchSlot(in: family.pointer(to: \.schools)!, hash: school) }
-                if let coach = keys.coach { IdTable.prefetchSlot(in: family.pointer(to: \.coaches)!, hash: coach) }
-            } else {
-                if let school = keys.school { IdTable.prefetchEntry(in: family.pointer(to: \.schools)!, hash: school) }
-                if let coach = keys.coach { IdTable.prefetchEntry(in: family.pointer(to: \.coaches)!, hash: coach) }
-            }
+              let position = PositionIndex.anyPosition(in: index, hash: keys.family),
+              let families = ArrayStorage.elements(list).baseAddress else { return }
+        let family = families + position
+        if slots {
+            if let interaction = keys.interaction { InteractionTable.prefetch(in: family.pointer(to: \.interactions)!, hash: interaction) }
+            if let school = keys.school { IdTable.prefetchSlot(in: family.pointer(to: \.schools)!, hash: school) }
+            if let coach = keys.coach { IdTable.prefetchSlot(in: family.pointer(to: \.coaches)!, hash: coach) }
+        } else {
+            if let school = keys.school { IdTable.prefetchEntry(in: family.pointer(to: \.schools)!, hash: school) }
+            if let coach = keys.coach { IdTable.prefetchEntry(in: family.pointer(to: \.coaches)!, hash: coach) }
         }
     }
 

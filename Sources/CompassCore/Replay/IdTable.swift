@@ -70,8 +70,9 @@ public struct IdTable<Value: Sendable>: Sendable, Sequence {
     /// Starts loading the entry of the first record stored under `hash` (unconfirmed: a hint),
     /// once its slot is loaded.
     static func prefetchEntry(in table: UnsafePointer<IdTable>, hash: Int) {
-        guard let position = table.pointee.index.anyPosition(hash: hash) else { return }
-        table.pointer(to: \.entries)!.pointee.withUnsafeBufferPointer { compass_prefetch($0.baseAddress! + position) }
+        guard let position = PositionIndex.anyPosition(in: table.pointer(to: \.index)!, hash: hash) else { return }
+        guard let entries = ArrayStorage.elements(table.pointer(to: \.entries)!).baseAddress else { return }
+        compass_prefetch(entries + position)
     }
 
     /// Mutates the record with this id in place, if there is one.

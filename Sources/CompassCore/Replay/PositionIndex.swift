@@ -27,19 +27,27 @@ struct PositionIndex: Sendable {
         }
     }
 
-    /// The first position stored under `hash`, unconfirmed: a hint for prefetching only.
-    func anyPosition(hash: Int) -> Int? {
-        position(hash: hash) { _ in true }
+    /// The first position stored under `hash`, unconfirmed (a hint for prefetching only), in
+    /// an index read where it lies (``ArrayStorage``: no reference count taken).
+    static func anyPosition(in index: UnsafePointer<PositionIndex>, hash: Int) -> Int? {
+        let words = ArrayStorage.elements(index.pointer(to: \.slots)!)
+        guard !words.isEmpty else { return nil }
+        let mask = words.count / 2 - 1
+        var slot = hash & mask
+        while true {
+            let position = words[slot * 2 + 1]
+            if position < 0 { return nil }
+            if words[slot * 2] == hash { return position }
+            slot = (slot + 1) & mask
+        }
     }
 
     /// Starts loading the slot where `hash` would be (a hint; never faults), in an index read
-    /// where it lies (no copy of its slots).
+    /// where it lies (no copy of its slots, no reference count taken).
     static func prefetch(in index: UnsafePointer<PositionIndex>, hash: Int) {
-        guard let slots = index.pointer(to: \.slots) else { return }
-        let count = slots.pointee.count
-        guard count > 0 else { return }
-        let slot = hash & (count / 2 - 1)
-        slots.pointee.withUnsafeBufferPointer { compass_prefetch($0.baseAddress! + slot * 2) }
+        let words = ArrayStorage.elements(index.pointer(to: \.slots)!)
+        guard let base = words.baseAddress else { return }
+        compass_prefetch(base + (hash & (words.count / 2 - 1)) * 2)
     }
 
     /// Records `position` under `hash` (the caller has checked that its id is not there yet).
