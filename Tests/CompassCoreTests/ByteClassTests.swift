@@ -26,39 +26,39 @@ import Testing
         }
     }
 
-    /// Where a run of id bytes stops, for every byte value in every lane and in the tail, and
-    /// for runs that start past the first byte.
-    @Test func anIdRunStopsAtItsFirstOtherByte() {
+    /// Calls `body` with runs of `a` of lengths around a word, one byte set to every value at
+    /// every position from each start: the run, the start, the position and the value.
+    static func everyByteInEveryLane(_ body: (_ bytes: inout [UInt8], _ start: Int, _ position: Int, _ value: UInt8) -> Void) {
         for length in [1, 7, 8, 9, 16, 17] {
             for start in [0, 1, 3] where start < length {
                 for position in start..<length {
                     for value in 0...255 {
                         var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
                         bytes[position] = UInt8(value)
-                        let end = bytes.withUnsafeBufferPointer { ByteClass.idRunEnd($0.baseAddress!, from: start, to: length) }
-                        #expect(end == (Identifier.isIdByte(UInt8(value)) ? length : position), "value \(value) at \(position) of \(length)")
+                        body(&bytes, start, position, UInt8(value))
                     }
                 }
             }
         }
     }
 
+    /// Where a run of id bytes stops, for every byte value in every lane and in the tail, and
+    /// for runs that start past the first byte.
+    @Test func anIdRunStopsAtItsFirstOtherByte() {
+        Self.everyByteInEveryLane { bytes, start, position, value in
+            let end = bytes.withUnsafeBufferPointer { ByteClass.idRunEnd($0.baseAddress!, from: start, to: $0.count) }
+            #expect(end == (Identifier.isIdByte(value) ? bytes.count : position), "value \(value) at \(position) of \(bytes.count)")
+        }
+    }
+
     /// Where the search for a quote stops, for every byte value in every lane and in the tail
     /// (a quote there, or none before the end), from several starts, and behind a second quote.
     @Test func aQuoteSearchStopsAtTheFirstQuote() {
-        for length in [1, 7, 8, 9, 16, 17] {
-            for start in [0, 1, 3] where start < length {
-                for position in start..<length {
-                    for value in 0...255 {
-                        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
-                        bytes[position] = UInt8(value)
-                        if position + 1 < length, value % 7 == 0 || value == 0x22 { bytes[position + 1] = UInt8(ascii: "\"") }
-                        let end = bytes.withUnsafeBufferPointer { ByteClass.quoteIndex($0.baseAddress!, from: start, to: length) }
-                        let first = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) ?? length
-                        #expect(end == first, "value \(value) at \(position) of \(length), from \(start)")
-                    }
-                }
-            }
+        Self.everyByteInEveryLane { bytes, start, position, value in
+            if position + 1 < bytes.count, value % 7 == 0 || value == 0x22 { bytes[position + 1] = UInt8(ascii: "\"") }
+            let end = bytes.withUnsafeBufferPointer { ByteClass.quoteIndex($0.baseAddress!, from: start, to: $0.count) }
+            let first = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) ?? bytes.count
+            #expect(end == first, "value \(value) at \(position) of \(bytes.count), from \(start)")
         }
     }
 
