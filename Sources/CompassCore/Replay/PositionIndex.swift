@@ -14,30 +14,25 @@ struct PositionIndex: Sendable {
 
     /// The position of the record whose id hashes to `hash` and passes `isMatch`.
     @inline(__always) func position(hash: Int, where isMatch: (Int) -> Bool) -> Int? {
-        guard !slots.isEmpty else { return nil }
-        let mask = slots.count / 2 - 1
-        var slot = hash & mask
-        return slots.withUnsafeBufferPointer { words in
-            while true {
-                let position = words[slot * 2 + 1]
-                if position < 0 { return nil }
-                if words[slot * 2] == hash, isMatch(position) { return position }
-                slot = (slot + 1) & mask
-            }
-        }
+        slots.withUnsafeBufferPointer { Self.probe($0, hash: hash, where: isMatch) }
     }
 
     /// The first position stored under `hash`, unconfirmed (a hint for prefetching only), in
     /// an index read where it lies (``ArrayStorage``: no reference count taken).
     static func anyPosition(in index: UnsafePointer<PositionIndex>, hash: Int) -> Int? {
-        let words = ArrayStorage.elements(index.pointer(to: \.slots)!)
+        probe(ArrayStorage.elements(index.pointer(to: \.slots)!), hash: hash) { _ in true }
+    }
+
+    /// Probes `words` (the slots) from `hash`'s slot for a position stored under `hash` that
+    /// passes `isMatch`, until an empty slot.
+    @inline(__always) private static func probe(_ words: UnsafeBufferPointer<Int>, hash: Int, where isMatch: (Int) -> Bool) -> Int? {
         guard !words.isEmpty else { return nil }
         let mask = words.count / 2 - 1
         var slot = hash & mask
         while true {
             let position = words[slot * 2 + 1]
             if position < 0 { return nil }
-            if words[slot * 2] == hash { return position }
+            if words[slot * 2] == hash, isMatch(position) { return position }
             slot = (slot + 1) & mask
         }
     }
