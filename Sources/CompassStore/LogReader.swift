@@ -61,14 +61,19 @@ enum LogReader {
            !(listsProblems && file.index.base.problems.count > 0),
            try file.matches(log: fd, path: path, extent: extent, fs: fs) {
             let index = file.index
+            // A read that shows texts has those a section keeps as ranges of the log read back
+            // from the log (one read a row); `replay` and `verify` leave them there.
+            let readLog: SnapshotIndex.LogRead? = textsStayInLog ? nil : { range, buffer in
+                (try? fs.read(fd, range, into: &buffer, path: path)) ?? false
+            }
             if scope == .everything {
-                if let whole = index.whole(read: file.read) {
+                if let whole = index.whole(read: file.read, readLog: readLog) {
                     replayer = Replayer(resuming: whole, problems: problems)
                     start = whole.consumedBytes
                 }
             } else {
                 replayer = Replayer(resuming: index.base, deferring: DeferredParts(
-                    family: { index.familyState($0, read: file.read) }, eventIds: { index.lazyEventIds(read: file.read) },
+                    family: { index.familyState($0, read: file.read, readLog: readLog) }, eventIds: { index.lazyEventIds(read: file.read) },
                     familyIds: { index.familyIds }),
                     problems: problems)
                 start = index.base.consumedBytes

@@ -51,7 +51,33 @@ struct SectionComparison {
             dealt[worker].append(index)
             load[worker] += families[index].interactions.count + 1
         }
-        let shares = dealt.filter { !$0.isEmpty }.map { Share(self, checks: $0.map { Check(encoder: SectionEncoder(families[$0]), stored: stored[$0]) }) }
+        // Each stored section says first whether it keeps its texts as ranges of the log (then
+        // no row needs the log's bytes) or holds them (a byte that is neither is compared, and
+        // differs from what is encoded).
+        var ranges: [Bool] = [], first: [UInt8] = []
+        for section in stored {
+            guard !section.isEmpty else { ranges.append(false); continue }
+            try Self.read(snapshot, section.lowerBound..<(section.lowerBound + 1), into: &first, fs: fs)
+            ranges.append(first[0] == 1)
+        }
+        let shares = dealt.filter { !$0.isEmpty }.map {
+            Share(self, checks: $0.map { Check(encoder: SectionEncoder(families[$0], ranges: ranges[$0]), stored: stored[$0]) })
+        }
+        if !ranges.contains(false) {
+            // Nothing to read from the log: every section is encoded from the state alone.
+            let none = LogWindow(UnsafeBufferPointer(start: nil, count: 0), at: 0)
+            for result in Parallel.mapEach(shares, { share in Result { () throws(StoreError) in try share.advance(in: none, last: true) } }) {
+                try result.get()
+            }
+        } else {
+            try compareReadingTheLog(shares)
+        }
+        return outcomes(families, dealt: dealt, shares: shares)
+    }
+
+    /// Advances every share through the log's prefix, read again in blocks, until each has
+    /// encoded and compared all its families.
+    private func compareReadingTheLog(_ shares: [Share]) throws(StoreError) {
         // Two blocks: the next is read on another thread while the workers take the current one.
         var (current, next) = (Block(count: min(blockSize, max(prefix, 1))), Block(count: min(blockSize, max(prefix, 1))))
         var start = 0, end = min(prefix, blockSize)
@@ -73,6 +99,10 @@ struct SectionComparison {
             (current, next) = (next, current)
             (start, end) = (following.lowerBound, following.upperBound)
         } while shares.contains(where: { !$0.open.isEmpty }) && start < prefix
+    }
+
+    /// Every family's outcome, in the order given.
+    private func outcomes(_ families: [Family], dealt: [[Int]], shares: [Share]) -> [Outcome] {
         var outcomes = [Outcome?](repeating: nil, count: families.count)
         for (indices, share) in zip(dealt.filter { !$0.isEmpty }, shares) {
             for (index, check) in zip(indices, share.checks) {

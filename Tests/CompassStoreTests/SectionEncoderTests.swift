@@ -7,6 +7,8 @@ import CompassTestSupport
 /// A family's section encoded a part at a time, its texts taken from the log's bytes as they
 /// go by, is the section written at once from a replay holding every text, byte for byte,
 /// whatever windows of the log it is given; it asks for exactly the range of the log it needs.
+/// Keeping the texts as ranges of the log instead, it needs no window and is the section the
+/// replay that left them there writes.
 @Suite struct SectionEncoderTests {
     @Test(arguments: 0..<2)
     func thePartsEndToEndAreTheSectionWrittenAtOnce(log: Int) throws {
@@ -21,7 +23,8 @@ import CompassTestSupport
         try bytes.withUnsafeBufferPointer { all in
             for family in left.families.values {
                 let expected = SnapshotCodec.familySection(try #require(held.families[family.id]))
-                let encoder = SectionEncoder(family)
+                // (A family none of whose texts was copied, with none to copy, says it keeps ranges.)
+                let encoder = SectionEncoder(family, ranges: expected.first == 1)
                 var encoded: [UInt8] = []
                 // Windows of random size walking the log; a row it needs outside one is given
                 // exactly the range it asked for.
@@ -48,5 +51,28 @@ import CompassTestSupport
         }
         // Not vacuous: texts were left in the log, and rows fell across windows.
         #expect(left.families.values.contains { $0.interactions.holdsTextsInLog } && asked > 0)
+        #expect(held.families.values.contains { SnapshotCodec.familySection($0).first == 0 })
+    }
+
+    @Test(arguments: 0..<2)
+    func keptAsRangesNoWindowIsNeeded(log: Int) throws {
+        let folder = try TextsInLogTests.folder(TextsInLogTests.logs[log])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let left = try LogReader.replay(path: folder + "/events.jsonl", fs: POSIXFileSystem(), problems: .summary, textsStayInLog: true).state
+        for family in left.families.values {
+            let expected = SnapshotCodec.familySection(family)
+            #expect(expected.first == 1, "family \(family.id): a replay that copied no text keeps ranges")
+            let encoder = SectionEncoder(family, ranges: true)
+            var encoded: [UInt8] = []
+            var step = encoder.encode(window: LogWindow(UnsafeBufferPointer(start: nil, count: 0), at: 0), limit: 100)
+            while step == .full {
+                encoder.take { encoded += $0 }
+                step = encoder.encode(window: LogWindow(UnsafeBufferPointer(start: nil, count: 0), at: 0), limit: 100)
+            }
+            #expect(step == .finished)
+            encoder.take { encoded += $0 }
+            #expect(encoded == expected, "family \(family.id): \(encoded.count) bytes against \(expected.count)")
+        }
+        #expect(left.families.values.contains { $0.interactions.holdsTextsInLog })
     }
 }

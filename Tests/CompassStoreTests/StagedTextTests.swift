@@ -186,7 +186,7 @@ import Testing
         let decoded = compact.bytes.withUnsafeBufferPointer { buffer -> InteractionTable? in
             var reader = ByteReader(buffer)
             var decoded = InteractionTable()
-            guard let count = reader.uint(), decoded.decode(count, from: &reader), reader.isAtEnd else { return nil }
+            guard let count = reader.uint(), decoded.decode(count, from: &reader, ranges: false), reader.isAtEnd else { return nil }
             return decoded
         }
         // (Answers that are not six, which only an unchecked app event can hold, come back as
@@ -209,7 +209,7 @@ import Testing
                 var reader = ByteReader(buffer)
                 var table = InteractionTable()
                 guard let count = reader.uint() else { return false }
-                return table.decode(count, from: &reader)
+                return table.decode(count, from: &reader, ranges: false)
             }
             #expect(!read)
         }

@@ -5,12 +5,14 @@ import CompassTestSupport
 @testable import CompassStore
 
 /// A replay that shows no text (`compass replay`) leaves the interactions' subjects and
-/// contents in the log, as where they are, and reads them back only to write the snapshot:
-/// the snapshot is byte for byte the one a replay holding every text writes, whatever the
-/// texts, from a cold replay or one resumed from a snapshot; a text that cannot be read back
-/// means no snapshot, never a wrong one. `verify`, which leaves the texts in the log too and
-/// takes them from it as it compares, catches any changed byte of such a snapshot, in a text or
-/// not.
+/// contents in the log, as where they are, and its snapshot keeps them as their ranges there:
+/// read with the log, that snapshot is the state a replay holding every text has, whatever the
+/// texts; a replay resumed from it writes the same snapshot as a cold one; a read that shows
+/// texts reads them back from the log, and one that cannot goes back to the log whole, never
+/// to a wrong text. A snapshot holding the texts (a query's) is read back to be written again
+/// after such a replay; a text that cannot be read back means no snapshot, never a wrong one.
+/// `verify`, which leaves the texts in the log too, catches any changed byte of either kind of
+/// snapshot, in a text or not.
 @Suite struct TextsInLogTests {
     static var writeNow: SnapshotPolicy { SnapshotPolicy(minimumNewBytes: 0, afterOutput: { $0() }) }
 
@@ -34,14 +36,37 @@ import CompassTestSupport
     /// limits (``StagedTextTests/log()``), and a generated history of several families.
     static let logs: [[UInt8]] = [StagedTextTests.log(), HistoryGenerator(families: 5, events: 3_000, seed: 8).bytes()]
 
+    /// The state a snapshot holds, its texts kept as ranges read back from the log at `path`.
+    static func state(of snapshot: [UInt8], log path: String) throws -> CompassState? {
+        let fd = try #require(try POSIXFileSystem().open(path, .read))
+        defer { POSIXFileSystem().close(fd) }
+        let read = { (range: Range<Int>) -> [UInt8]? in range.upperBound <= snapshot.count ? Array(snapshot[range]) : nil }
+        return SnapshotIndex.open(size: snapshot.count, read: read)?.whole(read: read, readLog: { range, buffer in
+            (try? POSIXFileSystem().read(fd, range, into: &buffer, path: path)) ?? false
+        })?.state
+    }
+
     @Test(arguments: 0..<2)
-    func theSnapshotIsTheOneAReplayHoldingEveryTextWrites(log: Int) throws {
+    func theSnapshotKeepsTheTextsAsRangesAndReadWithTheLogIsTheStateThatHoldsThem(log: Int) throws {
         let path = try Self.folder(Self.logs[log]) + "/events.jsonl"
         let held = try Self.snapshot(of: path, textsStayInLog: false)
+        #expect(try LogVerifier.verify(path: path, fs: POSIXFileSystem(), expectHead: nil, problems: nil).snapshot == .verified)
         try FileManager.default.removeItem(atPath: path + ".snapshot")
         let left = try Self.snapshot(of: path, textsStayInLog: true)
-        let expected = try #require(held.bytes)
-        #expect(left.bytes == expected ? true : false, "the snapshots differ")  // (not printed: megabytes)
+        let (heldBytes, leftBytes) = (try #require(held.bytes), try #require(left.bytes))
+        #expect(leftBytes.count < heldBytes.count)  // the texts are not in it
+        // Read with the log, it is the state of the replay that holds every text (the families
+        // compared record by record, every text read back); without the log, it is incomplete.
+        let state = try #require(try Self.state(of: leftBytes, log: path))
+        #expect(state.families == held.replayer.state.families)
+        #expect(!state.families.values.contains { $0.interactions.holdsTextsInLog })
+        #expect(SnapshotCodec.decode(leftBytes) == nil)
+        #expect(SnapshotCodec.decode(heldBytes) != nil)
+        #expect(try LogVerifier.verify(path: path, fs: POSIXFileSystem(), expectHead: nil, problems: nil).snapshot == .verified)
+        // A query resumed from it shows what a cold one shows.
+        let shown = try LogReader.replay(path: path, fs: POSIXFileSystem(), snapshots: SnapshotPolicy(minimumNewBytes: .max), problems: .summary)
+        #expect(shown.state.families == held.replayer.state.families)
+        #expect(!shown.state.families.values.contains { $0.interactions.holdsTextsInLog })
         // Not vacuous: the replay did leave texts in the log, and counts the same.
         #expect(left.replayer.state.families.values.contains { $0.interactions.holdsTextsInLog })
         #expect(!held.replayer.state.families.values.contains { $0.interactions.holdsTextsInLog })
@@ -71,12 +96,14 @@ import CompassTestSupport
         }
     }
 
-    /// An honest snapshot verifies; a snapshot with any one byte changed (in a subject or
-    /// content, or anywhere else) does not, and is removed.
-    @Test func verifyCatchesAChangedByteOfTheSnapshotInATextOrNot() throws {
+    /// An honest snapshot verifies, holding its texts or keeping them as ranges of the log; a
+    /// snapshot with any one byte changed (in a subject or content, or anywhere else) does not,
+    /// and is removed.
+    @Test(arguments: [false, true])
+    func verifyCatchesAChangedByteOfTheSnapshotInATextOrNot(asRanges: Bool) throws {
         let log = HistoryGenerator(families: 2, events: 300, seed: 12).bytes()
         let path = try Self.folder(log) + "/events.jsonl"
-        let honest = try #require(try Self.snapshot(of: path, textsStayInLog: false).bytes)
+        let honest = try #require(try Self.snapshot(of: path, textsStayInLog: asRanges).bytes)
         let report = try LogVerifier.verify(path: path, fs: POSIXFileSystem(), expectHead: nil, problems: nil)
         #expect(report.snapshot == .verified)
         // Positions inside texts: the bytes of every content in the snapshot that holds a given
@@ -91,9 +118,9 @@ import CompassTestSupport
         for content in contents.prefix(40) {
             if let at = honest.indices.first(where: { honest[$0...].starts(with: content) }) { inTexts.append(at + content.count / 2) }
         }
-        #expect(inTexts.count >= 10)
+        #expect(asRanges ? inTexts.isEmpty : inTexts.count >= 10)  // (as ranges, no text is in it)
         var rng = SplitMix64(seed: 12)
-        let spread = (0..<60).map { _ in rng.below(honest.count) }
+        let spread = (0..<(asRanges ? 120 : 60)).map { _ in rng.below(honest.count) }
         for position in inTexts + spread {
             var forged = honest
             forged[position] = forged[position] == UInt8(ascii: "e") ? UInt8(ascii: "a") : UInt8(ascii: "e")  // same length
@@ -139,36 +166,106 @@ import CompassTestSupport
         handle.closeFile()
         let left = try Self.snapshot(of: path, textsStayInLog: true)
         try FileManager.default.removeItem(atPath: path + ".snapshot")
+        let cold = try Self.snapshot(of: path, textsStayInLog: true)
+        #expect(left.bytes != nil && left.bytes == cold.bytes ? true : false, "the snapshots differ")
+        try FileManager.default.removeItem(atPath: path + ".snapshot")
+        let held = try Self.snapshot(of: path, textsStayInLog: false)
+        #expect(try Self.state(of: try #require(left.bytes), log: path)?.families == held.replayer.state.families)
+    }
+
+    /// A query resumed from a snapshot that keeps its texts as ranges, with every operation
+    /// failed in turn: it shows every text right (read back, or the log replayed whole when a
+    /// text cannot be), or fails with an error; never a wrong or missing text.
+    @Test(arguments: [false, true])
+    func aQueryWhoseTextsCannotBeReadBackReadsTheLogNeverAWrongText(oneFamily: Bool) throws {
+        let log = HistoryGenerator(families: 2, events: 300, seed: 14).bytes()
+        let directory = try Self.folder(log)
+        let path = directory + "/events.jsonl"
+        let held = try LogReader.replay(path: path, fs: POSIXFileSystem(), problems: .summary).state
+        // The whole state, or (as a query reads) the members and one member's family.
+        let member = try #require(held.members.values.min { $0.userId < $1.userId })
+        let scope: ReplayScope = oneFamily ? .familyOf(member.userId) : .everything
+        let compared = { (state: CompassState) in oneFamily ? [state.families[member.family]] : state.families.values.map { $0 } }
+        let ranges = try #require(try Self.snapshot(of: path, textsStayInLog: true).bytes)
+        var textReadsFailed = 0
+        var step = 1
+        while true {
+            try Data(ranges).write(to: URL(fileURLWithPath: path + ".snapshot"))
+            let fs = FaultyFileSystem(root: directory, failAt: step, fault: .error)
+            let shown: CompassState
+            do {
+                shown = try LogReader.replay(path: path, fs: fs, snapshots: SnapshotPolicy(minimumNewBytes: .max), scope: scope,
+                                             problems: .summary).state
+            } catch {
+                #expect(fs.hitFault, "\(error)")
+                step += 1
+                continue
+            }
+            #expect(compared(shown) == compared(held), "step \(step): \(fs.injected ?? "no fault")")
+            #expect(!compared(shown).contains { $0?.interactions.holdsTextsInLog ?? true })
+            // A failed read of the log that the query survived: a text read back, or the line
+            // the snapshot's prefix ends with.
+            if let injected = fs.injected, injected.contains(": read "), injected.hasSuffix("events.jsonl") { textReadsFailed += 1 }
+            guard fs.hitFault else { break }
+            step += 1
+        }
+        #expect(textReadsFailed > 3)
+    }
+
+    /// A replay that leaves texts in the log, resumed from a snapshot that holds them (a
+    /// query's), holds some and leaves others: it reads the ones it left back and writes a
+    /// snapshot that holds them all, the bytes a query replaying it all writes.
+    @Test func aReplayResumedFromASnapshotHoldingTextsWritesOneHoldingThemAll() throws {
+        let history = HistoryGenerator(families: 3, events: 2_000, seed: 11).bytes()
+        let cut = history[..<(history.count / 2)].lastIndex(of: 0x0A)! + 1
+        let path = try Self.folder(Array(history[..<cut])) + "/events.jsonl"
+        _ = try Self.snapshot(of: path, textsStayInLog: false)  // the first half's, holding its texts
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data(history[cut...]))
+        handle.closeFile()
+        let left = try Self.snapshot(of: path, textsStayInLog: true)
+        try FileManager.default.removeItem(atPath: path + ".snapshot")
         let held = try Self.snapshot(of: path, textsStayInLog: false)
         #expect(left.bytes != nil && left.bytes == held.bytes ? true : false, "the snapshots differ")
     }
 
     /// Every read of the log failed in turn, while the snapshot is written: a snapshot is
-    /// written whole and right, or not at all; the replay's answer never changes.
+    /// written whole and right, or not at all; the replay's answer never changes. The replay
+    /// resumes from a snapshot holding the first half's texts, so the texts it leaves are read
+    /// back to be written.
     @Test func aTextThatCannotBeReadBackMeansNoSnapshotNeverAWrongOne() throws {
-        let log = HistoryGenerator(families: 2, events: 200, seed: 10).bytes()
-        let directory = try Self.folder(log)
+        let history = HistoryGenerator(families: 2, events: 400, seed: 10).bytes()
+        let cut = history[..<(history.count / 2)].lastIndex(of: 0x0A)! + 1
+        let directory = try Self.folder(history)
         let path = directory + "/events.jsonl"
         let expected = try #require(try Self.snapshot(of: path, textsStayInLog: false).bytes)
         try FileManager.default.removeItem(atPath: path + ".snapshot")
+        // (A snapshot that cannot be read makes the replay start over from the log: it then
+        // writes the cold replay's, with the texts as ranges.)
+        let cold = try #require(try Self.snapshot(of: path, textsStayInLog: true).bytes)
+        try FileManager.default.removeItem(atPath: path + ".snapshot")
+        let firstHalf = try Self.folder(Array(history[..<cut]))
+        _ = try Self.snapshot(of: firstHalf + "/events.jsonl", textsStayInLog: false)
+        let resumable = try #require(try POSIXFileSystem().readFile(firstHalf + "/events.jsonl.snapshot"))
         var failedReads = 0
         var step = 1
         while true {
+            try Data(resumable).write(to: URL(fileURLWithPath: path + ".snapshot"))
             let fs = FaultyFileSystem(root: directory, failAt: step, fault: .error)
             let result: (bytes: [UInt8]?, replayer: Replayer)
             do {
                 result = try Self.snapshot(of: path, textsStayInLog: true, fs: fs)
             } catch {
-                // The replay's own read failed: an error, and no snapshot.
+                // The replay's own read failed: an error, and no new snapshot.
                 let left = try POSIXFileSystem().readFile(path + ".snapshot")
-                #expect(fs.hitFault && left == nil, "\(error)")
+                #expect(fs.hitFault && (left == nil || left == resumable), "\(error)")
                 step += 1
                 continue
             }
-            #expect(result.replayer.state.appliedCount == 200, "step \(step): \(fs.injected ?? "no fault")")
-            if let bytes = result.bytes {
-                #expect(bytes == expected ? true : false, "a wrong snapshot at step \(step): \(fs.injected ?? "no fault")")
-                try FileManager.default.removeItem(atPath: path + ".snapshot")
+            #expect(result.replayer.state.appliedCount == 400, "step \(step): \(fs.injected ?? "no fault")")
+            if let bytes = result.bytes, bytes != resumable {
+                #expect(bytes == expected || bytes == cold ? true : false, "a wrong snapshot at step \(step): \(fs.injected ?? "no fault")")
             } else if fs.injected?.contains(": read ") == true {
                 failedReads += 1  // a text (or the log's end) that could not be read back
             }

@@ -121,10 +121,16 @@ struct ByteRun {
         }
     }
 
-    /// ``optional(_:of:)`` of a text that may be left in the log (a subject or content):
-    /// such a text is copied from `window`, which holds its bytes.
-    mutating func optional(_ span: TextSpan, of arena: TextArena, window: LogWindow?) {
+    /// ``optional(_:of:)`` of a text that may be left in the log (a subject or content): in a
+    /// section that keeps such texts as `ranges` of the log, its offset and length (tag 2);
+    /// else its bytes, copied from `window`, which holds them.
+    mutating func optional(_ span: TextSpan, of arena: TextArena, window: LogWindow?, ranges: Bool) {
         guard span.isInLog else { return optional(span, of: arena) }
+        if ranges {
+            let range = span.logRange
+            byte(2); uint(UInt64(range.lowerBound)); uint(UInt64(range.count))
+            return
+        }
         guard let bytes = window?.bytes(span.logRange) else {
             preconditionFailure("a text left in the log encoded without the log's bytes")
         }
@@ -215,6 +221,21 @@ struct ByteReader {
         return .some(bytes)
     }
 
+    /// A subject's or content's field: none (tag 0), its bytes (1), or, in a section that keeps
+    /// such texts as ranges of the log, a range no longer than a line (2).
+    mutating func optionalText() -> StoredText? {
+        guard let tag = uint() else { return nil }
+        switch tag {
+        case 0: return StoredText.none
+        case 1: return bytes().map(StoredText.bytes)
+        case 2:
+            guard let offset = uint(), let length = uint(), offset < UInt64(TextSpan.logLimit), length > 0,
+                  length <= UInt64(Replayer.maxLineBytes) else { return nil }
+            return .inLog(.inLog(offset: Int(offset), length: Int(length)))
+        default: return nil
+        }
+    }
+
     mutating func optional() -> String?? {
         guard let tag = uint() else { return nil }
         if tag == 0 { return .some(nil) }
@@ -248,4 +269,12 @@ struct ByteReader {
         for _ in 0..<count { guard let s = string() else { return nil }; out.append(s) }
         return out
     }
+}
+
+/// A subject or content as a section stores it (``ByteReader/optionalText()``).
+enum StoredText {
+    case none
+    case bytes(UnsafeBufferPointer<UInt8>)
+    /// Where it is in the log (only in a section that keeps texts as ranges).
+    case inLog(TextSpan)
 }

@@ -16,6 +16,11 @@ public struct InteractionTable: Equatable, Sendable {
     /// Interest answers that are not six (only an app folding its own unchecked events makes
     /// them: the rules refuse any other count), by row.
     private var irregularAnswers: [Int: [Bool]] = [:]
+    /// Whether a subject or content that is a plain string in its line (one the replay stages)
+    /// was copied in rather than left in the log: then a snapshot section holds the texts'
+    /// bytes; else it keeps each text left in the log as its range there (``SnapshotCodec``).
+    /// Set by a replay that holds its texts, by a read back, and by a section of bytes decoded.
+    private(set) var textsCopied = false
 
     public init() {}
 
@@ -51,6 +56,7 @@ public struct InteractionTable: Equatable, Sendable {
     /// with the table left as it was in part, when one cannot be read whole.
     mutating func readTextsBack(_ read: (_ range: Range<Int>, _ buffer: inout [UInt8]) -> Bool) -> Bool {
         var buffer: [UInt8] = []
+        textsCopied = true
         for position in rows.indices {
             let (subject, content) = (rows[position].subject, rows[position].content)
             guard subject.isInLog || content.isInLog else { continue }
@@ -106,6 +112,7 @@ public struct InteractionTable: Equatable, Sendable {
         }
         // The ids go in with one check for the lot (``TextArena/reserve(_:)``), before the
         // subject and content, which are added (or left in the log) one by one.
+        if let staged, staged.logOffsets == nil, staged.subject != nil || staged.content != nil { textsCopied = true }
         let ids = (idKey == nil ? eventId.utf8.count : 16) + loggedBy.utf8.count + logged.interactionId.utf8.count
             + (logged.schoolId?.utf8.count ?? 0) + (logged.coachId?.utf8.count ?? 0) + (logged.eventId?.utf8.count ?? 0)
             + (logged.otherCoachName?.utf8.count ?? 0)
@@ -232,15 +239,16 @@ public struct InteractionTable: Equatable, Sendable {
     /// Writes the records in the snapshot's form (``SnapshotCodec``) straight from their stored
     /// form: the same bytes as writing each built record, without building any.
     ///
-    /// A row at a time (``encodeRow(_:window:into:)``). StagedTextTests holds the bytes
-    /// equal to the records' written a field at a time.
+    /// A row at a time (``encodeRow(_:window:ranges:into:)``), texts left in the log as their
+    /// ranges unless ``textsCopied`` (then there are none: they were read back). StagedTextTests
+    /// holds the bytes equal to the records' written a field at a time.
     func encode(into w: inout ByteWriter) {
         w.uint(UInt64(rows.count))
         var run = ByteRun()
         defer { run.deallocate() }
         for position in rows.indices {
             run.clear()
-            encodeRow(position, window: nil, into: &run)
+            encodeRow(position, window: nil, ranges: !textsCopied, into: &run)
             run.flush(into: &w)
         }
     }
@@ -259,9 +267,9 @@ public struct InteractionTable: Equatable, Sendable {
 
     /// Writes one record in the snapshot's form after what `run` holds: its most possible
     /// length is worked out first, then its fields written through a pointer with no check each.
-    /// A text left in the log is copied from `window`, which must hold the row's
-    /// ``logRange(ofRow:)``.
-    func encodeRow(_ position: Int, window: LogWindow?, into run: inout ByteRun) {
+    /// A text left in the log is written as its range when `ranges`, else copied from
+    /// `window`, which must then hold the row's ``logRange(ofRow:)``.
+    func encodeRow(_ position: Int, window: LogWindow?, ranges: Bool, into run: inout ByteRun) {
         let row = rows[position]
         let attachments = attachments(of: row)
         // 29 varints and tags of at most ten bytes each, plus the texts' bytes.
@@ -276,7 +284,8 @@ public struct InteractionTable: Equatable, Sendable {
         run.optional(row.loggedEventId, of: texts); run.optional(row.otherCoachName, of: texts)
         run.uint(UInt64(row.type.position)); run.uint(UInt64(row.direction.position))
         if row.hasOccurredAt { run.byte(1); run.int(row.occurredAt) } else { run.byte(0) }
-        run.optional(row.subject, of: texts, window: window); run.optional(row.content, of: texts, window: window)
+        run.optional(row.subject, of: texts, window: window, ranges: ranges)
+        run.optional(row.content, of: texts, window: window, ranges: ranges)
         run.uint(row.sentiment.map { UInt64($0.position + 1) } ?? 0)
         if row.answers & (1 << 7) != 0 {
             writeIrregular(answers: irregularAnswers[position], into: &run)
@@ -303,9 +312,11 @@ public struct InteractionTable: Equatable, Sendable {
     }
 
     /// Reads `count` records that ``encode(into:)`` wrote (its count already read), their texts
-    /// copied from the section's bytes straight into the arena; false when the bytes are not such
-    /// records or repeat an interaction id.
-    mutating func decode(_ count: UInt64, from r: inout ByteReader) -> Bool {
+    /// copied from the section's bytes straight into the arena, or, in a section that keeps
+    /// them as `ranges` of the log, left there (to be read back before they are shown); false
+    /// when the bytes are not such records or repeat an interaction id.
+    mutating func decode(_ count: UInt64, from r: inout ByteReader, ranges: Bool) -> Bool {
+        if !ranges { textsCopied = true }
         guard count <= UInt64(r.buffer.count - r.index) else { return false }  // a record is more than a byte
         reserveCapacity(rows.count + Int(count))
         let types = InteractionType.allCases, directions = Direction.allCases, sentiments = Sentiment.allCases
@@ -313,7 +324,7 @@ public struct InteractionTable: Equatable, Sendable {
             guard let eventId = r.bytes(), let seq = r.int(), let at = r.int(), let by = r.bytes(), let iid = r.bytes(),
                   let school = r.optionalBytes(), let coach = r.optionalBytes(), let event = r.optionalBytes(), let other = r.optionalBytes(),
                   let type = r.choice(types), let direction = r.choice(directions), let occurred = r.optionalInt(),
-                  let subject = r.optionalBytes(), let content = r.optionalBytes(), let sentiment = r.optionalChoice(sentiments),
+                  let subject = r.optionalText(), let content = r.optionalText(), let sentiment = r.optionalChoice(sentiments),
                   let hasAnswers = r.uint() else { return false }
             var answers: UInt8 = 0
             if hasAnswers == 1 {
@@ -346,10 +357,18 @@ public struct InteractionTable: Equatable, Sendable {
             }
             func text(_ bytes: UnsafeBufferPointer<UInt8>) -> TextSpan { texts.add(decoding: bytes) }
             func optional(_ bytes: UnsafeBufferPointer<UInt8>?) -> TextSpan { bytes.map(text) ?? .none }
+            func stored(_ text: StoredText) -> TextSpan? {
+                switch text {
+                case .none: return TextSpan.none
+                case .bytes(let bytes): return self.texts.add(decoding: bytes)
+                case .inLog(let span): return ranges ? span : nil  // a range only where the section says so
+                }
+            }
+            guard let subject = stored(subject), let content = stored(content) else { return false }
             rows.append(StoredInteraction(
                 eventId: text(eventId), loggedBy: text(by), interactionId: texts.add(id), schoolId: optional(school),
-                coachId: optional(coach), loggedEventId: optional(event), otherCoachName: optional(other), subject: optional(subject),
-                content: optional(content), seq: seq, at: at, occurredAt: occurred ?? 0,
+                coachId: optional(coach), loggedEventId: optional(event), otherCoachName: optional(other), subject: subject,
+                content: content, seq: seq, at: at, occurredAt: occurred ?? 0,
                 deletedEventId: deletion.map { text($0.eventId) } ?? .none, deletedBy: deletion.map { text($0.by) } ?? .none,
                 deletedAt: deletion?.at ?? 0, attachments: attachments, type: type, direction: direction, sentiment: sentiment,
                 answers: answers, hasOccurredAt: occurred != nil))

@@ -26,8 +26,13 @@ package final class SectionEncoder {
     private var next = -1
     private var finished = false
 
-    package init(_ family: Family) {
+    /// Whether the section keeps the texts left in the log as their ranges there (then no
+    /// row needs a window), as the stored section it is compared with says.
+    private let ranges: Bool
+
+    package init(_ family: Family, ranges: Bool) {
         self.family = family
+        self.ranges = ranges
         table = family.interactions
     }
 
@@ -42,21 +47,21 @@ package final class SectionEncoder {
     package func encode(window: LogWindow, limit: Int = .max) -> Step {
         if next < 0 {
             var head = ByteWriter()
-            SnapshotCodec.writeSectionHead(family, into: &head)
+            SnapshotCodec.writeSectionHead(family, ranges: ranges, into: &head)
             head.uint(UInt64(table.count))
             append(head)
             next = 0
         }
         while next < table.count {
             if run.written.count >= limit { return .full }
-            if let range = table.logRange(ofRow: next), window.bytes(range) == nil { return .needs(range) }
+            if !ranges, let range = table.logRange(ofRow: next), window.bytes(range) == nil { return .needs(range) }
             // The next row's texts are asked for now: they are the family's next line, far on in
             // the block and out of the cache, and are read once this row is written (verify
             // paired: A/B 0.945 of its time, 16 pairs).
-            if next + 1 < table.count, let ahead = table.logRange(ofRow: next + 1), let bytes = window.bytes(ahead) {
+            if !ranges, next + 1 < table.count, let ahead = table.logRange(ofRow: next + 1), let bytes = window.bytes(ahead) {
                 for line in stride(from: 0, to: bytes.count, by: 64) { compass_prefetch(bytes.baseAddress! + line) }
             }
-            table.encodeRow(next, window: window, into: &run)
+            table.encodeRow(next, window: window, ranges: ranges, into: &run)
             next += 1
         }
         if !finished {

@@ -16,7 +16,7 @@
 /// used: it is rebuilt, never trusted.
 package enum SnapshotCodec {
     static let magic = Array("compass-snapshot\n".utf8)
-    package static let formatVersion: UInt64 = 7
+    package static let formatVersion: UInt64 = 8
     static let preambleLength = magic.count + 8 + 8 + 3 * (8 + 8 + 32)
 
     /// One family's encoded section, with its SHA-256 (sections are independent: a writer may
@@ -148,14 +148,16 @@ package enum SnapshotCodec {
         // Most of a section is its interactions: their texts plus a few bytes a field (grown by
         // doubling, the buffer was copied and faulted in again about twice over).
         w.bytes.reserveCapacity(f.interactions.textBytes + f.interactions.count * 40 + (f.statusChanges.count + f.documents.count) * 160 + 4_096)
-        writeSectionHead(f, into: &w)
+        writeSectionHead(f, ranges: !f.interactions.textsCopied, into: &w)
         f.interactions.encode(into: &w)
         writeSectionTail(f, into: &w)
         return w.bytes
     }
 
-    /// What a family's section holds before its interactions.
-    static func writeSectionHead(_ f: Family, into w: inout ByteWriter) {
+    /// What a family's section holds before its interactions, first whether it keeps the
+    /// subjects and contents left in the log as their `ranges` there (1) or holds their bytes (0).
+    static func writeSectionHead(_ f: Family, ranges: Bool, into w: inout ByteWriter) {
+        w.uint(ranges ? 1 : 0)
         w.string(f.id)
         w.uint(UInt64(f.version))
         w.uint(UInt64(f.erasedLines))
@@ -198,15 +200,17 @@ package enum SnapshotCodec {
     }
 
     /// A whole snapshot held in memory, or nil when it is not a complete snapshot of this format.
+    /// With no log beside it, a section that points into one for its texts is not complete.
     package static func decode(_ bytes: [UInt8]) -> ReplaySnapshot? {
         let read = { (range: Range<Int>) -> [UInt8]? in range.upperBound <= bytes.count ? Array(bytes[range]) : nil }
-        return SnapshotIndex.open(size: bytes.count, read: read)?.whole(read: read)
+        return SnapshotIndex.open(size: bytes.count, read: read)?.whole(read: read, readLog: { _, _ in false })
     }
 
     static func decodeFamily(_ section: [UInt8]) -> Family? {
         section.withUnsafeBufferPointer { buffer -> Family? in
             var r = ByteReader(buffer)
-            guard let id = r.string(), let version = r.uint(), version <= UInt64(Int.max), let erased = r.uint(), erased <= version,
+            guard let texts = r.uint(), texts <= 1,
+                  let id = r.string(), let version = r.uint(), version <= UInt64(Int.max), let erased = r.uint(), erased <= version,
                   let memberIds = r.strings() else { return nil }
             var f = Family(id: id)
             f.version = Int(version)
@@ -224,7 +228,7 @@ package enum SnapshotCodec {
                   let role = r.choice(coachRoles) else { return nil }
             f.coaches[cid] = Coach(id: cid, schoolId: school, firstName: first, lastName: last, role: role)
         }
-        guard let interactionCount = r.uint(), f.interactions.decode(interactionCount, from: &r) else { return nil }
+        guard let interactionCount = r.uint(), f.interactions.decode(interactionCount, from: &r, ranges: texts == 1) else { return nil }
         guard let changeCount = r.uint() else { return nil }
         for _ in 0..<changeCount {
             guard let eventId = r.string(), let seq = r.int(), let at = r.int(), let actor = r.string(), let school = r.string(),
@@ -321,18 +325,25 @@ package struct SnapshotIndex: Sendable {
     }
 
     /// The family's state, or nil when the family is not in the snapshot or its section
-    /// does not check (``familyState(_:read:)`` tells the two apart).
-    package func family(_ id: String, read: (Range<Int>) -> [UInt8]?) -> Family? {
-        if case .loaded(let family) = familyState(id, read: read) { return family }
+    /// does not check (``familyState(_:read:readLog:)`` tells the two apart).
+    package func family(_ id: String, read: (Range<Int>) -> [UInt8]?, readLog: LogRead? = nil) -> Family? {
+        if case .loaded(let family) = familyState(id, read: read, readLog: readLog) { return family }
         return nil
     }
 
-    /// What the snapshot says of a family.
-    package func familyState(_ id: String, read: (Range<Int>) -> [UInt8]?) -> DeferredFamily {
+    /// Reads the log's bytes in a range into the first bytes of a buffer (grown as needed);
+    /// false when they cannot be read whole.
+    package typealias LogRead = (_ range: Range<Int>, _ buffer: inout [UInt8]) -> Bool
+
+    /// What the snapshot says of a family. A section that keeps its texts as ranges of the log
+    /// has them read back through `readLog` when it is given (a read that shows texts; one that
+    /// cannot be made makes the section unreadable), else leaves them there.
+    package func familyState(_ id: String, read: (Range<Int>) -> [UInt8]?, readLog: LogRead? = nil) -> DeferredFamily {
         guard let section = families[id] else { return .absent }
-        guard let bytes = Self.check(section, read), let family = SnapshotCodec.decodeFamily(bytes), family.id == id else {
+        guard let bytes = Self.check(section, read), var family = SnapshotCodec.decodeFamily(bytes), family.id == id else {
             return .unreadable
         }
+        if let readLog, family.interactions.holdsTextsInLog, !family.interactions.readTextsBack(readLog) { return .unreadable }
         return .loaded(family)
     }
 
@@ -385,12 +396,12 @@ package struct SnapshotIndex: Sendable {
     }
 
     /// The whole snapshot: every family and the event ids.
-    package func whole(read: (Range<Int>) -> [UInt8]?) -> ReplaySnapshot? {
+    package func whole(read: (Range<Int>) -> [UInt8]?, readLog: LogRead? = nil) -> ReplaySnapshot? {
         var snapshot = base
         guard let ids = eventIds(read: read) else { return nil }
         snapshot.state.eventIds = ids
         for id in familyIds {
-            guard let family = family(id, read: read) else { return nil }
+            guard let family = family(id, read: read, readLog: readLog) else { return nil }
             snapshot.state.families.set(family)
         }
         return snapshot
@@ -418,8 +429,9 @@ package struct SnapshotIndex: Sendable {
         let ids = Set(families.values.map(\.id)).union(index?.familyIds ?? []).sorted()
         return (snapshot, ids, { id in
             if var family = families[id] {
-                // Texts a replay left in the log (`readLog` reads its bytes) are read back first.
-                if family.interactions.holdsTextsInLog {
+                // Texts a replay left in the log (`readLog` reads its bytes) are read back first,
+                // unless the section keeps them as their ranges (no text of it was copied).
+                if family.interactions.textsCopied, family.interactions.holdsTextsInLog {
                     guard let readLog, family.interactions.readTextsBack(readLog) else { return nil }
                 }
                 return SnapshotCodec.Section(family)
