@@ -15,13 +15,17 @@ struct ReadContext {
     private let console: Console
 
     /// Replays the log and resolves the viewer; a log with problems gets one warning line.
-    init(_ inv: Invocation) throws {
+    ///
+    /// - Parameter showsTexts: false for a view that shows no subject or content (counts):
+    ///   the replay then leaves them in the log, and reads none back from it.
+    init(_ inv: Invocation, showsTexts: Bool = true) throws {
         let viewerId = try inv.viewer()
         now = try inv.now()
         zone = try inv.timeZone()
         let (progress, meter) = inv.readProgress("reading")
-        let replayer = try inv.existingStore().replay(.init(cut: try inv.cut(), scope: .familyOf(viewerId), problems: .summary,
-                                                            progress: progress))
+        var options = CompassStore.ReadOptions(cut: try inv.cut(), scope: .familyOf(viewerId), problems: .summary, progress: progress)
+        options.readsNoTexts = !showsTexts
+        let replayer = try inv.existingStore().replay(options)
         meter?.finish()
         inv.console.keepUntilExit(replayer)
         state = replayer.state

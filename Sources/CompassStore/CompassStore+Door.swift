@@ -18,8 +18,9 @@ extension CompassStore {
         /// Called with every line's outcome (then the whole log is read, no snapshot).
         package var observer: ((LineOutcome, CompassState) -> Void)?
         /// Whether the caller reads no interaction's text from the state (counts only, as
-        /// `compass replay`): a file store then leaves subjects and contents in the log
-        /// (``Replayer/textsStayInLog``) and reads them back only to write the snapshot.
+        /// `compass replay` and `compass analytics` without `--search`): a file store then
+        /// leaves subjects and contents in the log (``Replayer/textsStayInLog``), and its
+        /// snapshot keeps them as their ranges there.
         package var readsNoTexts = false
 
         package init(cut: ReplayCut = ReplayCut(), scope: ReplayScope = .everything, problems: ProblemRetention = .all,

@@ -62,9 +62,12 @@ enum LogReader {
            try file.matches(log: fd, path: path, extent: extent, fs: fs) {
             let index = file.index
             // A read that shows texts has those a section keeps as ranges of the log read back
-            // from the log (one read a row); `replay` and `verify` leave them there.
-            let readLog: SnapshotIndex.LogRead? = textsStayInLog ? nil : { range, buffer in
-                (try? fs.read(fd, range, into: &buffer, path: path)) ?? false
+            // from the log (one read a row), through its own descriptor of this file (a family
+            // may be loaded after this returns); `replay` and `verify` leave them there.
+            var readLog: SnapshotIndex.LogRead?
+            if !textsStayInLog {
+                let held = HeldLog(path: path, fs: fs, identity: try fs.identity(fd))
+                readLog = { range, buffer in held.read(range, into: &buffer) }
             }
             if scope == .everything {
                 if let whole = index.whole(read: file.read, readLog: readLog) {

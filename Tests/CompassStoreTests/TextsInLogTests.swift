@@ -212,6 +212,46 @@ import CompassTestSupport
         #expect(textReadsFailed > 3)
     }
 
+    /// A store reads one viewer's family from a snapshot that keeps its texts as ranges, then
+    /// other families long after that first read returned: each family's texts are read back
+    /// from the log the snapshot belongs to, and are the texts a cold read shows.
+    @Test func aStoreLoadsFamiliesFromARangesSnapshotLongAfterItsFirstRead() throws {
+        let log = HistoryGenerator(families: 4, events: 1_200, seed: 15).bytes()
+        let path = try Self.folder(log) + "/events.jsonl"
+        let held = try LogReader.replay(path: path, fs: POSIXFileSystem(), problems: .summary).state
+        _ = try Self.snapshot(of: path, textsStayInLog: true)
+        let members = held.members.values.sorted { $0.userId < $1.userId }
+        let viewers = Dictionary(members.map { ($0.family, $0) }, uniquingKeysWith: { first, _ in first }).values.sorted { $0.userId < $1.userId }
+        #expect(viewers.count == 4)
+        let store = try CompassStore(path: path, createIfMissing: false, configuration: .init(), fileSystem: POSIXFileSystem(),
+                                     snapshots: SnapshotPolicy(minimumNewBytes: .max))
+        // Another file of the same size, every text in it different, held open while each
+        // family is loaded: it takes the lowest free descriptor numbers, a closed one's too.
+        let other = path + ".other"
+        try Data(log.map { $0 == UInt8(ascii: "e") ? UInt8(ascii: "a") : $0 }).write(to: URL(fileURLWithPath: other))
+        for viewer in viewers {
+            let opened = (0..<4).compactMap { _ in try? POSIXFileSystem().open(other, .read) }
+            defer { for fd in opened { POSIXFileSystem().close(fd) } }
+            let shown = try store.state(for: viewer.userId)
+            #expect(shown.families[viewer.family] == held.families[viewer.family], "family \(viewer.family)")
+            #expect(shown.families[viewer.family]?.interactions.holdsTextsInLog == false)
+        }
+        #expect(try store.state().families == held.families)
+        // The same through a replay the reader has returned (its own descriptor of the log
+        // closed): a family loaded afterwards still has its texts read back, none missing.
+        let user = viewers[0]
+        var replayer = try LogReader.replay(path: path, fs: POSIXFileSystem(), snapshots: SnapshotPolicy(minimumNewBytes: .max),
+                                            scope: .familyOf(user.userId), problems: .summary)
+        let opened = (0..<4).compactMap { _ in try? POSIXFileSystem().open(other, .read) }
+        defer { for fd in opened { POSIXFileSystem().close(fd) } }
+        for viewer in viewers.dropFirst() {
+            #expect(replayer.state.families[viewer.family] == nil)  // not read yet
+            replayer.load(families: [viewer.family])
+            #expect(!replayer.deferredFailed)
+            #expect(replayer.state.families[viewer.family] == held.families[viewer.family], "family \(viewer.family)")
+        }
+    }
+
     /// A replay that leaves texts in the log, resumed from a snapshot that holds them (a
     /// query's), holds some and leaves others: it reads the ones it left back and writes a
     /// snapshot that holds them all, the bytes a query replaying it all writes.

@@ -59,7 +59,8 @@ enum InteractionsCommand {
 
     static func runAnalytics(_ inv: Invocation) throws {
         let query = try query(inv)
-        let context = try ReadContext(inv)
+        // Counts need no text unless they search in them.
+        let context = try ReadContext(inv, showsTexts: !(query.search ?? "").isEmpty)
         let analytics: InteractionAnalytics
         do throws(EventError) {
             analytics = try InteractionViews.analytics(context.state, viewer: context.viewer, query: query, now: context.now)
