@@ -2,7 +2,9 @@ import CompassCore
 import Foundation
 
 /// `verify`'s comparison of a snapshot's family sections with the ones its replay would write,
-/// made while the log's prefix is read again, in order.
+/// made while the log's prefix is read again, in order, when a section holds its texts' bytes;
+/// a section that keeps them as ranges of the log is encoded from the replay's state alone,
+/// and when every section does, the log is not read again at all.
 ///
 /// The replay left every subject and content in the log (``Replayer/textsStayInLog``): copying
 /// them into the arenas took the folding thread, which every other thread waits for, about a

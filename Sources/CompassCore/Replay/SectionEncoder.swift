@@ -2,7 +2,9 @@ import CompassSHA
 
 /// One family's snapshot section, encoded a part at a time as the log is read again in order:
 /// the subjects and contents its replay left in the log (``Replayer/textsStayInLog``) are
-/// copied from the log's bytes as they go by, not read back one by one or held in the arena.
+/// copied from the log's bytes as they go by, not read back one by one or held in the arena;
+/// or, for a section that keeps them as their ranges in the log, written as those ranges,
+/// with no window of the log needed at all.
 ///
 /// `verify` compares each part with the stored section as it is made. The parts, end to end,
 /// are ``SnapshotCodec/familySection(_:)``'s bytes (SectionEncoderTests holds them equal).

@@ -1,6 +1,13 @@
-/// Snapshots as bytes (format 7): everything but the families in a header, the event ids,
+/// Snapshots as bytes (format 8): everything but the families in a header, the event ids,
 /// a directory, then one section per family. Each section carries its own SHA-256, so a
 /// reader loads and checks only what it needs: a query reads the header and its own family.
+///
+/// A family section says first whether it keeps the subjects and contents its replay left in
+/// the log (plain JSON strings, ``Replayer/textsStayInLog``) as their ranges there, or holds
+/// every text's bytes (a replay that copied them). The `prev` chain a replay checks already
+/// proves the log's texts; a section that points at them needs no second proof, is a third of
+/// the size, and is written without reading them back. A read that shows texts reads them back
+/// from the log (``SnapshotIndex/familyState(_:read:readLog:)``).
 ///
 /// Layout (fixed-width integers little-endian, the rest base-128 and length-prefixed):
 ///
