@@ -59,7 +59,8 @@ extension LogWriter {
                     // line was refused, later lines are decided only to be reported).
                     try finishWriting()
                     replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
-                                                    fs: fs, snapshots: snapshots, trustingSnapshot: false, problems: .summary)
+                                                    fs: fs, snapshots: snapshots, trustingSnapshot: false, problems: .summary,
+                                                    textsStayInLog: true)
                 }
                 let staged = try source.stage(&block, state: replayer.state)
                 refused += block.problems

@@ -198,13 +198,14 @@ final class LogWriter {
         }
         cached = nil
         try cutTornTail(fd: fd, size: size)
-        // Streamed on both cores like any read.
+        // Streamed on both cores like any read. Deciding reads no subject or content, so they
+        // stay in the log (none read back from a snapshot that keeps them as ranges there).
         var original: Event?
         let replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
                                             fs: fs, observer: eventId == nil ? nil : { outcome, _ in
             if case .applied(_, let event) = outcome, event.id == eventId { original = event }
         }, snapshots: eventId == nil ? snapshots : nil, scope: actor.map { .familyOf($0) } ?? .summary, problems: .summary,
-           progress: progress)
+           progress: progress, textsStayInLog: true)
         if let original { found(original) }
         return replayer
     }
@@ -229,7 +230,7 @@ final class LogWriter {
         for draft in drafts { replayer.prepareToDecide(family: draft.family, eventId: draft.id) }
         if replayer.deferredFailed {
             replayer = try LogReader.replay(fd: fd, path: path, extent: LogExtent(complete: try fs.size(fd, path: path), torn: false),
-                                            fs: fs, snapshots: snapshots, trustingSnapshot: false, problems: .summary)
+                                            fs: fs, snapshots: snapshots, trustingSnapshot: false, problems: .summary, textsStayInLog: true)
         }
         if let eventId, let original {
             try StreamSealing.checkRetry(drafts, of: original, eventId: eventId, sanitizing: sanitizing)
