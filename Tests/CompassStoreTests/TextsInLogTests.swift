@@ -155,15 +155,22 @@ import CompassTestSupport
         #expect(!FileManager.default.fileExists(atPath: path + ".snapshot"))
     }
 
-    @Test func aReplayResumedFromASnapshotLeavesOnlyTheNewTextsAndWritesTheSameSnapshot() throws {
-        let history = HistoryGenerator(families: 3, events: 2_000, seed: 9).bytes()
+    /// A log of a generated history whose first half has a snapshot, written by a replay that
+    /// left its texts in the log or not, and whose second half came after it.
+    static func halfSnapshotted(seed: UInt64, textsStayInLog: Bool) throws -> String {
+        let history = HistoryGenerator(families: 3, events: 2_000, seed: seed).bytes()
         let cut = history[..<(history.count / 2)].lastIndex(of: 0x0A)! + 1
-        let path = try Self.folder(Array(history[..<cut])) + "/events.jsonl"
-        _ = try Self.snapshot(of: path, textsStayInLog: true)  // the first half's snapshot
+        let path = try folder(Array(history[..<cut])) + "/events.jsonl"
+        _ = try snapshot(of: path, textsStayInLog: textsStayInLog)  // the first half's snapshot
         let handle = try #require(FileHandle(forWritingAtPath: path))
         handle.seekToEndOfFile()
         handle.write(Data(history[cut...]))
         handle.closeFile()
+        return path
+    }
+
+    @Test func aReplayResumedFromASnapshotLeavesOnlyTheNewTextsAndWritesTheSameSnapshot() throws {
+        let path = try Self.halfSnapshotted(seed: 9, textsStayInLog: true)
         let left = try Self.snapshot(of: path, textsStayInLog: true)
         try FileManager.default.removeItem(atPath: path + ".snapshot")
         let cold = try Self.snapshot(of: path, textsStayInLog: true)
@@ -256,14 +263,7 @@ import CompassTestSupport
     /// query's), holds some and leaves others: it reads the ones it left back and writes a
     /// snapshot that holds them all, the bytes a query replaying it all writes.
     @Test func aReplayResumedFromASnapshotHoldingTextsWritesOneHoldingThemAll() throws {
-        let history = HistoryGenerator(families: 3, events: 2_000, seed: 11).bytes()
-        let cut = history[..<(history.count / 2)].lastIndex(of: 0x0A)! + 1
-        let path = try Self.folder(Array(history[..<cut])) + "/events.jsonl"
-        _ = try Self.snapshot(of: path, textsStayInLog: false)  // the first half's, holding its texts
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        handle.seekToEndOfFile()
-        handle.write(Data(history[cut...]))
-        handle.closeFile()
+        let path = try Self.halfSnapshotted(seed: 11, textsStayInLog: false)  // the first half's holds its texts
         let left = try Self.snapshot(of: path, textsStayInLog: true)
         try FileManager.default.removeItem(atPath: path + ".snapshot")
         let held = try Self.snapshot(of: path, textsStayInLog: false)
