@@ -58,22 +58,52 @@ public struct InteractionTable: Equatable, Sendable {
         var buffer: [UInt8] = []
         textsCopied = true
         for position in rows.indices {
-            let (subject, content) = (rows[position].subject, rows[position].content)
-            guard subject.isInLog || content.isInLog else { continue }
-            let lower = min(subject.isInLog ? subject.logRange.lowerBound : .max, content.isInLog ? content.logRange.lowerBound : .max)
-            let upper = max(subject.isInLog ? subject.logRange.upperBound : 0, content.isInLog ? content.logRange.upperBound : 0)
-            guard upper - lower <= Replayer.maxLineBytes, read(lower..<upper, &buffer) else { return false }
-            func readBack(_ span: TextSpan) -> TextSpan {
-                guard span.isInLog else { return span }
-                let range = span.logRange
-                return buffer.withUnsafeBufferPointer {  // checked as a snapshot's texts are
-                    texts.add(decoding: UnsafeBufferPointer(rebasing: $0[(range.lowerBound - lower)..<(range.upperBound - lower)]))
-                }
-            }
-            rows[position].subject = readBack(subject)
-            rows[position].content = readBack(content)
+            guard let range = logRange(ofRow: position) else { continue }
+            guard range.count <= Replayer.maxLineBytes, read(range, &buffer) else { return false }
+            takeTextsBack(ofRow: position, from: buffer, at: range.lowerBound)
         }
         return true
+    }
+
+    /// ``readTextsBack(_:)`` of many tables at once (every family of a snapshot read whole), in
+    /// the log's order: the log is read once, a block of `blockSize` bytes (or a longer row) at a
+    /// time, instead of once per row (700,000 reads for the 1M log took twice a cold replay's time).
+    static func readTextsBack(_ tables: inout [InteractionTable], blockSize: Int = 4 << 20,
+                              _ read: (_ range: Range<Int>, _ buffer: inout [UInt8]) -> Bool) -> Bool {
+        var wanted: [(range: Range<Int>, table: Int, row: Int)] = []
+        for table in tables.indices {
+            tables[table].textsCopied = true
+            for row in tables[table].rows.indices {
+                if let range = tables[table].logRange(ofRow: row) { wanted.append((range, table, row)) }
+            }
+        }
+        wanted.sort { $0.range.lowerBound < $1.range.lowerBound }
+        let end = wanted.map(\.range.upperBound).max() ?? 0
+        var buffer: [UInt8] = []
+        var block = 0..<0
+        for (range, table, row) in wanted {
+            guard range.count <= Replayer.maxLineBytes else { return false }
+            if !block.contains(range.lowerBound) || range.upperBound > block.upperBound {
+                block = range.lowerBound..<max(range.upperBound, min(end, range.lowerBound + blockSize))
+                guard read(block, &buffer) else { return false }
+            }
+            tables[table].takeTextsBack(ofRow: row, from: buffer, at: block.lowerBound)
+        }
+        return true
+    }
+
+    /// Copies a row's subject and content left in the log into the arena from `bytes`, the
+    /// log's bytes from offset `offset` on, which hold them (checked as a snapshot's texts are).
+    private mutating func takeTextsBack(ofRow position: Int, from bytes: [UInt8], at offset: Int) {
+        func readBack(_ span: TextSpan) -> TextSpan {
+            guard span.isInLog else { return span }
+            let range = span.logRange
+            return bytes.withUnsafeBufferPointer {
+                texts.add(decoding: UnsafeBufferPointer(rebasing: $0[(range.lowerBound - offset)..<(range.upperBound - offset)]))
+            }
+        }
+        rows[position].subject = readBack(rows[position].subject)
+        rows[position].content = readBack(rows[position].content)
     }
 
     mutating func reserveCapacity(_ count: Int) {

@@ -403,14 +403,25 @@ package struct SnapshotIndex: Sendable {
     }
 
     /// The whole snapshot: every family and the event ids.
+    /// Texts kept as ranges of the log are read back through `readLog` when it is given, for
+    /// every family together in the log's order (``InteractionTable/readTextsBack(_:blockSize:_:)``).
     package func whole(read: (Range<Int>) -> [UInt8]?, readLog: LogRead? = nil) -> ReplaySnapshot? {
         var snapshot = base
         guard let ids = eventIds(read: read) else { return nil }
         snapshot.state.eventIds = ids
+        var families: [Family] = []
         for id in familyIds {
-            guard let family = family(id, read: read, readLog: readLog) else { return nil }
-            snapshot.state.families.set(family)
+            guard let family = family(id, read: read) else { return nil }
+            families.append(family)
         }
+        if let readLog {
+            let holding = families.indices.filter { families[$0].interactions.holdsTextsInLog }
+            var tables = holding.map { families[$0].interactions }
+            for index in holding { families[index].interactions = InteractionTable() }  // (not shared: no copy when read back)
+            guard InteractionTable.readTextsBack(&tables, readLog) else { return nil }
+            for (index, table) in zip(holding, tables) { families[index].interactions = table }
+        }
+        for family in families { snapshot.state.families.set(family) }
         return snapshot
     }
 
