@@ -134,3 +134,15 @@ void compass_sha256_blocks_x2(uint32_t state_a[8], const uint8_t *data_a, uint32
 }
 
 #endif
+
+#ifdef __linux__
+#include <sys/mman.h>
+void compass_advise_huge_pages(void *address, size_t length) {
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t start = ((uintptr_t)address + huge - 1) & ~(huge - 1);
+    uintptr_t end = ((uintptr_t)address + length) & ~(huge - 1);
+    if (end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+}
+#else
+void compass_advise_huge_pages(void *address, size_t length) { (void)address; (void)length; }
+#endif

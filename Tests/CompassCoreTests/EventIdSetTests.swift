@@ -132,6 +132,25 @@ import Testing
         for id in made.prefix(500) { #expect(ids.contains(id)) }
     }
 
+    /// A table of several megabytes (its memory advised for huge pages when the system has
+    /// them) holds every key it was given and no other: reserved ahead, then grown past it.
+    @Test func aTableOfMegabytesKeepsEveryKeyExactly() {
+        var ids = EventIdSet()
+        ids.reserveCapacity(100_000)  // 262,144 slots: 4 MiB, two huge pages' worth
+        func id(_ n: Int) -> String {
+            let hex = String(UInt64(n) &* 0x9E37_79B9_7F4A_7C15, radix: 16)
+            let digits = Array(String(repeating: "0", count: 16 - hex.count) + hex)
+            return String(digits[0..<8]) + "-" + String(digits[8..<12]) + "-4000-8000-" + String(digits[12..<16]) + "00000000"
+        }
+        let refused = (0..<150_000).filter { !ids.insert(id($0)) }
+        #expect(refused.isEmpty)
+        #expect(ids.count == 150_000)
+        #expect((0..<150_000).allSatisfy { ids.contains(id($0)) })
+        #expect(!(150_000..<160_000).contains { ids.contains(id($0)) })
+        let insertedAgain = ids.insert(id(7))
+        #expect(!insertedAgain)
+    }
+
     /// A snapshot's ids, left on disk: a lookup reads one checked chunk, the answers are the
     /// in-memory set's, and a damaged chunk is noticed instead of answered from.
     @Test func storedIdsAreLookedUpAChunkAtATimeAndADamagedChunkIsNotTrusted() throws {

@@ -21,4 +21,8 @@ void compass_sha256_blocks_x2(uint32_t state_a[8], const uint8_t *data_a, uint32
 /// ignored). The fold uses it for the event-id table slot of a line a few lines ahead.
 static inline void compass_prefetch(const void *address) { __builtin_prefetch(address); }
 
+/// Asks the kernel to back the whole 2 MiB pages inside `[address, address + length)` with
+/// huge pages when they are first touched (a hint: Linux only, ignored elsewhere and on error).
+void compass_advise_huge_pages(void *address, size_t length);
+
 #endif
