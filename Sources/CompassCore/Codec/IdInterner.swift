@@ -95,8 +95,8 @@ package struct IdInterner {
     /// byte is not zero) and is not initialized; the others are.
     ///
     /// The system hands zeroed memory over untouched, so a slot's page is faulted in only when
-    /// an id lands there: 8,192 slots initialized for each of a replay's four preparing
-    /// scratches made a family-sized log's replay about a tenth slower.
+    /// an id lands there: 8,192 slots initialized for each of a replay's preparing scratches
+    /// (four then, two now) made a family-sized log's replay about a tenth slower.
     private final class Table {
         let base: UnsafeMutablePointer<Slot>
         let count: Int
