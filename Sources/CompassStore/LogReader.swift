@@ -175,8 +175,9 @@ enum LogReader {
         var prepared: PreparedBlock?  // the previous block, ready to fold
         defer { prepared?.discard() }
         // Two blocks take turns (one folds while the other prepares), their storage reused.
-        // Each block's two preparing threads keep the ids they built lately, in a cache sized
-        // to the bytes to read (a family's log names a few dozen ids, a store's a thousand).
+        // The two preparing threads (the same scratches for both blocks) keep the ids they
+        // built lately, in a cache sized to the bytes to read (a family's log names a few
+        // dozen ids, a store's a thousand).
         let idSlots = IdInterner.slotCount(forLogBytes: extent.complete - offset)
         let scratches = PreparingScratches(idSlots: idSlots)
         let blocks = [PreparedBlock(scratches: scratches), PreparedBlock(scratches: scratches)]
