@@ -7,14 +7,11 @@ import CompassCore
 struct LogFeed: ChangeSource {
     private var tail: LogTail
     private var replayer: Replayer
-    private let sink = AppliedEvents()
+    private var delivery: FeedDelivery
     private let watcher: FileChangeWatcher
 
     /// Where the feed starts: what the log held when it was made is read but not delivered.
     private var anchored: Int?
-    /// Deliver only events of this family whose `seq` is above this (a position an app kept).
-    private let after: (family: String, seq: Int64)?
-
     /// What the first read of the log keeps of its state (a viewer's family for a feed of
     /// activity items; every other family is read as its lines come).
     private let scope: ReplayScope
@@ -27,8 +24,8 @@ struct LogFeed: ChangeSource {
         tail = LogTail(path: path, fs: fs)
         watcher = FileChangeWatcher(logPath: path)
         _ = watcher.isWatching  // watching before the log is measured: no change falls between
-        replayer = Replayer(observer: sink.observe, problems: .summary)
-        after = nil
+        delivery = FeedDelivery(after: nil)
+        replayer = Replayer(observer: delivery.sink.observe, problems: .summary)
         self.scope = scope
         anchored = try tail.anchor()
     }
@@ -39,8 +36,8 @@ struct LogFeed: ChangeSource {
         tail = LogTail(path: path, fs: fs)
         watcher = FileChangeWatcher(logPath: path)
         _ = watcher.isWatching
-        replayer = Replayer(observer: sink.observe, problems: .summary)
-        after = (family, seq)
+        delivery = FeedDelivery(after: (family, seq))
+        replayer = Replayer(observer: delivery.sink.observe, problems: .summary)
         scope = .summary
     }
 
@@ -50,29 +47,30 @@ struct LogFeed: ChangeSource {
     /// Whether the log has been opened (it exists).
     package var isOpen: Bool { tail.isOpen }
 
-    /// The events applied since the last call, in log order.
+    /// The events applied since the last call, in log order. A call that fails hands on
+    /// nothing; what it folded before failing comes with the next call.
     package mutating func next() throws(StoreError) -> [Event] {
         if let end = anchored {
             // What was there when the feed was made is not a change: read without the sink.
             if var first = try tail.firstRead(upTo: end, snapshots: .readOnly, scope: scope) {
-                first.observe(with: sink.observe)
+                first.observe(with: delivery.sink.observe)
                 replayer = first
             }
             anchored = nil
         }
-        defer { sink.events.removeAll() }
-        if try tail.poll(into: &replayer) == .replaced {
-            replayer.loadEverything()  // every id the old log had, those a snapshot held back too
-            let old = replayer.state.eventIds
-            sink.events.removeAll()
-            replayer = Replayer(observer: sink.observe, problems: .summary)
-            _ = try tail.poll(into: &replayer)
-            return sink.events.filter { !old.contains($0.id) && isAfter($0) }
+        do {
+            if try tail.poll(into: &replayer) == .replaced {
+                replayer.loadEverything()  // every id the old log had, those a snapshot held back too
+                delivery.replaced(having: replayer.state.eventIds)
+                replayer = Replayer(observer: delivery.sink.observe, problems: .summary)
+                _ = try tail.poll(into: &replayer)
+            }
+        } catch {
+            delivery.collect()
+            throw error
         }
-        return after == nil ? sink.events : sink.events.filter(isAfter)
+        return delivery.deliver()
     }
-
-    private func isAfter(_ event: Event) -> Bool { after.map { event.family == $0.family && event.seq > $0.seq } ?? true }
 
     /// Woken by a change in the log's folder (inotify), else after `timeout`.
     package func wait(upTo timeout: Duration) { watcher.wait(upTo: timeout) }
@@ -89,14 +87,5 @@ final class HandedOver<Value>: @unchecked Sendable {
     func take() -> Value {
         defer { value = nil }
         return value!
-    }
-}
-
-/// Collects the events a replayer applies.
-final class AppliedEvents: @unchecked Sendable {
-    var events: [Event] = []
-
-    func observe(_ outcome: LineOutcome, _ state: CompassState) {
-        if case .applied(_, let event) = outcome { events.append(event) }
     }
 }

@@ -63,6 +63,10 @@ struct LogTail: LogCursor {
     }
 
     /// Folds the committed complete lines appended since the last poll.
+    ///
+    /// A poll that fails after folding some of them (a read of a later block failed) leaves
+    /// them folded in `replayer`, which the caller keeps, and goes on after them next time:
+    /// none is folded twice (a line read again would be a duplicate) and none is skipped.
     package mutating func poll(into replayer: inout Replayer) throws(StoreError) -> Poll {
         if fd >= 0, try fs.identity(of: path) != identity {
             close()  // removed or renamed over: the path's new file, if any, is read from its start
@@ -85,8 +89,14 @@ struct LogTail: LogCursor {
             return .replaced
         }
         guard extent.complete > offset else { return .read }
-        try LogReader.stream(fd: fd, path: path, from: offset, extent: LogExtent(complete: extent.complete, torn: false),
-                             fs: fs, into: &replayer)
+        let folded = replayer.consumedBytes
+        do {
+            try LogReader.stream(fd: fd, path: path, from: offset, extent: LogExtent(complete: extent.complete, torn: false),
+                                 fs: fs, into: &replayer)
+        } catch {
+            offset += replayer.consumedBytes - folded  // each folded line and its `\n`
+            throw error
+        }
         offset = extent.complete
         return .read
     }

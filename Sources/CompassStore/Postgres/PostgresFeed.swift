@@ -6,35 +6,34 @@ import CompassCore
 struct PostgresFeed: ChangeSource {
     private var cursor: PostgresCursor
     private var replayer = Replayer(problems: .summary)
-    private let sink = AppliedEvents()
-    private let after: (family: String, seq: Int64)?
+    private var delivery: FeedDelivery
 
     init(backend: PostgresLogBackend, after: (family: String, seq: Int64)?) throws(StoreError) {
         cursor = PostgresCursor(backend: backend)
-        self.after = after
+        delivery = FeedDelivery(after: after)
         if after == nil { _ = try cursor.poll(into: &replayer) }
-        replayer.observe(with: sink.observe)
+        replayer.observe(with: delivery.sink.observe)
     }
 
     var state: CompassState { replayer.state }
     var isOpen: Bool { true }
 
     mutating func next() throws(StoreError) -> [Event] {
-        defer { sink.events.removeAll() }
-        if try cursor.poll(into: &replayer) == .replaced {
-            let old = replayer.state.eventIds
-            sink.events.removeAll()
-            replayer = Replayer(observer: sink.observe, problems: .summary)
-            _ = try cursor.poll(into: &replayer)
-            return sink.events.filter { !old.contains($0.id) && isAfter($0) }
+        do {
+            if try cursor.poll(into: &replayer) == .replaced {
+                delivery.replaced(having: replayer.state.eventIds)
+                replayer = Replayer(observer: delivery.sink.observe, problems: .summary)
+                _ = try cursor.poll(into: &replayer)
+            }
+        } catch {
+            delivery.collect()
+            throw error
         }
-        return sink.events.filter(isAfter)
+        return delivery.deliver()
     }
 
     /// Woken by an append's or an erasure's `NOTIFY` on this feed's own connection, else after
     /// `timeout` (a transaction that is not an append can hold the horizon back; its end
     /// notifies nothing).
     func wait(upTo timeout: Duration) { cursor.backend.waitForNotification(upTo: timeout) }
-
-    private func isAfter(_ event: Event) -> Bool { after.map { event.family == $0.family && event.seq > $0.seq } ?? true }
 }

@@ -1,0 +1,55 @@
+import CompassCore
+
+/// What a change feed has folded and not handed on yet, so that each event committed after
+/// the feed's start is delivered once, whatever fails in between.
+///
+/// The feed's replayer reports what it applies to ``sink``. A read that fails halfway (a read
+/// of the log's next block, a statement) leaves the lines it folded folded, and the cursor
+/// goes on after them: their events wait here and the next read hands them on first. While a
+/// replaced log is read again from its start, the ids the old one had are kept, so its events
+/// are not handed on twice, even when that read fails and is taken up again.
+struct FeedDelivery {
+    /// Collects the events the feed's replayer applies (its observer).
+    let sink = AppliedEvents()
+    /// Deliver only events of this family whose `seq` is above this (a position an app kept).
+    private let after: (family: String, seq: Int64)?
+    private var undelivered: [Event] = []
+    private var replacedIds: EventIdSet?
+
+    init(after: (family: String, seq: Int64)?) {
+        self.after = after
+    }
+
+    /// Takes in what the replayer applied so far (after a read that failed, too).
+    mutating func collect() {
+        let (replaced, after) = (replacedIds, after)
+        undelivered += sink.events.filter { event in
+            !(replaced?.contains(event.id) ?? false) && (after.map { event.family == $0.family && event.seq > $0.seq } ?? true)
+        }
+        sink.events.removeAll()
+    }
+
+    /// The log was replaced: what the old one gained is taken in, and the events with `ids`
+    /// (all the old one had) are not handed on again.
+    mutating func replaced(having ids: EventIdSet) {
+        collect()
+        replacedIds = ids
+    }
+
+    /// A read finished: the events to hand on, in log order.
+    mutating func deliver() -> [Event] {
+        collect()
+        replacedIds = nil
+        defer { undelivered.removeAll() }
+        return undelivered
+    }
+}
+
+/// Collects the events a replayer applies.
+final class AppliedEvents: @unchecked Sendable {
+    var events: [Event] = []
+
+    func observe(_ outcome: LineOutcome, _ state: CompassState) {
+        if case .applied(_, let event) = outcome { events.append(event) }
+    }
+}
