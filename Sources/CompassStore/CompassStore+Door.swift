@@ -197,6 +197,7 @@ package struct ChangeFeed {
     /// The events committed since the last call, in log order.
     package mutating func next() throws(StoreError) -> [Event] { try feed.next() }
 
-    /// Blocks until the log may have changed or `timeout` passes.
-    package func wait(upTo timeout: Duration) { feed.wait(upTo: timeout) }
+    /// Blocks until the log may have changed (true) or `timeout` passes (false).
+    @discardableResult
+    package func wait(upTo timeout: Duration) -> Bool { feed.wait(upTo: timeout) }
 }

@@ -30,18 +30,22 @@ final class FileChangeWatcher {
         return descriptor >= 0
     }
 
-    /// Returns when the folder changed (and drains what woke it) or after `timeout`.
-    func wait(upTo timeout: Duration) {
+    /// Returns when the folder changed (and drains what woke it): true; or after `timeout`:
+    /// false. A wait cut short by a signal counts as a change (reading again is harmless).
+    @discardableResult
+    func wait(upTo timeout: Duration) -> Bool {
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         watchIfNeeded()
         #if os(Linux)
         if descriptor >= 0 {
             var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&entry, 1, max(0, milliseconds)) > 0 { drain() }
-            return
+            let ready = poll(&entry, 1, max(0, milliseconds))
+            if ready > 0 { drain() }
+            return ready != 0
         }
         #endif
         usleep(useconds_t(max(0, milliseconds)) * 1000)
+        return false
     }
 
     /// Makes the watch if it is not made yet (the folder may appear later).

@@ -147,6 +147,9 @@ package protocol ChangeSource {
     /// The events committed since the last call, in log order.
     mutating func next() throws(StoreError) -> [Event]
     /// Blocks until the log may have changed (a file notification, a `NOTIFY`) or `timeout`
-    /// passes. A hint only: ``next()`` reads what is committed either way.
-    func wait(upTo timeout: Duration)
+    /// passes: true when woken by a change. A hint only: ``next()`` reads what is committed
+    /// either way. (Told, not guessed from the time it took: a thread scheduled late after a
+    /// wake-up took the whole timeout, and the change waited for the feed's interval.)
+    @discardableResult
+    func wait(upTo timeout: Duration) -> Bool
 }

@@ -72,8 +72,9 @@ struct LogFeed: ChangeSource {
         return delivery.deliver()
     }
 
-    /// Woken by a change in the log's folder (inotify), else after `timeout`.
-    package func wait(upTo timeout: Duration) { watcher.wait(upTo: timeout) }
+    /// Woken by a change in the log's folder (inotify): true; else after `timeout`.
+    @discardableResult
+    package func wait(upTo timeout: Duration) -> Bool { watcher.wait(upTo: timeout) }
 }
 
 /// A value made on one task and handed whole to another, which alone uses it from then on

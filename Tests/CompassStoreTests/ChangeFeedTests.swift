@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import CompassCore
-import CompassStore
+@testable import CompassStore
 import CompassTestSupport
 
 /// The change feed has no gap at its start (issue 23, item 7): every event appended after
@@ -92,6 +92,42 @@ import CompassTestSupport
             if event.id == "after-erase" || ids.count > 5 { break }
         }
         #expect(ids == ["erasure-1", "after-erase"])
+    }
+
+    /// A feed reads again whenever its wait says it was woken, even when the thread came back
+    /// from the wait late (as under load): a wake-up is told, not guessed from a wait shorter
+    /// than the step. (Guessed, a wait that took longer than the step was taken for a quiet
+    /// one, and the change waited for the feed's interval: the failure CI once showed.)
+    @Test func aWakeUpThatReturnsLateStillMakesTheFeedRead() throws {
+        let reads = ReadCount()
+        let stop = FeedThread.start(LateWakingSource(), every: .seconds(600), name: "late waking feed", finish: {}) { _ in
+            reads.add()
+            return true
+        }
+        defer { stop.set() }
+        // Each wait takes 250 ms (longer than the 200 ms step) and is woken: a read each time.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while reads.value < 4, ContinuousClock.now < deadline { usleep(20_000) }
+        #expect(reads.value >= 4)
+    }
+
+    /// A change source whose every wait is woken by a change, but returns only after 250 ms.
+    struct LateWakingSource: ChangeSource {
+        var state: CompassState { CompassState() }
+        var isOpen: Bool { true }
+        mutating func next() throws(StoreError) -> [Event] { [] }
+        func wait(upTo timeout: Duration) -> Bool {
+            usleep(250_000)
+            return true
+        }
+    }
+
+    /// Reads counted from the feed's thread.
+    final class ReadCount: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        var value: Int { lock.withLock { count } }
+        func add() { lock.withLock { count += 1 } }
     }
 
     /// A feed is woken by the log changing (inotify on Linux), not by its interval: with an

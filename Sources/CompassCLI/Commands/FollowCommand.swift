@@ -79,10 +79,7 @@ enum FollowCommand {
         var left = milliseconds
         while left > 0, stopRequested == 0 {
             let step = min(left, 1000)
-            let started = ContinuousClock.now
-            feed.wait(upTo: .milliseconds(step))
-            let took = ContinuousClock.now - started
-            if took < .milliseconds(step) { return }  // woken: something changed
+            if feed.wait(upTo: .milliseconds(step)) { return }  // woken: something changed
             left -= step
         }
     }

@@ -35,5 +35,6 @@ struct PostgresFeed: ChangeSource {
     /// Woken by an append's or an erasure's `NOTIFY` on this feed's own connection, else after
     /// `timeout` (a transaction that is not an append can hold the horizon back; its end
     /// notifies nothing).
-    func wait(upTo timeout: Duration) { cursor.backend.waitForNotification(upTo: timeout) }
+    @discardableResult
+    func wait(upTo timeout: Duration) -> Bool { cursor.backend.waitForNotification(upTo: timeout) }
 }

@@ -164,14 +164,15 @@ final class PostgresLogBackend: LogBackend {
         return other
     }
 
-    /// Blocks until an append or an erasure notifies, or `timeout` passes.
-    func waitForNotification(upTo timeout: Duration) {
+    /// Blocks until an append or an erasure notifies (true), or `timeout` passes (false).
+    @discardableResult
+    func waitForNotification(upTo timeout: Duration) -> Bool {
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         lock.lock()
         if !db.isUp { _ = try? reconnect() }
         let connection = db
         lock.unlock()
-        _ = connection.waitForNotification(milliseconds: milliseconds)
+        return connection.waitForNotification(milliseconds: milliseconds)
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
