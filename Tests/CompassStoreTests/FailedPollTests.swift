@@ -15,7 +15,7 @@ import CompassTestSupport
     /// A generated history of three families, long enough that reading what it gained takes
     /// several blocks (reads start at 256 KiB and double).
     static let log = HistoryGenerator(families: 3, events: 4_000, seed: 11).bytes()
-    /// Bytes of the lines there at the start.
+    /// Lines there at the start.
     static let headCount = 80
 
     /// The log's first lines, and the rest.
@@ -64,21 +64,29 @@ import CompassTestSupport
         return nil
     }
 
+    /// Runs `body` on a log holding `head`, read through a file system that fails its first
+    /// operation, then its second, and so on, until a run reaches no fault.
+    static func eachFailedOperation(_ head: [UInt8], _ body: (_ path: String, _ fs: FaultyFileSystem) throws -> Void) throws {
+        var step = 1
+        while true {
+            let folder = try folder(head)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let fs = FaultyFileSystem(root: folder, failAt: step, fault: .error)
+            try body(folder + "/events.jsonl", fs)
+            guard fs.hitFault else { return }
+            step += 1
+        }
+    }
+
     @Test func aFeedWhoseReadFailsHalfwayHandsEveryEventOnOnce() throws {
         let (head, rest) = Self.split()
         let expected = try Self.ids(rest)
         var failedMidway = 0
-        var step = 1
-        while true {
-            let folder = try Self.folder(head)
-            defer { try? FileManager.default.removeItem(atPath: folder) }
-            let path = folder + "/events.jsonl"
-            let fs = FaultyFileSystem(root: folder, failAt: step, fault: .error)
-            step += 1
+        try Self.eachFailedOperation(head) { path, fs in
             var feed: LogFeed
             do { feed = try LogFeed(path: path, fs: fs) } catch {
                 #expect(fs.hitFault, "\(error)")
-                continue
+                return
             }
             try Self.commit(rest, to: path)
             var delivered: [String] = []
@@ -95,8 +103,7 @@ import CompassTestSupport
                 delivered += try #require(read)
             }
             #expect(failures <= 1)
-            #expect(delivered == expected, "step \(step - 1): \(fs.injected ?? "no fault"): \(delivered.count) of \(expected.count)")
-            guard fs.hitFault else { break }
+            #expect(delivered == expected, "\(fs.injected ?? "no fault"): \(delivered.count) of \(expected.count)")
         }
         #expect(failedMidway >= 1)  // a read failed after blocks of what the log gained were folded
     }
@@ -108,20 +115,14 @@ import CompassTestSupport
         let cold = try LogReader.replay(path: full + "/events.jsonl", fs: POSIXFileSystem(), problems: .summary)
         let member = try #require(cold.state.members.values.map(\.userId).min())
         var failedRead = 0
-        var step = 1
-        while true {
-            let folder = try Self.folder(head)
-            defer { try? FileManager.default.removeItem(atPath: folder) }
-            let path = folder + "/events.jsonl"
-            let fs = FaultyFileSystem(root: folder, failAt: step, fault: .error)
-            step += 1
+        try Self.eachFailedOperation(head) { path, fs in
             let store: CompassStore
             do {
                 store = try CompassStore(path: path, createIfMissing: false, configuration: CompassStore.Configuration(),
                                          fileSystem: fs, snapshots: nil)
             } catch {
                 #expect(fs.hitFault, "\(error)")
-                continue
+                return
             }
             _ = try? store.state()  // the first read, of the head (it may be the one to fail)
             try Self.commit(rest, to: path)
@@ -129,9 +130,8 @@ import CompassTestSupport
             let state = try #require(Self.retried(failures: &failures) { () throws(StoreError) in try store.state() })
             let problems = try #require(Self.retried(failures: &failures) { () throws(StoreError) in try store.problems(as: member) })
             if failures > 0 { failedRead += 1 }
-            #expect(state == cold.state, "step \(step - 1): \(fs.injected ?? "no fault")")
-            #expect(problems.count == 0, "step \(step - 1): \(fs.injected ?? "no fault")")
-            guard fs.hitFault else { break }
+            #expect(state == cold.state, "\(fs.injected ?? "no fault")")
+            #expect(problems.count == 0, "\(fs.injected ?? "no fault")")
         }
         #expect(failedRead >= 1)
     }
