@@ -3,11 +3,12 @@ import CompassCore
 /// What a change feed has folded and not handed on yet, so that each event committed after
 /// the feed's start is delivered once, whatever fails in between.
 ///
-/// The feed's replayer reports what it applies to ``sink``. A read that fails halfway (a read
-/// of the log's next block, a statement) leaves the lines it folded folded, and the cursor
-/// goes on after them: their events wait here and the next read hands them on first. While a
-/// replaced log is read again from its start, the ids the old one had are kept, so its events
-/// are not handed on twice, even when that read fails and is taken up again.
+/// The feed's replayer reports what it applies to ``sink``, and only a read that finishes takes
+/// them out (``deliver()``). A read that fails halfway (a read of the log's next block, a
+/// statement) leaves the lines it folded folded, and the cursor goes on after them: their
+/// events wait in the sink and the next read hands them on first. While a replaced log is read
+/// again from its start, the ids the old one had are kept, so its events are not handed on
+/// twice, even when that read fails and is taken up again.
 struct FeedDelivery {
     /// Collects the events the feed's replayer applies (its observer).
     let sink = AppliedEvents()
@@ -20,8 +21,8 @@ struct FeedDelivery {
         self.after = after
     }
 
-    /// Takes in what the replayer applied so far (after a read that failed, too).
-    mutating func collect() {
+    /// Takes in what the replayer applied so far.
+    private mutating func collect() {
         let (replaced, after) = (replacedIds, after)
         undelivered += sink.events.filter { event in
             !(replaced?.contains(event.id) ?? false) && (after.map { event.family == $0.family && event.seq > $0.seq } ?? true)

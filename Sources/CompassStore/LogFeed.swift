@@ -58,16 +58,12 @@ struct LogFeed: ChangeSource {
             }
             anchored = nil
         }
-        do {
-            if try tail.poll(into: &replayer) == .replaced {
-                replayer.loadEverything()  // every id the old log had, those a snapshot held back too
-                delivery.replaced(having: replayer.state.eventIds)
-                replayer = Replayer(observer: delivery.sink.observe, problems: .summary)
-                _ = try tail.poll(into: &replayer)
-            }
-        } catch {
-            delivery.collect()
-            throw error
+        // A poll that fails leaves what it folded in the delivery, for the next call.
+        if try tail.poll(into: &replayer) == .replaced {
+            replayer.loadEverything()  // every id the old log had, those a snapshot held back too
+            delivery.replaced(having: replayer.state.eventIds)
+            replayer = Replayer(observer: delivery.sink.observe, problems: .summary)
+            _ = try tail.poll(into: &replayer)
         }
         return delivery.deliver()
     }

@@ -19,15 +19,11 @@ struct PostgresFeed: ChangeSource {
     var isOpen: Bool { true }
 
     mutating func next() throws(StoreError) -> [Event] {
-        do {
-            if try cursor.poll(into: &replayer) == .replaced {
-                delivery.replaced(having: replayer.state.eventIds)
-                replayer = Replayer(observer: delivery.sink.observe, problems: .summary)
-                _ = try cursor.poll(into: &replayer)
-            }
-        } catch {
-            delivery.collect()
-            throw error
+        // A poll that fails leaves what it folded in the delivery, for the next call.
+        if try cursor.poll(into: &replayer) == .replaced {
+            delivery.replaced(having: replayer.state.eventIds)
+            replayer = Replayer(observer: delivery.sink.observe, problems: .summary)
+            _ = try cursor.poll(into: &replayer)
         }
         return delivery.deliver()
     }
