@@ -4,11 +4,13 @@ import CompassCore
 /// the feed's start is delivered once, whatever fails in between.
 ///
 /// The feed's replayer reports what it applies to ``sink``, and only a read that finishes takes
-/// them out (``deliver()``). A read that fails halfway (a read of the log's next block, a
+/// them out (``deliver(in:)``). A read that fails halfway (a read of the log's next block, a
 /// statement) leaves the lines it folded folded, and the cursor goes on after them: their
 /// events wait in the sink and the next read hands them on first. While a replaced log is read
 /// again from its start, the ids the old one had are kept, so its events are not handed on
-/// twice, even when that read fails and is taken up again.
+/// twice, even when that read fails and is taken up again; and of the old log's events still
+/// waiting, only those the new log has are handed on (an erasure replaced it: an erased
+/// member's events are not delivered after it).
 struct FeedDelivery {
     /// Collects the events the feed's replayer applies (its observer).
     let sink = AppliedEvents()
@@ -16,6 +18,8 @@ struct FeedDelivery {
     private let after: (family: String, seq: Int64)?
     private var undelivered: [Event] = []
     private var replacedIds: EventIdSet?
+    /// The old log's events still waiting when it was replaced.
+    private var beforeReplacement: [Event] = []
 
     init(after: (family: String, seq: Int64)?) {
         self.after = after
@@ -30,19 +34,23 @@ struct FeedDelivery {
         sink.events.removeAll()
     }
 
-    /// The log was replaced: what the old one gained is taken in, and the events with `ids`
-    /// (all the old one had) are not handed on again.
+    /// The log was replaced: what the old one gained and was not handed on waits for the new
+    /// one to be read, and the events with `ids` (all the old one had) are not handed on again.
     mutating func replaced(having ids: EventIdSet) {
         collect()
+        beforeReplacement += undelivered
+        undelivered.removeAll()
         replacedIds = ids
     }
 
-    /// A read finished: the events to hand on, in log order.
-    mutating func deliver() -> [Event] {
+    /// A read finished, its log's events being `ids`: the events to hand on, in log order.
+    mutating func deliver(in ids: EventIdSet) -> [Event] {
         collect()
+        let kept = beforeReplacement.filter { ids.contains($0.id) }
+        beforeReplacement.removeAll()
         replacedIds = nil
         defer { undelivered.removeAll() }
-        return undelivered
+        return kept + undelivered
     }
 }
 

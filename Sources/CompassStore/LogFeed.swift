@@ -65,7 +65,7 @@ struct LogFeed: ChangeSource {
             replayer = Replayer(observer: delivery.sink.observe, problems: .summary)
             _ = try tail.poll(into: &replayer)
         }
-        return delivery.deliver()
+        return delivery.deliver(in: replayer.state.eventIds)
     }
 
     /// Woken by a change in the log's folder (inotify): true; else after `timeout`.

@@ -108,6 +108,31 @@ import CompassTestSupport
         #expect(failedMidway >= 1)  // a read failed after blocks of what the log gained were folded
     }
 
+    /// A feed whose read failed halfway, and whose log is then replaced before it reads again
+    /// (an erasure, a restore), hands on the events it folded only if the new log still has
+    /// them: every one when the new log is the whole history, none when it is the first lines
+    /// only (as after an erasure of what came after them).
+    @Test(arguments: [false, true])
+    func aFeedWhoseReadFailedHandsOnAfterAReplacementOnlyWhatTheNewLogHas(shrunk: Bool) throws {
+        let (head, rest) = Self.split()
+        let expected = shrunk ? [] : try Self.ids(rest)
+        var checked = 0
+        try Self.eachFailedOperation(head) { path, fs in
+            guard var feed = try? LogFeed(path: path, fs: fs) else { return }
+            try Self.commit(rest, to: path)
+            // Only a read that failed after folding some of what the log gained is of interest.
+            guard (try? feed.next()) == nil, feed.state.appliedCount > Self.headCount else { return }
+            let replacement = path + ".new"
+            try Data(shrunk ? head : Self.log).write(to: URL(fileURLWithPath: replacement))
+            #expect(rename(replacement, path) == 0)
+            var failures = 0
+            let delivered = try #require(Self.retried(failures: &failures) { () throws(StoreError) in try feed.next().map(\.id) })
+            #expect(delivered == expected, "\(fs.injected ?? "no fault"): \(delivered.count) of \(expected.count)")
+            checked += 1
+        }
+        #expect(checked >= 1)
+    }
+
     @Test func aStoreWhoseReadFailsHalfwayFoldsEveryLineOnce() throws {
         let (head, rest) = Self.split()
         let full = try Self.folder(Self.log)

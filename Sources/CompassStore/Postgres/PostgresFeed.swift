@@ -25,7 +25,7 @@ struct PostgresFeed: ChangeSource {
             replayer = Replayer(observer: delivery.sink.observe, problems: .summary)
             _ = try cursor.poll(into: &replayer)
         }
-        return delivery.deliver()
+        return delivery.deliver(in: replayer.state.eventIds)
     }
 
     /// Woken by an append's or an erasure's `NOTIFY` on this feed's own connection, else after
