@@ -178,31 +178,43 @@ package struct SHA256: Sendable {
 
     /// A message as SHA-256 compresses it: its whole blocks where they lie, then its last
     /// bytes, the padding and the bit length in one or two blocks built in `tail` (128 bytes).
+    ///
+    /// The tail is built when the message's blocks reach it, not before: by then its whole
+    /// blocks were read from the start, and its last bytes are in the cache (built first, the
+    /// copy of a line's last bytes waited for them to come from the core that split the lines).
     private struct PaddedMessage {
         private let whole: Int
         private let start: UnsafePointer<UInt8>?
-        private let tail: UnsafePointer<UInt8>
+        private let count: Int
+        private let tail: UnsafeMutablePointer<UInt8>
         /// Blocks in all, the tail's included.
         let blocks: Int
 
         init(_ bytes: UnsafeBufferPointer<UInt8>, tail: UnsafeMutableBufferPointer<UInt8>) {
             whole = bytes.count / 64
             start = bytes.baseAddress
-            let rest = bytes.count - whole * 64
-            let padded = rest + 9 <= 64 ? 64 : 128
-            let out = tail.baseAddress!
-            if rest > 0 { out.update(from: bytes.baseAddress! + whole * 64, count: rest) }
-            out[rest] = 0x80
-            (out + rest + 1).update(repeating: 0, count: padded - rest - 9)
-            // The length in bits, big-endian, in the last eight bytes.
-            UnsafeMutableRawPointer(out + padded - 8).storeBytes(of: (UInt64(bytes.count) &* 8).bigEndian, as: UInt64.self)
-            self.tail = UnsafePointer(tail.baseAddress!)
-            blocks = whole + padded / 64
+            count = bytes.count
+            self.tail = tail.baseAddress!
+            blocks = whole + (bytes.count - whole * 64 + 9 <= 64 ? 1 : 2)
         }
 
-        /// Where block `index` is, and how many blocks lie one after another from there.
+        /// Where block `index` is, and how many blocks lie one after another from there (the
+        /// tail is built the first time, at its first block).
         func run(from index: Int) -> (UnsafePointer<UInt8>, Int) {
-            index < whole ? (start! + 64 * index, whole - index) : (tail + 64 * (index - whole), blocks - index)
+            if index < whole { return (start! + 64 * index, whole - index) }
+            if index == whole { buildTail() }
+            return (UnsafePointer(tail) + 64 * (index - whole), blocks - index)
+        }
+
+        /// The last bytes, the `0x80`, the zeros and the length in bits (big-endian, in the last
+        /// eight bytes) in `tail`.
+        private func buildTail() {
+            let rest = count - whole * 64
+            let padded = (blocks - whole) * 64
+            if rest > 0 { tail.update(from: start! + whole * 64, count: rest) }
+            tail[rest] = 0x80
+            (tail + rest + 1).update(repeating: 0, count: padded - rest - 9)
+            UnsafeMutableRawPointer(tail + padded - 8).storeBytes(of: (UInt64(count) &* 8).bigEndian, as: UInt64.self)
         }
     }
 
