@@ -16,7 +16,6 @@ struct FeedDelivery {
     let sink = AppliedEvents()
     /// Deliver only events of this family whose `seq` is above this (a position an app kept).
     private let after: (family: String, seq: Int64)?
-    private var undelivered: [Event] = []
     private var replacedIds: EventIdSet?
     /// The old log's events still waiting when it was replaced.
     private var beforeReplacement: [Event] = []
@@ -25,32 +24,30 @@ struct FeedDelivery {
         self.after = after
     }
 
-    /// Takes in what the replayer applied so far.
-    private mutating func collect() {
+    /// Takes out what the replayer applied so far, but for events a replaced log already had
+    /// and those before the feed's start.
+    private mutating func taken() -> [Event] {
         let (replaced, after) = (replacedIds, after)
-        undelivered += sink.events.filter { event in
+        defer { sink.events.removeAll() }
+        return sink.events.filter { event in
             !(replaced?.contains(event.id) ?? false) && (after.map { event.family == $0.family && event.seq > $0.seq } ?? true)
         }
-        sink.events.removeAll()
     }
 
     /// The log was replaced: what the old one gained and was not handed on waits for the new
     /// one to be read, and the events with `ids` (all the old one had) are not handed on again.
     mutating func replaced(having ids: EventIdSet) {
-        collect()
-        beforeReplacement += undelivered
-        undelivered.removeAll()
+        beforeReplacement += taken()
         replacedIds = ids
     }
 
     /// A read finished, its log's events being `ids`: the events to hand on, in log order.
     mutating func deliver(in ids: EventIdSet) -> [Event] {
-        collect()
+        let new = taken()
         let kept = beforeReplacement.filter { ids.contains($0.id) }
         beforeReplacement.removeAll()
         replacedIds = nil
-        defer { undelivered.removeAll() }
-        return kept + undelivered
+        return kept + new
     }
 }
 
