@@ -45,12 +45,12 @@ import CompassTestSupport
         let prepared = Self.prepared(line, direct: true).line
         let stored = Mirror(reflecting: prepared).children.compactMap(\.label)
         #expect(stored.sorted() == PreparedLine.propertiesSetInPlace.sorted())
-        guard case .event(let event) = prepared.content else { Issue.record("no event"); return }
+        guard let event = prepared.preparedEvent else { Issue.record("no event"); return }
         #expect(Mirror(reflecting: event).children.compactMap(\.label).sorted() == CommonLineReader.eventPropertiesSetInPlace.sorted())
         #expect(prepared == Self.prepared(line, direct: false).line)
         // An interaction's payload too.
         #expect(Self.readsDirectly(Self.common))
-        guard case .event(let logged) = Self.prepared(Self.common, direct: true).line.content,
+        guard let logged = Self.prepared(Self.common, direct: true).line.preparedEvent,
               case .interactionLogged(let payload) = logged.payload else { Issue.record("no interaction"); return }
         #expect(Mirror(reflecting: payload).children.compactMap(\.label).sorted() == CommonLineReader.interactionPropertiesSetInPlace.sorted())
     }
@@ -59,7 +59,7 @@ import CompassTestSupport
         #expect(Self.expectAgreement(Self.common))
         let (line, staged) = Self.prepared(Self.common, direct: true)
         #expect(staged.map { String(decoding: $0, as: UTF8.self) } == ["Follow-up après showcase", "Très sympa — very friendly staff."])
-        guard case .event(let event) = line.content, case .interactionLogged(let logged) = event.payload else {
+        guard let event = line.preparedEvent, case .interactionLogged(let logged) = event.payload else {
             Issue.record("not an interaction: \(line.content)")
             return
         }
@@ -248,7 +248,7 @@ import CompassTestSupport
                     }
                     let own = PreparedLine.prepared(bytes, hash: nil, keepingPayload: false, tape: &alone, stagingTexts: true)
                     #expect(kept == own, "\(String(decoding: line, as: UTF8.self))")
-                    if case .event(let event) = kept.content {
+                    if let event = kept.preparedEvent {
                         #expect(kept.keys?.actor == event.actor.hashValue && kept.keys?.family == event.family.hashValue)
                         read += 1
                     }

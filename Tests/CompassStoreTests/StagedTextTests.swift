@@ -72,7 +72,7 @@ import Testing
         let line = plain.withUnsafeBufferPointer { PreparedLine($0, keepingPayload: false, tape: &tape, stagingTexts: true) }
         #expect(line.staged.subject.map { Array(plain[Int($0.lowerBound)..<Int($0.upperBound)]) } == Array("Hello".utf8))
         #expect(line.staged.content == nil, "an escaped text is built, not staged")
-        guard case .event(let event) = line.content, case .interactionLogged(let logged) = event.payload else {
+        guard let event = line.preparedEvent, case .interactionLogged(let logged) = event.payload else {
             Issue.record("the line did not prepare as an event")
             return
         }
@@ -97,7 +97,7 @@ import Testing
         }
         func id(_ line: PreparedLine) -> String? {
             switch line.content {
-            case .event(let event): event.id
+            case .event: line.event.id
             case .draft(let draft, _): draft.id
             default: nil
             }

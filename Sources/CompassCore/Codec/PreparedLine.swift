@@ -12,20 +12,26 @@ package struct PreparedLine: Equatable, Sendable {
         /// Valid JSON whose envelope breaks a rule of SPEC §1.
         case badEnvelope(EventError)
         /// A readable envelope and its payload built without the state, or why it did not build.
-        case draft(EventDraft, payload: Result<Payload, EventError>)
-        /// A line whose payload built, when no one keeps raw payloads: the event as it will be
-        /// folded if the state allows it (built here, so the fold thread only decides).
-        case event(Event)
+        ///
+        /// Boxed: a replay without observer makes one only for a line whose payload fails, and
+        /// in place its 273 bytes made every line's content that large, moved three times
+        /// by the fold.
+        indirect case draft(EventDraft, payload: Result<Payload, EventError>)
+        /// A line whose payload built, when no one keeps raw payloads: the event, as it will be
+        /// folded if the state allows it, is the line's ``PreparedLine/event`` (built here, so
+        /// the fold thread only decides).
+        case event
         /// `{"type":"Erased","actor":"-","data":{"was":H}}` and nothing else: an erased line
         /// that was in no family's stream (its `family` was broken). Skipped without a problem
         /// and counted, like any `Erased` record, but in no stream (ARCHITECTURE.md, Erasure).
         case erasedOutsideStreams
 
         /// A draft and its built payload, or the event they make when the payload is not kept.
-        static func decoded(_ draft: consuming EventDraft, _ payload: consuming Result<Payload, EventError>, keepingPayload: Bool) -> Content {
-            guard !keepingPayload, payload.succeeded else { return .draft(draft, payload: payload) }
+        static func decoded(_ draft: consuming EventDraft, _ payload: consuming Result<Payload, EventError>,
+                            keepingPayload: Bool) -> (content: Content, event: Event) {
+            guard !keepingPayload, payload.succeeded else { return (.draft(draft, payload: payload), .none) }
             guard case .success(let built) = consume payload else { preconditionFailure("succeeded") }
-            return .event(draft.takeEvent(payload: built))
+            return (.event, draft.takeEvent(payload: built))
         }
 
         var isBlank: Bool {
@@ -35,8 +41,7 @@ package struct PreparedLine: Equatable, Sendable {
     }
 
     /// The content, moved out of the line and `.blank` left in its place: returning the stored
-    /// property of a consumed line would copy the payload's texts, a reference count each, and
-    /// a swap moved the 273-byte content three times.
+    /// property of a consumed line would copy the draft's box, a reference count.
     mutating func takeContent() -> Content {
         withUnsafeMutablePointer(to: &content) { place in
             let taken = place.move()
@@ -64,6 +69,18 @@ package struct PreparedLine: Equatable, Sendable {
     /// Texts of the event left out of its payload and staged instead (``TextStaging``): the
     /// fold must be given the line's bytes, where they are.
     package var staged = StagedTexts()
+    /// The event when ``content`` is ``Content/event``, ``Event/none`` otherwise.
+    ///
+    /// Kept beside the content, not in it, so that the line is prepared with its event read
+    /// straight into place and folded with it read where it lies: as the content's payload,
+    /// the 240-byte event was copied twice to be put in and four times to be taken out.
+    package var event = Event.none
+
+    /// The event, when the line holds one (``Content/event``).
+    package var preparedEvent: Event? {
+        if case .event = content { return event }
+        return nil
+    }
 
     /// Starts loading a prepared line's memory, written on another core, well before the fold
     /// reads it (a hint; never faults).
@@ -135,12 +152,10 @@ package struct PreparedLine: Equatable, Sendable {
         @inline(__always) func done(_ prepared: consuming PreparedLine) { place.initialize(to: prepared) }
         if commonLines, fastEnvelope, !keepingPayload, stagingTexts, let start = line.baseAddress {
             var texts = TextStaging(line: start)
-            let read = withUnsafeTemporaryAllocation(of: Event.self, capacity: 1) { event -> Bool in
-                guard let keys = CommonLineReader.read(line, keyingId: true, staging: &texts, ids: &ids, into: event.baseAddress!) else { return false }
-                initialize(place, byteCount: line.count, hash: hash, event: event.baseAddress!.move(), keys: keys, staged: texts.texts)
-                return true
+            // The event is read straight into its place; the rest of the line is set after it.
+            if let keys = CommonLineReader.read(line, keyingId: true, staging: &texts, ids: &ids, into: place.pointer(to: \.event)!) {
+                return initialize(place, byteCount: line.count, hash: hash, keys: keys, staged: texts.texts)
             }
-            if read { return }
         }
         // Each path builds its values and then the line in one go (a line without a readable
         // envelope gets no keys, rather than placeholder ones worked out and thrown away).
@@ -181,7 +196,8 @@ package struct PreparedLine: Equatable, Sendable {
             }
             let (seq, at, family) = (draft.seq, draft.at, draft.family)
             let prev = prevHash.map(LineHead.words) ?? draft.prev.map(LineHead.text)
-            return done(PreparedLine(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload),
+            let (content, event) = Content.decoded(draft, payload, keepingPayload: keepingPayload)
+            return done(PreparedLine(byteCount: line.count, hash: hash, content: content, event: event,
                                      keys: keys, readableSeq: seq, readableAt: at, prev: prev, readableFamily: family, staged: staged))
         }
         guard case .object(let object) = tape.value(at: 0, in: base) else {
@@ -204,7 +220,8 @@ package struct PreparedLine: Equatable, Sendable {
             let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
             let keys = LineKeys(id: draft.id, actor: draft.actor, family: draft.family, result: payload)
             let at = draft.at
-            return done(PreparedLine(byteCount: line.count, hash: hash, content: .decoded(draft, payload, keepingPayload: keepingPayload),
+            let (content, event) = Content.decoded(draft, payload, keepingPayload: keepingPayload)
+            return done(PreparedLine(byteCount: line.count, hash: hash, content: content, event: event,
                                      keys: keys, readableSeq: seq, readableAt: at, prev: prev.map(LineHead.text), readableFamily: family))
         } catch {
             var at: Timestamp?
@@ -225,35 +242,40 @@ package struct PreparedLine: Equatable, Sendable {
     }
 
     /// Puts a line read by ``CommonLineReader`` (what the tape's fast path makes of it) in
-    /// `place`, one stored property at a time, the event moved in last.
+    /// `place`, whose ``event`` the reader has set, one stored property at a time.
     ///
     /// Built by an initializer and then moved into its place, the finished ~500-byte line was
     /// copied (a reference count per text) and the original freed, for every common line; and
     /// building it through the general initializer (with a `Result` of the payload for its keys)
     /// moved and copied the 160-byte payload several times. Every stored property is set here
-    /// (`preparedLinesStoredPropertiesAreTheOnesSetInPlace` fails when one is added).
-    private static func initialize(_ place: UnsafeMutablePointer<PreparedLine>, byteCount: Int, hash: LineHash?, event: consuming Event,
+    /// or by the reader (`preparedLinesStoredPropertiesAreTheOnesSetInPlace` fails when one is
+    /// added).
+    private static func initialize(_ place: UnsafeMutablePointer<PreparedLine>, byteCount: Int, hash: LineHash?,
                                    keys read: CommonLineReader.Keys, staged: StagedTexts) {
+        let event = UnsafePointer(place.pointer(to: \.event)!)
         place.pointer(to: \.byteCount)!.initialize(to: byteCount)
         place.pointer(to: \.hash)!.initialize(to: hash)
-        place.pointer(to: \.keys)!.initialize(to: LineKeys(id: event.id, read: read))
-        place.pointer(to: \.readableSeq)!.initialize(to: event.seq)
-        place.pointer(to: \.readableAt)!.initialize(to: event.at)
+        place.pointer(to: \.keys)!.initialize(to: LineKeys(id: event.pointee.id, read: read))
+        place.pointer(to: \.readableSeq)!.initialize(to: event.pointee.seq)
+        place.pointer(to: \.readableAt)!.initialize(to: event.pointee.at)
         place.pointer(to: \.prev)!.initialize(to: .words(read.prev))
-        place.pointer(to: \.readableFamily)!.initialize(to: event.family)
+        place.pointer(to: \.readableFamily)!.initialize(to: event.pointee.family)
         place.pointer(to: \.staged)!.initialize(to: staged)
-        place.pointer(to: \.content)!.initialize(to: .event(event))
+        place.pointer(to: \.content)!.initialize(to: .event)
     }
 
-    /// The names of the stored properties ``initialize(_:byteCount:hash:event:keys:staged:)``
-    /// sets, for the test that holds them to the type's.
-    static let propertiesSetInPlace = ["byteCount", "hash", "content", "readableSeq", "readableAt", "prev", "readableFamily", "keys", "staged"]
+    /// The names of the stored properties ``initialize(_:byteCount:hash:keys:staged:)`` and
+    /// the reader set, for the test that holds them to the type's.
+    static let propertiesSetInPlace = ["byteCount", "hash", "content", "readableSeq", "readableAt", "prev", "readableFamily", "keys", "staged",
+                                       "event"]
 
-    private init(byteCount: Int, hash: LineHash?, content: consuming Content, keys: LineKeys? = nil, readableSeq: Int64? = nil,
-                 readableAt: Timestamp? = nil, prev: LineHead? = nil, readableFamily: String? = nil, staged: StagedTexts = StagedTexts()) {
+    private init(byteCount: Int, hash: LineHash?, content: consuming Content, event: consuming Event = .none, keys: LineKeys? = nil,
+                 readableSeq: Int64? = nil, readableAt: Timestamp? = nil, prev: LineHead? = nil, readableFamily: String? = nil,
+                 staged: StagedTexts = StagedTexts()) {
         self.byteCount = byteCount
         self.hash = hash
         self.content = content
+        self.event = event
         self.keys = keys
         self.readableSeq = readableSeq
         self.readableAt = readableAt

@@ -27,6 +27,12 @@ public struct Event: Hashable, Sendable {
     /// The `type` field.
     public var type: EventType { payload.type }
 
+    /// An empty event (no ids, no texts): what a prepared line holds when it holds none.
+    static var none: Event {
+        Event(seq: 0, id: "", at: Timestamp(millisecondsSinceEpoch: 0), actor: "", family: "",
+              payload: .notificationsRead(NotificationsRead(upToSeq: 0)))
+    }
+
     /// The event taken apart, its values moved out (the fold keeps them without copying).
     ///
     /// The values are swapped out, not returned from a consumed event: that would copy each

@@ -66,10 +66,10 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
     }
 
     /// Folds an accepted event into its family (added when it has none yet), in place.
-    mutating func apply(_ event: consuming Event, keys: LineKeys, staged: StagedBytes? = nil) {
+    mutating func apply(taking event: inout Event, keys: LineKeys, staged: StagedBytes? = nil) {
         let position = position(adding: event.family, hash: keys.family)
-        list[position].apply(event, interactionHash: keys.interaction, schoolHash: keys.school, staged: staged,
-                            idKey: keys.idInKey ? keys.eventId : nil)
+        list[position].apply(taking: &event, interactionHash: keys.interaction, schoolHash: keys.school, staged: staged,
+                             idKey: keys.idInKey ? keys.eventId : nil)
     }
 
     /// Adds or replaces a family.

@@ -219,22 +219,26 @@ package struct Replayer {
             } catch {
                 reject(number, draft, error.message, kind: error.kind, family: draft.family)
             }
-        case .event(let event):
-            let keys = keys ?? LineKeys(id: event.id, actor: event.actor, family: event.family, payload: event.payload)  // always set with an event
-            if deferred != nil { loadDeferred(for: event.family) }
+        case .event:
+            // The event is read and folded where it lies in the line, its parts moved out by the
+            // fold (moving it out first copied its 240 bytes).
+            let keys = keys ?? LineKeys(id: line.event.id, actor: line.event.actor, family: line.event.family,
+                                        payload: line.event.payload)  // always set with an event
+            if deferred != nil { loadDeferred(for: line.event.family) }
             do {
-                try Rules.accept(event, keys: keys, in: state)
+                try Rules.accept(line.event, keys: keys, in: state)
             } catch {
-                var draft = EventDraft(envelopeOf: event)
-                draft.id = keys.eventIdText(event.id)
-                reject(number, draft, error.message, kind: error.kind, family: event.family)
+                var draft = EventDraft(envelopeOf: line.event)
+                draft.id = keys.eventIdText(line.event.id)
+                reject(number, draft, error.message, kind: error.kind, family: line.event.family)
                 return true
             }
             if let observer {
-                state.apply(event, keys: keys, staged: staged)  // (a line prepared for an observer keeps its texts: none staged)
+                let event = line.event
+                state.apply(taking: &line.event, keys: keys, staged: staged)  // (a line prepared for an observer keeps its texts: none staged)
                 observer(.applied(line: number, event: event), state)
             } else {
-                state.apply(event, keys: keys, staged: staged)
+                state.apply(taking: &line.event, keys: keys, staged: staged)
             }
         case .blank, .invalid, .erasedOutsideStreams:
             break

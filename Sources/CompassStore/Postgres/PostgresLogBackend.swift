@@ -707,7 +707,7 @@ final class PostgresLogBackend: LogBackend {
         let bytes = Array(line.utf8)
         let prepared = bytes.withUnsafeBufferPointer { PreparedLine($0, hashing: false) }
         switch prepared.content {
-        case .event(let event): return event
+        case .event: return prepared.event
         case .draft(let draft, .success(let payload)):
             return Event(seq: draft.seq, id: draft.id, at: draft.at, actor: draft.actor, family: draft.family, payload: payload, prev: draft.prev)
         default: return nil
