@@ -27,6 +27,13 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
         list.withUnsafeBufferPointer { families in byHash.position(hash: hash) { (families.baseAddress! + $0).pointee.id == id } }
     }
 
+    /// ``position(of:hash:)`` in a table read where it lies (``ArrayStorage``: no reference
+    /// count taken).
+    @inline(__always) static func position(in table: UnsafePointer<FamilyTable>, of id: String, hash: Int) -> Int? {
+        guard let families = ArrayStorage.elements(table.pointer(to: \.list)!).baseAddress else { return nil }
+        return PositionIndex.position(in: table.pointer(to: \.byHash)!, hash: hash) { (families + $0).pointee.id == id }
+    }
+
     /// Starts loading what the rules will read of a line's event, in the family a family id
     /// hashing to `keys.family` found (a hint): the index slots of its interaction, school and
     /// coach when `slots`, else (a few lines later, the slots loaded) the school's and coach's

@@ -60,6 +60,19 @@ public struct IdTable<Value: Sendable>: Sendable, Sequence {
         }
     }
 
+    /// ``read(_:hash:_:)`` in a table read where it lies (``ArrayStorage``: no reference count
+    /// taken), as the rules read their family's tables.
+    @inline(__always) static func read<R>(in table: UnsafePointer<IdTable>, _ id: String, hash: Int, _ body: (UnsafePointer<Value>) -> R) -> R? {
+        guard let entries = ArrayStorage.elements(table.pointer(to: \.entries)!).baseAddress else { return nil }
+        return PositionIndex.position(in: table.pointer(to: \.index)!, hash: hash) { (entries + $0).pointee.key == id }
+            .map { body((entries + $0).pointer(to: \.value)!) }
+    }
+
+    /// ``contains(_:hash:)`` in a table read where it lies.
+    @inline(__always) static func contains(in table: UnsafePointer<IdTable>, _ id: String, hash: Int) -> Bool {
+        read(in: table, id, hash: hash) { _ in () } != nil
+    }
+
     /// Starts loading the index slot where `hash` would be, in a table read where it lies (a
     /// hint; never faults).
     static func prefetchSlot(in table: UnsafePointer<IdTable>, hash: Int) {

@@ -166,18 +166,17 @@ public struct InteractionTable: Equatable, Sendable {
         withUnsafePointer(to: self) { Self.isLive(in: $0, id, loggedBy: actor, hash: hash) }
     }
 
-    /// ``isLive(_:loggedBy:hash:)`` in a table
-    /// read where it lies (no record built; calling a method on `.pointee.interactions` copied
-    /// the table out, a retain and a release per array it holds, for every deletion).
+    /// ``isLive(_:loggedBy:hash:)`` in a table read where it lies (``ArrayStorage``; no record
+    /// built; calling a method on `.pointee.interactions` copied the table out, a retain and a
+    /// release per array it holds, for every deletion).
     static func isLive(in table: UnsafePointer<InteractionTable>, _ id: String, loggedBy actor: String, hash: Int) -> Bool {
-        let (rows, texts) = (table.pointer(to: \.rows)!, table.pointer(to: \.texts)!)
-        return rows.pointee.withUnsafeBufferPointer { stored in
-            guard let position = table.pointer(to: \.index)!.pointee.position(hash: hash, where: {
-                texts.pointee.equals((stored.baseAddress! + $0).pointee.interactionId, id)
-            }) else { return false }
-            let row = stored.baseAddress! + position
-            return !row.pointee.isDeleted && texts.pointee.equals(row.pointee.loggedBy, actor)
-        }
+        let texts = table.pointer(to: \.texts)!
+        guard let stored = ArrayStorage.elements(table.pointer(to: \.rows)!).baseAddress,
+              let position = PositionIndex.position(in: table.pointer(to: \.index)!, hash: hash, where: {
+                  texts.pointee.equals((stored + $0).pointee.interactionId, id)
+              }) else { return false }
+        let row = stored + position
+        return !row.pointee.isDeleted && texts.pointee.equals(row.pointee.loggedBy, actor)
     }
 
     /// Marks an interaction deleted; the deleting event's id is spelled from `idKey` when it
@@ -198,13 +197,12 @@ public struct InteractionTable: Equatable, Sendable {
     /// a table read where it lies (no copy of its arrays).
     /// ``contains(_:hash:)`` of a table read where it lies, through a pointer to it (a rule
     /// holds its family by pointer; calling the method on `.pointee.interactions` copied the
-    /// table out, four reference counts a line).
+    /// table out, four reference counts a line), its arrays read by ``ArrayStorage``.
     static func contains(in table: UnsafePointer<InteractionTable>, _ id: String, hash: Int) -> Bool {
-        guard let index = table.pointer(to: \.index), let rows = table.pointer(to: \.rows), let texts = table.pointer(to: \.texts) else {
-            return false
-        }
-        return rows.pointee.withUnsafeBufferPointer { stored in
-            index.pointee.position(hash: hash) { texts.pointee.equals((stored.baseAddress! + $0).pointee.interactionId, id) }
+        let texts = table.pointer(to: \.texts)!
+        guard let stored = ArrayStorage.elements(table.pointer(to: \.rows)!).baseAddress else { return false }
+        return PositionIndex.position(in: table.pointer(to: \.index)!, hash: hash) {
+            texts.pointee.equals((stored + $0).pointee.interactionId, id)
         } != nil
     }
 

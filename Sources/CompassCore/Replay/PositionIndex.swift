@@ -17,6 +17,12 @@ struct PositionIndex: Sendable {
         slots.withUnsafeBufferPointer { Self.probe($0, hash: hash, where: isMatch) }
     }
 
+    /// ``position(hash:where:)`` in an index read where it lies (``ArrayStorage``: no
+    /// reference count taken).
+    @inline(__always) static func position(in index: UnsafePointer<PositionIndex>, hash: Int, where isMatch: (Int) -> Bool) -> Int? {
+        probe(ArrayStorage.elements(index.pointer(to: \.slots)!), hash: hash, where: isMatch)
+    }
+
     /// The first position stored under `hash`, unconfirmed (a hint for prefetching only), in
     /// an index read where it lies (``ArrayStorage``: no reference count taken).
     static func anyPosition(in index: UnsafePointer<PositionIndex>, hash: Int) -> Int? {

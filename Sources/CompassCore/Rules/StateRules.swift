@@ -29,12 +29,13 @@ struct StateRules {
         try withUnsafePointer(to: state) { (state) throws(EventError) -> R in
             let members = state.pointer(to: \.members)!
             let table = state.pointer(to: \.families)!
-            let position = keys.map { table.pointee.position(of: family, hash: $0.family) } ?? table.pointee.position(of: family)
-            return try table.pointer(to: \.list)!.pointee.withUnsafeBufferPointer { (families) throws(EventError) -> R in
-                try body(StateRules(members: members, families: families, actor: actor, familyId: family, familyPosition: position,
-                                    interactionHash: keys?.interaction, actorHash: keys?.actor ?? actor.hashValue,
-                                    schoolHash: keys?.school, coachHash: keys?.coach))
-            }
+            // The family list is read where it lies (``ArrayStorage``): through `pointee`, a
+            // reference count on it and a release for every line.
+            let families = ArrayStorage.elements(table.pointer(to: \.list)!)
+            let position = FamilyTable.position(in: table, of: family, hash: keys?.family ?? family.hashValue)
+            return try body(StateRules(members: members, families: families, actor: actor, familyId: family, familyPosition: position,
+                                       interactionHash: keys?.interaction, actorHash: keys?.actor ?? actor.hashValue,
+                                       schoolHash: keys?.school, coachHash: keys?.coach))
         }
     }
 
@@ -45,9 +46,9 @@ struct StateRules {
 
     /// Reads the event's family in place (nil when the family has no events yet).
     ///
-    /// The family is handed over as a pointer so a rule reads the one table it needs
-    /// (`$0.pointee.schools`): passing the `Family` value itself would copy it, one
-    /// reference count per table, on every line.
+    /// The family is handed over as a pointer so a rule reads the one table it needs where it
+    /// lies (`$0.pointer(to: \.schools)`, read by ``IdTable/read(in:_:hash:_:)``): passing the
+    /// `Family` value itself would copy it, one reference count per table, on every line.
     @inline(__always) private func family<R>(_ read: (UnsafePointer<Family>) -> R?) -> R? {
         guard let familyPosition else { return nil }
         return read(families.baseAddress! + familyPosition)
@@ -58,21 +59,21 @@ struct StateRules {
     func actorMember() throws(EventError) -> MemberRole {
         // The member is read once: each read of the dictionary's value copies the member (a
         // reference count per text).
-        guard let role = members.pointee.read(actor, hash: actorHash, { $0.pointee.family == familyId ? $0.pointee.role : nil }) ?? nil else {
+        guard let role = IdTable.read(in: members, actor, hash: actorHash, { $0.pointee.family == familyId ? $0.pointee.role : nil }) ?? nil else {
             throw EventError("Unknown user \(actor)", kind: .notFound)
         }
         return role
     }
 
     func userIsNew(_ userId: String) throws(EventError) {
-        guard !members.pointee.contains(userId, hash: userId.hashValue) else { throw EventError("User \(userId) is already a member") }
+        guard !IdTable.contains(in: members, userId, hash: userId.hashValue) else { throw EventError("User \(userId) is already a member") }
     }
 
     /// The first member joins by themselves; later ones are added by a member of the family.
     func actorMayAddMember(_ userId: String) throws(EventError) {
         let allowed: Bool
         if familyHas({ !$0.pointee.memberIds.isEmpty }) {
-            allowed = members.pointee.read(actor, hash: actorHash) { $0.pointee.family == familyId } ?? false
+            allowed = IdTable.read(in: members, actor, hash: actorHash) { $0.pointee.family == familyId } ?? false
         } else {
             allowed = actor == userId
         }
@@ -81,19 +82,19 @@ struct StateRules {
 
     func schoolIsNew(_ schoolId: String) throws(EventError) {
         let hash = schoolHash ?? schoolId.hashValue
-        guard !familyHas({ $0.pointee.schools.contains(schoolId, hash: hash) }) else { throw EventError("School \(schoolId) already exists") }
+        guard !familyHas({ IdTable.contains(in: $0.pointer(to: \.schools)!, schoolId, hash: hash) }) else { throw EventError("School \(schoolId) already exists") }
     }
 
     func schoolExists(_ schoolId: String) throws(EventError) {
         let hash = schoolHash ?? schoolId.hashValue
-        guard familyHas({ $0.pointee.schools.contains(schoolId, hash: hash) }) else {
+        guard familyHas({ IdTable.contains(in: $0.pointer(to: \.schools)!, schoolId, hash: hash) }) else {
             throw EventError(RuleMessage.selectSchool, field: "schoolId", value: schoolId)
         }
     }
 
     func coachIsNew(_ coachId: String) throws(EventError) {
         let hash = coachHash ?? coachId.hashValue
-        guard !familyHas({ $0.pointee.coaches.contains(coachId, hash: hash) }) else { throw EventError("Coach \(coachId) already exists") }
+        guard !familyHas({ IdTable.contains(in: $0.pointer(to: \.coaches)!, coachId, hash: hash) }) else { throw EventError("Coach \(coachId) already exists") }
     }
 
     /// The coach exists and, when a school is named too, coaches there.
@@ -101,7 +102,7 @@ struct StateRules {
         // Compared where the coach lies: `coaches[coachId]?.schoolId` copied the whole coach out.
         let hash = coachHash ?? coachId.hashValue
         let matches = familyHas { family in
-            family.pointee.coaches.read(coachId, hash: hash) { schoolId == nil || $0.pointee.schoolId == schoolId } ?? false
+            IdTable.read(in: family.pointer(to: \.coaches)!, coachId, hash: hash) { schoolId == nil || $0.pointee.schoolId == schoolId } ?? false
         }
         guard matches else {
             throw EventError("Invalid coach selection", field: "coachId", value: coachId)
