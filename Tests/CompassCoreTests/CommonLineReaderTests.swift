@@ -55,6 +55,28 @@ import CompassTestSupport
         #expect(Mirror(reflecting: payload).children.compactMap(\.label).sorted() == CommonLineReader.interactionPropertiesSetInPlace.sorted())
     }
 
+    /// Texts of one-, two-, three- and four-byte characters (one UTF-16 unit each, the last
+    /// two) right around each limit: the reader counts them as it checks their UTF-8, and reads
+    /// a line itself exactly when its text is within the limit (the tape then agrees).
+    @Test func textsAtTheirLimitsAreCountedInUTF16Units() {
+        let subject = "Follow-up après showcase", content = "Très sympa — very friendly staff.", name = "Université Laval"
+        for (character, units) in [("a", 1), ("é", 1), ("€", 1), ("🎥", 2)] {
+            for (field, limit, line, original) in [("subject", InteractionLogged.subjectLimit, Self.common, subject),
+                                                   ("content", InteractionLogged.contentLimit, Self.common, content),
+                                                   ("name", 200, Self.schoolAdded, name)] {
+                for total in (limit - 1)...(limit + 1) {
+                    // At least one ASCII letter: a name of other characters only is left to the tape.
+                    let count = (total - 1) / units
+                    let text = String(repeating: "A", count: total - count * units) + String(repeating: character, count: count)
+                    let changed = Array(String(decoding: line, as: UTF8.self).replacingOccurrences(of: "\"\(original)\"", with: "\"\(text)\"").utf8)
+                    let within = text.utf16.count <= limit
+                    #expect(text.utf16.count == total)
+                    #expect(Self.expectAgreement(changed) == within, "\(field): \(count) × \(character) (\(total) of \(limit) units)")
+                }
+            }
+        }
+    }
+
     @Test func readsTheCommonShapeAsTheTapeDoes() throws {
         #expect(Self.expectAgreement(Self.common))
         let (line, staged) = Self.prepared(Self.common, direct: true)

@@ -225,10 +225,10 @@ struct CommonLineReader {
             occurredAt = time
         }
         if literal(#"","subject":""#) {
-            guard let (text, ascii) = text(), staging.stage(text, as: .subject, limit: InteractionLogged.subjectLimit, ascii: ascii) else { return nil }
+            guard let (text, units) = text(), staging.stage(text, as: .subject, limit: InteractionLogged.subjectLimit, units: units) else { return nil }
         }
         if literal(#"","content":""#) {
-            guard let (text, ascii) = text(), staging.stage(text, as: .content, limit: InteractionLogged.contentLimit, ascii: ascii) else { return nil }
+            guard let (text, units) = text(), staging.stage(text, as: .content, limit: InteractionLogged.contentLimit, units: units) else { return nil }
         }
         var sentiment: Sentiment?
         if literal(#"","sentiment":""#) {
@@ -333,7 +333,7 @@ struct CommonLineReader {
     /// A text up to its closing quote, built when its bytes are valid UTF-8 (the cursor left on
     /// the quote); nil at an escape, a control character or invalid UTF-8.
     private mutating func checkedText() -> String? {
-        guard let (bytes, ascii) = text(), ascii || UTF8Check.utf16Count(ifValid: bytes) != nil else { return nil }
+        guard let (bytes, _) = text() else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -366,7 +366,7 @@ struct CommonLineReader {
     /// closing quote). Only a text with a visible ASCII character is known here not to be
     /// blank; one of spaces and other characters only is left to the tape, as are escapes.
     private mutating func nonBlankText(limit: Int) -> String? {
-        guard let (bytes, ascii) = text(), let units = ascii ? bytes.count : UTF8Check.utf16Count(ifValid: bytes), units <= limit,
+        guard let (bytes, units) = text(), units <= limit,
               bytes.contains(where: { $0 > 0x20 && $0 < 0x7F }) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -408,19 +408,28 @@ struct CommonLineReader {
         return UnsafeBufferPointer(start: p + start, count: i - start)
     }
 
-    /// A text's bytes up to its closing quote, and whether they are all ASCII; nil at an escape
-    /// or a control character. Non-ASCII bytes are checked as UTF-8 when the text is staged.
-    private mutating func text() -> (UnsafeBufferPointer<UInt8>, ascii: Bool)? {
+    /// A text's bytes up to its closing quote, and how many UTF-16 units they are; nil at an
+    /// escape, a control character or bytes that are not UTF-8.
+    ///
+    /// Each non-ASCII character is checked where the scan stops at it: checked afterwards
+    /// (``UTF8Check/utf16Count(ifValid:)``), the bytes of a text that is not all ASCII were
+    /// read a second time.
+    private mutating func text() -> (UnsafeBufferPointer<UInt8>, utf16Count: Int)? {
         let start = i
-        var ascii = true
+        var extra = 0  // how many more bytes than UTF-16 units the characters so far take
         while true {
             i = JSONTape.plainRunEnd(p, from: i, to: n)
             guard i < n else { return nil }
             let byte = p[i]
-            if byte == UInt8(ascii: "\"") { return (UnsafeBufferPointer(start: p + start, count: i - start), ascii) }
+            if byte == UInt8(ascii: "\"") { return (UnsafeBufferPointer(start: p + start, count: i - start), i - start - extra) }
             guard byte >= 0x20, byte != UInt8(ascii: "\\") else { return nil }
-            if byte >= 0x80 { ascii = false }
-            i += 1
+            if byte < 0x80 {
+                i += 1
+                continue
+            }
+            guard let length = UTF8Check.sequenceLength(p, at: i, end: n) else { return nil }
+            extra += length == 4 ? 2 : length - 1
+            i += length
         }
     }
 }

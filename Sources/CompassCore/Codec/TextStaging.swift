@@ -24,7 +24,14 @@ package struct TextStaging {
     /// - Parameter ascii: the bytes are known to be ASCII (the scanner saw no other byte), so
     ///   they are as many UTF-16 units as bytes and need no second check.
     mutating func stage(_ bytes: UnsafeBufferPointer<UInt8>, as field: StagedTexts.Field, limit: Int, ascii: Bool = false) -> Bool {
-        guard let units = ascii ? bytes.count : UTF8Check.utf16Count(ifValid: bytes), units <= limit else { return false }
+        guard let units = ascii ? bytes.count : UTF8Check.utf16Count(ifValid: bytes) else { return false }
+        return stage(bytes, as: field, limit: limit, units: units)
+    }
+
+    /// ``stage(_:as:limit:ascii:)`` of bytes known to be valid UTF-8 of `units` UTF-16 units
+    /// (the reader that found their end checked them on the way).
+    mutating func stage(_ bytes: UnsafeBufferPointer<UInt8>, as field: StagedTexts.Field, limit: Int, units: Int) -> Bool {
+        guard units <= limit else { return false }
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
         let start = Int32(line.distance(to: base))
         texts[field] = start..<(start + Int32(bytes.count))

@@ -15,34 +15,36 @@ enum UTF8Check {
                 units += 8
                 continue
             }
-            let lead = base[i]
-            if lead < 0x80 {
+            if base[i] < 0x80 {
                 i += 1
                 units += 1
                 continue
             }
-            func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
-                i + offset < count && range.contains(base[i + offset])
-            }
-            switch lead {
-            case 0xC2...0xDF:
-                guard continuation(1) else { return nil }
-                i += 2
-                units += 1
-            case 0xE0...0xEF:
-                let second: ClosedRange<UInt8> = lead == 0xE0 ? 0xA0...0xBF : lead == 0xED ? 0x80...0x9F : 0x80...0xBF
-                guard continuation(1, second), continuation(2) else { return nil }
-                i += 3
-                units += 1
-            case 0xF0...0xF4:
-                let second: ClosedRange<UInt8> = lead == 0xF0 ? 0x90...0xBF : lead == 0xF4 ? 0x80...0x8F : 0x80...0xBF
-                guard continuation(1, second), continuation(2), continuation(3) else { return nil }
-                i += 4
-                units += 2
-            default:
-                return nil
-            }
+            guard let length = sequenceLength(base, at: i, end: count) else { return nil }
+            i += length
+            units += length == 4 ? 2 : 1
         }
         return units
+    }
+
+    /// The length (2 to 4) of the valid UTF-8 sequence whose lead byte, not ASCII, is at `i`,
+    /// its bytes before `end`; nil when it is not one (Unicode's table 3-7).
+    @inline(__always) static func sequenceLength(_ base: UnsafePointer<UInt8>, at i: Int, end: Int) -> Int? {
+        func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
+            i + offset < end && range.contains(base[i + offset])
+        }
+        let lead = base[i]
+        switch lead {
+        case 0xC2...0xDF:
+            return continuation(1) ? 2 : nil
+        case 0xE0...0xEF:
+            let second: ClosedRange<UInt8> = lead == 0xE0 ? 0xA0...0xBF : lead == 0xED ? 0x80...0x9F : 0x80...0xBF
+            return continuation(1, second) && continuation(2) ? 3 : nil
+        case 0xF0...0xF4:
+            let second: ClosedRange<UInt8> = lead == 0xF0 ? 0x90...0xBF : lead == 0xF4 ? 0x80...0x8F : 0x80...0xBF
+            return continuation(1, second) && continuation(2) && continuation(3) ? 4 : nil
+        default:
+            return nil
+        }
     }
 }
