@@ -254,3 +254,46 @@ import CompassTestSupport
         }
     }
 }
+
+/// The scanner's run of plain string bytes, read sixteen bytes at a time with SSE2 on x86-64,
+/// held to the portable Swift reading eight at a time (the one off x86-64).
+@Suite struct PlainRunTests {
+    /// Where each reading stops, from `start`, in `bytes`.
+    static func ends(_ bytes: [UInt8], from start: Int) -> (fast: Int, portable: Int) {
+        bytes.withUnsafeBufferPointer { buffer in
+            let p = buffer.baseAddress!
+            return (JSONTape.plainRunEnd(p, from: start, to: buffer.count), JSONTape.portablePlainRunEnd(p, from: start, to: buffer.count))
+        }
+    }
+
+    /// Every byte value at every place of a run of 40 plain bytes, read from each start.
+    @Test func everyByteStopsTheRunWhereThePortableReadingStops() {
+        for value in 0...255 {
+            for place in 0..<40 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 40)
+                bytes[place] = UInt8(value)
+                for start in 0...place {
+                    let (fast, portable) = Self.ends(bytes, from: start)
+                    #expect(fast == portable, "byte \(value) at \(place), from \(start)")
+                }
+            }
+        }
+    }
+
+    /// Runs of every length to 80 with stops of each kind scattered in them.
+    @Test func randomRunsEndWhereThePortableReadingEnds() {
+        var rng = SplitMix64(seed: 0x5EE2)
+        let stops: [UInt8] = [0x22, 0x5C, 0x00, 0x0A, 0x1F, 0x80, 0xC3, 0xFF]
+        for _ in 0..<4_000 {
+            let length = Int(rng.next() % 81)
+            let bytes = (0..<length).map { _ in rng.next() % 24 == 0 ? stops[Int(rng.next() % 8)] : UInt8(0x20 + rng.next() % 95) }
+            for start in 0...length {
+                let (fast, portable) = Self.ends(bytes, from: start)
+                #expect(fast == portable)
+                // Plain bytes up to it, and there a stop or fewer than eight bytes left.
+                #expect(bytes[start..<fast].allSatisfy { !stops.contains($0) })
+                #expect(fast == length || stops.contains(bytes[fast]) || length - fast < 8)
+            }
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import CompassSHA
+
 /// Where every value of a scanned JSON document is: one token per value, in document order.
 ///
 /// ``scan(_:)`` is the whole grammar of ``JSONParser`` (strict RFC 8259, valid UTF-8, paired
@@ -176,12 +178,23 @@ package struct JSONTape: Sendable {
         }
     }
 
-    /// The integer an `-?digits` literal spells, or nil when it does not fit in 64 bits.
     /// Where a run of plain string bytes from `start` stops: at the first quote, backslash,
-    /// control character or non-ASCII byte, taken eight bytes at a time (the bulk of every
-    /// text field); or where fewer than eight bytes are left, the rest for the caller to take
-    /// a byte at a time.
+    /// control character or non-ASCII byte, taken sixteen bytes at a time on x86-64 and eight
+    /// elsewhere (the bulk of every text field); or where fewer than eight bytes are left, the
+    /// rest for the caller to take a byte at a time.
     @inline(__always) static func plainRunEnd(_ p: UnsafePointer<UInt8>, from start: Int, to n: Int) -> Int {
+        #if arch(x86_64)
+        // Sixteen bytes at a time (SSE2, in C): a line's content is a run of a few hundred
+        // bytes, and eight at a time it was a quarter of the direct reader's instructions.
+        return compass_plain_run_end(p, start, n)
+        #else
+        return portablePlainRunEnd(p, from: start, to: n)
+        #endif
+    }
+
+    /// ``plainRunEnd(_:from:to:)`` in Swift, eight bytes at a time: the path off x86-64, and
+    /// what the tests hold the SSE2 one to.
+    @inline(__always) static func portablePlainRunEnd(_ p: UnsafePointer<UInt8>, from start: Int, to n: Int) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         var at = start
@@ -201,6 +214,7 @@ package struct JSONTape: Sendable {
         return at
     }
 
+    /// The integer an `-?digits` literal spells, or nil when it does not fit in 64 bits.
     static func int64(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int64? {
         var i = start
         let negative = base[i] == UInt8(ascii: "-")

@@ -17,6 +17,12 @@ void compass_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blocks
 void compass_sha256_blocks_x2(uint32_t state_a[8], const uint8_t *data_a, uint32_t state_b[8], const uint8_t *data_b,
                               size_t blocks);
 
+/// Where the run of plain string bytes starting at `from` ends: the index of the first byte
+/// in `[from, to)` that is a quote, a backslash, below 0x20 or 0x80 and above, or else an index
+/// with fewer than eight bytes left after it (the caller reads those one by one). x86-64 only
+/// (SSE2); elsewhere it returns `from` and the portable Swift code is used instead.
+size_t compass_plain_run_end(const uint8_t *p, size_t from, size_t to);
+
 /// Asks the CPU to start loading the cache line at `address` (a hint: never faults, may be
 /// ignored). The fold uses it for the event-id table slot of a line a few lines ahead.
 static inline void compass_prefetch(const void *address) { __builtin_prefetch(address); }
