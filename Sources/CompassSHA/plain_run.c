@@ -33,3 +33,25 @@ size_t compass_plain_run_end(const uint8_t *p, size_t from, size_t to) {
 #else
 size_t compass_plain_run_end(const uint8_t *p, size_t from, size_t to) { (void)p; (void)to; return from; }
 #endif
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+int compass_hex_bytes(const uint8_t *digits, uint8_t *out, size_t count) {
+    const __m128i below_zero = _mm_set1_epi8('0' - 1), above_nine = _mm_set1_epi8('9' + 1);
+    const __m128i below_a = _mm_set1_epi8('a' - 1), above_f = _mm_set1_epi8('f' + 1);
+    for (size_t i = 0; i < count; i += 8) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(digits + 2 * i));
+        // Signed, a byte of 0x80 or more is below both ranges.
+        const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, below_zero), _mm_cmplt_epi8(x, above_nine));
+        const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(x, below_a), _mm_cmplt_epi8(x, above_f));
+        if (_mm_movemask_epi8(_mm_or_si128(digit, letter)) != 0xFFFF) return 0;
+        // '0'-'9' are worth x - '0', 'a'-'f' x - '0' - 39.
+        const __m128i nibbles = _mm_sub_epi8(_mm_sub_epi8(x, _mm_set1_epi8('0')), _mm_and_si128(letter, _mm_set1_epi8(39)));
+        // Each 16-bit lane holds a pair of digits, the first (the high nibble) in its low byte.
+        const __m128i pairs = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(nibbles, _mm_set1_epi16(0x00FF)), 4), _mm_srli_epi16(nibbles, 8));
+        _mm_storel_epi64((__m128i *)(out + i), _mm_packus_epi16(pairs, pairs));
+    }
+    return 1;
+}
+#else
+int compass_hex_bytes(const uint8_t *digits, uint8_t *out, size_t count) { (void)digits; (void)out; (void)count; return 0; }
+#endif

@@ -258,18 +258,24 @@ package struct EventIdSet: Equatable, Sendable {
 
     /// ``uuidKey(_:)`` of an id's UTF-8 bytes.
     static func uuidKey(bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
-        guard bytes.count == 36, let p = bytes.baseAddress else { return nil }
-        // The dashes, then each group's digits checked and read eight (or four) at a time.
-        guard p[8] == 0x2D, p[13] == 0x2D, p[18] == 0x2D, p[23] == 0x2D, ByteClass.allLowerHex(p, count: 8),
-              ByteClass.allLowerHex(p + 9, count: 4), ByteClass.allLowerHex(p + 14, count: 4),
-              ByteClass.allLowerHex(p + 19, count: 4), ByteClass.allLowerHex(p + 24, count: 12) else { return nil }
-        func eight(_ at: Int) -> UInt64 {
-            UInt64(ByteClass.hexValue(UInt64(littleEndian: UnsafeRawPointer(p + at).loadUnaligned(as: UInt64.self))))
+        guard bytes.count == 36, let p = bytes.baseAddress, p[8] == 0x2D, p[13] == 0x2D, p[18] == 0x2D, p[23] == 0x2D else { return nil }
+        // The 32 digits side by side without their dashes, then checked and read together
+        // (``ByteClass/hexBytes(_:count:into:)``).
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { out in
+            let from = UnsafeRawPointer(p)
+            out.storeBytes(of: from.loadUnaligned(as: UInt64.self), toByteOffset: 0, as: UInt64.self)
+            out.storeBytes(of: from.loadUnaligned(fromByteOffset: 9, as: UInt32.self), toByteOffset: 8, as: UInt32.self)
+            out.storeBytes(of: from.loadUnaligned(fromByteOffset: 14, as: UInt32.self), toByteOffset: 12, as: UInt32.self)
+            out.storeBytes(of: from.loadUnaligned(fromByteOffset: 19, as: UInt32.self), toByteOffset: 16, as: UInt32.self)
+            out.storeBytes(of: from.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 20, as: UInt64.self)
+            out.storeBytes(of: from.loadUnaligned(fromByteOffset: 32, as: UInt32.self), toByteOffset: 28, as: UInt32.self)
         }
-        func four(_ at: Int) -> UInt64 {
-            UInt64(ByteClass.hexValue(UInt64(UInt32(littleEndian: UnsafeRawPointer(p + at).loadUnaligned(as: UInt32.self)))) >> 16)
+        var key: (UInt64, UInt64) = (0, 0)
+        let read = withUnsafeBytes(of: &digits) { digits in
+            withUnsafeMutableBytes(of: &key) { ByteClass.hexBytes(digits.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 16, into: $0.baseAddress!) }
         }
-        return (eight(0) << 32 | four(9) << 16 | four(14), four(19) << 48 | eight(24) << 16 | four(32))
+        return read ? (UInt64(bigEndian: key.0), UInt64(bigEndian: key.1)) : nil
     }
 
     /// The id a UUID key was made from (the form is lowercase only, so it is spelled back exactly).

@@ -11,15 +11,12 @@ package struct LineHash: Equatable, Sendable {
 
     /// The hash 64 lowercase hex digits spell (a line's `prev`, read without a string), or nil.
     package init?(hex digits: UnsafeBufferPointer<UInt8>) {
-        guard digits.count == 64, let start = digits.baseAddress, ByteClass.allLowerHex(start, count: 64) else { return nil }
+        guard digits.count == 64, let start = digits.baseAddress else { return nil }
         var parsed: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &parsed) { raw in
-            for word in 0..<8 {  // eight digits at a time
-                let x = UInt64(littleEndian: UnsafeRawPointer(start + word * 8).loadUnaligned(as: UInt64.self))
-                raw.storeBytes(of: ByteClass.hexValue(x), toByteOffset: word * 4, as: UInt32.self)
-            }
-        }
-        words = parsed
+        guard withUnsafeMutableBytes(of: &parsed, { ByteClass.hexBytes(start, count: 32, into: $0.baseAddress!) }) else { return nil }
+        // The bytes in order are each word's, most significant first.
+        words = (UInt32(bigEndian: parsed.0), UInt32(bigEndian: parsed.1), UInt32(bigEndian: parsed.2), UInt32(bigEndian: parsed.3),
+                 UInt32(bigEndian: parsed.4), UInt32(bigEndian: parsed.5), UInt32(bigEndian: parsed.6), UInt32(bigEndian: parsed.7))
     }
 
     /// The SHA-256 of a line's bytes.

@@ -23,6 +23,12 @@ void compass_sha256_blocks_x2(uint32_t state_a[8], const uint8_t *data_a, uint32
 /// (SSE2); elsewhere it returns `from` and the portable Swift code is used instead.
 size_t compass_plain_run_end(const uint8_t *p, size_t from, size_t to);
 
+/// Reads `2 * count` lowercase hex digits (`count` a multiple of 8) into `count` bytes, the
+/// first digit the high nibble of the first byte, sixteen digits at a time (SSE2); 0, with
+/// `out` unspecified, when one is not a lowercase hex digit. x86-64 only: elsewhere it
+/// returns 0 and the portable Swift code is used instead.
+int compass_hex_bytes(const uint8_t *digits, uint8_t *out, size_t count);
+
 /// Asks the CPU to start loading the cache line at `address` (a hint: never faults, may be
 /// ignored). The fold uses it for the event-id table slot of a line a few lines ahead.
 static inline void compass_prefetch(const void *address) { __builtin_prefetch(address); }
