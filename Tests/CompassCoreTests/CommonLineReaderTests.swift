@@ -280,6 +280,34 @@ import CompassTestSupport
         }
     }
 
+    /// An id read from the middle of a line is looked up by its own bytes only: the bytes
+    /// after it, loaded with it, are masked off. Every id of 1 to 40 bytes, followed by bytes
+    /// that would make it a longer id already kept, gives its own text and hash, through a
+    /// cache of 2 slots (every id pushing the last out) and of 8,192.
+    @Test func anIdReadInALineIsNotTakenForALongerOneKeptBefore() {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789-_.:".utf8)
+        for slotCount in [2, IdInterner.defaultSlotCount] {
+            var ids = IdInterner(slotCount: slotCount)
+            for length in 1...40 {
+                let long = Array((0..<(length + 8)).map { alphabet[($0 * 7 + length) % alphabet.count] })
+                let line = long + Array(#"","more":"after the id"}"#.utf8) + [UInt8](repeating: 0x20, count: 48)
+                line.withUnsafeBufferPointer { buffer in
+                    let end = buffer.baseAddress! + buffer.count
+                    let longer = UnsafeBufferPointer(rebasing: buffer[0..<(length + 8)])
+                    let longerText = String(decoding: longer, as: UTF8.self)
+                    #expect(ids.id(longer, readableTo: end) == (longerText, longerText.hashValue))
+                    for cut in [length, length + 1, length + 7] {
+                        let id = UnsafeBufferPointer(rebasing: buffer[0..<cut])
+                        let text = String(decoding: id, as: UTF8.self)
+                        ids.prefetch(id, readableTo: end)
+                        #expect(ids.id(id, readableTo: end) == (text, text.hashValue), "\(slotCount) slots: \(text) after \(longerText)")
+                        #expect(ids.id(id) == (text, text.hashValue))
+                    }
+                }
+            }
+        }
+    }
+
     /// A replay sizes its id caches to the log it reads: a power of two from 256 to 8,192
     /// slots, never fewer for a larger log; a family's 3 MB log gets 512, the 58 MB one 8,192.
     @Test func idCachesAreSizedToTheLog() {

@@ -88,6 +88,9 @@ struct CommonLineReader {
               literal(#"","actor":""#), let actor = idBytes(),
               literal(#"","family":""#), let family = idBytes(),
               literal(#"","data":{"#) else { return nil }
+        // Looked up once the payload is read: their cache slots are loaded meanwhile.
+        ids.pointee.prefetch(actor, readableTo: p + n)
+        ids.pointee.prefetch(family, readableTo: p + n)
         let payload: Payload
         var interaction: Int?
         switch type {
@@ -119,7 +122,7 @@ struct CommonLineReader {
               let prev = LineHash(hex: UnsafeBufferPointer(start: p + i, count: 64)) else { return nil }
         let keyable = type == .interactionLogged || type == .interactionDeleted
         let idKey = keyingId && keyable ? EventIdKey(uuidBytes: id) : nil
-        let familyId = ids.pointee.id(family), actorId = ids.pointee.id(actor)
+        let familyId = ids.pointee.id(family, readableTo: p + n), actorId = ids.pointee.id(actor, readableTo: p + n)
         // `consume`: without it the payload was copied into the event (a reference count per
         // text) and then freed.
         // One stored property at a time (``eventPropertiesSetInPlace``): `Event(…)` built the event
@@ -205,10 +208,12 @@ struct CommonLineReader {
         if literal(#"","schoolId":""#) {
             guard let read = idBytes() else { return nil }
             schoolId = read
+            ids.pointee.prefetch(read, readableTo: p + n)  // looked up at the end (``namedSchool(_:)``)
         }
         if literal(#"","coachId":""#) {
             guard let read = idBytes() else { return nil }
             coachId = read
+            ids.pointee.prefetch(read, readableTo: p + n)
         }
         guard schoolId != nil || coachId != nil else { return nil }  // "Please select a school"
         if literal(#"","eventId":""#) {
@@ -340,14 +345,14 @@ struct CommonLineReader {
     /// The school id the event names, taken from the ids built lately; its hash is kept for
     /// the line's keys.
     private mutating func namedSchool(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let id = ids.pointee.id(bytes)
+        let id = ids.pointee.id(bytes, readableTo: p + n)
         school = id.hash
         return id.text
     }
 
     /// The coach id the event names, as ``namedSchool(_:)``.
     private mutating func namedCoach(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let id = ids.pointee.id(bytes)
+        let id = ids.pointee.id(bytes, readableTo: p + n)
         coach = id.hash
         return id.text
     }
