@@ -45,10 +45,14 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
               let families = ArrayStorage.elements(list).baseAddress else { return }
         let family = families + position
         if slots {
-            if let interaction = keys.interaction { InteractionTable.prefetch(in: family.pointer(to: \.interactions)!, hash: interaction) }
+            if let interaction = keys.interaction {
+                InteractionTable.prefetch(in: family.pointer(to: \.interactions)!, hash: interaction)
+                InteractionTable.prefetchAppend(in: family.pointer(to: \.interactions)!, headers: true)
+            }
             if let school = keys.school { IdTable.prefetchSlot(in: family.pointer(to: \.schools)!, hash: school) }
             if let coach = keys.coach { IdTable.prefetchSlot(in: family.pointer(to: \.coaches)!, hash: coach) }
         } else {
+            if keys.interaction != nil { InteractionTable.prefetchAppend(in: family.pointer(to: \.interactions)!, headers: false) }
             if let school = keys.school { IdTable.prefetchEntry(in: family.pointer(to: \.schools)!, hash: school) }
             if let coach = keys.coach { IdTable.prefetchEntry(in: family.pointer(to: \.coaches)!, hash: coach) }
         }

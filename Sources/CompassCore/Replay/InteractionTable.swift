@@ -1,3 +1,5 @@
+import CompassSHA
+
 /// Every interaction a family logged, deleted ones included (their ids stay used): the
 /// records in logging order, found by id through a small id → position index.
 ///
@@ -204,6 +206,22 @@ public struct InteractionTable: Equatable, Sendable {
         return PositionIndex.position(in: table.pointer(to: \.index)!, hash: hash) {
             texts.pointee.equals((stored + $0).pointee.interactionId, id)
         } != nil
+    }
+
+    /// Starts loading what appending a row to the table at `table` reads and writes (a hint;
+    /// never faults): first (`headers`) the rows' storage object, whose reference count and
+    /// count the append reads, and the texts' last chunk; a few lines later, those loaded,
+    /// where the next row and its texts go. Their first touch by the append was a third of
+    /// its samples, and the rows' uniqueness check most of that check's.
+    static func prefetchAppend(in table: UnsafePointer<InteractionTable>, headers: Bool) {
+        let texts = table.pointer(to: \.texts)!
+        if headers {
+            if let rows = ArrayStorage.object(table.pointer(to: \.rows)!) { compass_prefetch(rows) }
+        } else if let rows = ArrayStorage.elements(table.pointer(to: \.rows)!).baseAddress {
+            let next = UnsafeRawPointer(rows + ArrayStorage.elements(table.pointer(to: \.rows)!).count)
+            for line in stride(from: 0, to: MemoryLayout<StoredInteraction>.stride, by: 64) { compass_prefetch_write(next + line) }
+        }
+        TextArena.prefetchTail(in: texts, headers: headers)
     }
 
     static func prefetch(in table: UnsafePointer<InteractionTable>, hash: Int) {

@@ -330,7 +330,7 @@ package struct Replayer {
     /// Starts loading the records of the school and coach a line's event names, once
     /// ``prefetch(_:in:)`` loaded their slots (a few lines before the fold).
     package static func prefetchRecords(_ keys: LineKeys?, in replayer: UnsafePointer<Replayer>) {
-        guard let keys, keys.school != nil || keys.coach != nil, let state = replayer.pointer(to: \.state) else { return }
+        guard let keys, keys.school != nil || keys.coach != nil || keys.interaction != nil, let state = replayer.pointer(to: \.state) else { return }
         FamilyTable.prefetch(in: state.pointer(to: \.families)!, keys, slots: false)
     }
 

@@ -1,3 +1,5 @@
+import CompassSHA
+
 /// The texts of a table's records, end to end in fixed-size chunks of bytes: a record holds a
 /// ``TextSpan`` (one word) where it would hold a `String` (two words, and for a text longer
 /// than 15 bytes a heap object with its own reference count).
@@ -24,6 +26,21 @@ struct TextArena: @unchecked Sendable {
     private var tail = 0
     /// Bytes held in all.
     private(set) var count = 0
+
+    /// Starts loading what adding a text to the arena at `arena` reads and writes (a hint;
+    /// never faults): first (`headers`) the last chunk's owner, whose reference count is
+    /// checked, then, those loaded, the bytes where the next text goes.
+    static func prefetchTail(in arena: UnsafePointer<TextArena>, headers: Bool) {
+        if headers {
+            // The owner's address is read as a word: taking the reference would count it.
+            let owners = ArrayStorage.elements(arena.pointer(to: \.owners)!)
+            if let first = owners.baseAddress, !owners.isEmpty {
+                compass_prefetch(UnsafeRawPointer(first + owners.count - 1).load(as: UnsafeRawPointer.self))
+            }
+        } else if let base = ArrayStorage.elements(arena.pointer(to: \.bases)!).last {
+            compass_prefetch_write(base + arena.pointer(to: \.tail)!.pointee)
+        }
+    }
 
     /// Stores `text` and returns where it is.
     mutating func add(_ text: String) -> TextSpan {

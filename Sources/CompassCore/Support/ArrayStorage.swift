@@ -28,6 +28,13 @@ enum ArrayStorage {
         return UnsafeBufferPointer(start: count == 0 ? nil : (object + elementsOffset).assumingMemoryBound(to: T.self), count: count)
     }
 
+    /// The storage object of the array at `array` (its reference count and count are in its
+    /// first cache line), for a prefetch; nil where arrays are not laid out so.
+    @inline(__always) static func object<T>(_ array: UnsafePointer<[T]>) -> UnsafeRawPointer? {
+        guard layoutHolds else { return nil }
+        return UnsafeRawPointer(array).load(as: UnsafeRawPointer.self)
+    }
+
     /// Whether arrays here are laid out as ``elements(_:)`` reads them: checked once, on arrays
     /// of one and several elements of four kinds, each with room to spare.
     static let layoutHolds: Bool = {
