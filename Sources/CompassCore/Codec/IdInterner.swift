@@ -74,9 +74,9 @@ package struct IdInterner {
     /// be read (up to `end`), they are loaded straight from there and the bytes past the id
     /// masked off: copied into the words first, each lookup waited for the copy's small
     /// stores to reach the loads of whole words (a quarter of its samples).
-    @inline(__always) private static func words(_ bytes: UnsafeBufferPointer<UInt8>, readableTo end: UnsafePointer<UInt8>) -> Words {
+    @inline(__always) private static func words(_ bytes: UnsafeBufferPointer<UInt8>, readableTo end: UnsafePointer<UInt8>?) -> Words {
         let base = bytes.baseAddress!, count = bytes.count
-        guard base.distance(to: end) >= 40 else {
+        guard let end, base.distance(to: end) >= 40 else {
             var words: Words = (0, 0, 0, 0, 0)
             withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: base, byteCount: count) }
             return words
@@ -109,12 +109,12 @@ package struct IdInterner {
 
     /// The id spelled by `bytes` (1–64 id bytes) and its `hashValue`.
     package mutating func id(_ bytes: UnsafeBufferPointer<UInt8>) -> (text: String, hash: Int) {
-        id(bytes, readableTo: bytes.baseAddress.map { $0 + bytes.count } ?? UnsafePointer(bitPattern: 1)!)
+        id(bytes, readableTo: nil)
     }
 
     /// ``id(_:)`` of bytes of which the 40 from their start may be read when they are before
-    /// `end` (a line's bytes, the id inside it).
-    package mutating func id(_ bytes: UnsafeBufferPointer<UInt8>, readableTo end: UnsafePointer<UInt8>) -> (text: String, hash: Int) {
+    /// `end` (a line's bytes, the id inside it; nil: only the id's own bytes).
+    package mutating func id(_ bytes: UnsafeBufferPointer<UInt8>, readableTo end: UnsafePointer<UInt8>?) -> (text: String, hash: Int) {
         guard bytes.count <= Self.longestKept, let table, bytes.baseAddress != nil else {
             let text = String(decoding: bytes, as: UTF8.self)
             return (text, text.hashValue)

@@ -35,8 +35,9 @@ public struct Event: Hashable, Sendable {
 
     /// The event taken apart, its values moved out (the fold keeps them without copying).
     ///
-    /// The values are swapped out, not returned from a consumed event: that would copy each
-    /// text of the payload (a reference count each) and then free the event's.
+    /// The values are moved out (the ids swapped for empty ones, the payload for an empty
+    /// one), not returned from a consumed event: that would copy each text of the payload (a
+    /// reference count each) and then free the event's.
     mutating func takeParts() -> (seq: Int64, id: String, at: Timestamp, actor: String, payload: Payload) {
         var taken = (id: "", actor: "")
         swap(&taken.id, &id)

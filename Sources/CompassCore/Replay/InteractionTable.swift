@@ -217,9 +217,12 @@ public struct InteractionTable: Equatable, Sendable {
         let texts = table.pointer(to: \.texts)!
         if headers {
             if let rows = ArrayStorage.object(table.pointer(to: \.rows)!) { compass_prefetch(rows) }
-        } else if let rows = ArrayStorage.elements(table.pointer(to: \.rows)!).baseAddress {
-            let next = UnsafeRawPointer(rows + ArrayStorage.elements(table.pointer(to: \.rows)!).count)
-            for line in stride(from: 0, to: MemoryLayout<StoredInteraction>.stride, by: 64) { compass_prefetch_write(next + line) }
+        } else {
+            let rows = ArrayStorage.elements(table.pointer(to: \.rows)!)
+            if let first = rows.baseAddress {
+                let next = UnsafeRawPointer(first + rows.count)
+                for line in stride(from: 0, to: MemoryLayout<StoredInteraction>.stride, by: 64) { compass_prefetch_write(next + line) }
+            }
         }
         TextArena.prefetchTail(in: texts, headers: headers)
     }
