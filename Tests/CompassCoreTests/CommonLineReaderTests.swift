@@ -55,9 +55,9 @@ import CompassTestSupport
         #expect(Mirror(reflecting: payload).children.compactMap(\.label).sorted() == CommonLineReader.interactionPropertiesSetInPlace.sorted())
     }
 
-    /// Texts of one-, two-, three- and four-byte characters (one UTF-16 unit each, the last
-    /// two) right around each limit: the reader counts them as it checks their UTF-8, and reads
-    /// a line itself exactly when its text is within the limit (the tape then agrees).
+    /// Texts of one-, two-, three- and four-byte characters (one UTF-16 unit each but the last,
+    /// which is two) right around each limit: the reader counts them as it checks their UTF-8,
+    /// and reads a line itself exactly when its text is within the limit (the tape then agrees).
     @Test func textsAtTheirLimitsAreCountedInUTF16Units() {
         let subject = "Follow-up après showcase", content = "Très sympa — very friendly staff.", name = "Université Laval"
         for (character, units) in [("a", 1), ("é", 1), ("€", 1), ("🎥", 2)] {
