@@ -9,7 +9,7 @@ import Foundation
 
 /// Streams a log file into a ``Replayer`` in large `read(2)` blocks, splitting lines with
 /// `memchr`; memory follows the replayed state, not the file size.
-enum LogReader {
+package enum LogReader {
     package static let blockSize = 4 << 20
     /// Lines prepared together at most (each prepared line holds its decoded fields).
     package static let maxLinesPerBlock = 16_384

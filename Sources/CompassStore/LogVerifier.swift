@@ -86,7 +86,7 @@ public struct AttachmentProblem: Sendable, Hashable {
 }
 
 /// `verify`: reads the whole committed log once, checking a snapshot on the way.
-enum LogVerifier {
+package enum LogVerifier {
     /// - Parameter problems: where every problem goes as it is found (the CLI's spool); the
     ///   report keeps their summary.
     package static func verify(path: String, fs: FileSystem, expectHead: String?,
@@ -240,7 +240,7 @@ enum LogVerifier {
     /// holds every section's offset, length and SHA-256, so when it matches too, the sections
     /// compared were the ones the file is made of. Neither the whole encoding nor the whole
     /// stored file is held in memory.
-    static func storedSnapshot(_ fd: Int32, path: String, equals expected: ReplaySnapshot, log: (fd: Int32, path: String),
+    package static func storedSnapshot(_ fd: Int32, path: String, equals expected: ReplaySnapshot, log: (fd: Int32, path: String),
                                prefix: Int, blockSize: Int = SectionComparison.blockSize, piece: Int = 1 << 20,
                                fs: FileSystem) throws(StoreError) -> Bool {
         let size = try fs.size(fd, path: path)

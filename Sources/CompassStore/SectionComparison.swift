@@ -14,7 +14,7 @@ import Foundation
 /// a part at a time (two families' parts hashed together), so neither a whole section nor the
 /// texts are ever held. A row whose texts are not in the block at hand (a line across two
 /// blocks) has them read on their own.
-struct SectionComparison {
+package struct SectionComparison {
     /// What one family's section came to.
     struct Outcome {
         var length: Int
@@ -23,10 +23,12 @@ struct SectionComparison {
         var same: Bool
         /// The most bytes of the section compared at once (tests hold it near ``partLimit``).
         var largestPart = 0
+        /// Bytes of the section hashed together with another family's (tests hold it to most).
+        var pairedBytes = 0
     }
 
     /// Bytes of the log read at a time (smaller in tests, so lines fall across blocks).
-    static let blockSize = 4 << 20
+    package static let blockSize = 4 << 20
     /// Encoded bytes gathered before they are compared and hashed (two families' together).
     static let partSize = 64 << 10
     /// The most a family gathers waiting for another's part (then it is compared alone): with
@@ -109,7 +111,7 @@ struct SectionComparison {
         for (indices, share) in zip(dealt.filter { !$0.isEmpty }, shares) {
             for (index, check) in zip(indices, share.checks) {
                 outcomes[index] = Outcome(length: check.length, digest: check.digest, same: check.same && check.finished,
-                                          largestPart: check.largestPart)
+                                          largestPart: check.largestPart, pairedBytes: check.pairedBytes)
             }
         }
         return outcomes.map { $0! }
@@ -137,24 +139,56 @@ struct SectionComparison {
             open = Array(checks.indices)
         }
 
-        /// Every open family as far as `window` takes it.
+        /// How far a family went on its turn.
+        private enum Turn {
+            /// Its whole section is encoded and compared (or found different).
+            case done
+            /// Its next row's texts are in a later block.
+            case waitsForBlock
+            /// It has a part ready and no other family has one to hash with it: the others
+            /// take their turns, and the first to have a part hashes the two together, then
+            /// this one goes on.
+            case waitsForPartner
+        }
+
+        /// Every open family as far as `window` takes it, the families taking turns so their
+        /// parts meet in pairs for hashing.
         func advance(in window: LogWindow, last: Bool) throws(StoreError) {
-            var waiting: [Int] = []
-            for index in open where try advance(index, in: window, last: last) { waiting.append(index) }
+            var waiting: [Int] = [], turns = open, next = 0
+            while next < turns.count {
+                let index = turns[next]
+                next += 1
+                switch try advance(index, in: window, last: last) {
+                case .done: break
+                case .waitsForBlock: waiting.append(index)
+                case .waitsForPartner: turns.append(index)
+                }
+            }
             open = waiting
         }
 
-        /// Encodes a family as far as `window` takes it; true when it waits for a later block.
-        private func advance(_ index: Int, in window: LogWindow, last: Bool) throws(StoreError) -> Bool {
+        /// Encodes a family as far as `window` takes it, or until it has a part ready and no
+        /// other family's to hash with (it goes on at its next turn: ready, it does not wait again).
+        private func advance(_ index: Int, in window: LogWindow, last: Bool) throws(StoreError) -> Turn {
             let prefix = comparison.prefix
             var current = window
             while true {
-                let step = checks[index].encoder.encode(window: current, limit: SectionComparison.partLimit)
+                // A part is made of ``partSize`` bytes; the family whose part waits for another's
+                // goes on up to ``partLimit``.
+                let limit = ready == index ? SectionComparison.partLimit : SectionComparison.partSize
+                let step = checks[index].encoder.encode(window: current, limit: limit)
                 if step == .finished {
-                    if ready == index { ready = nil }
-                    try compare(index, and: nil)
+                    // Its last part, hashed with the part another family has ready; or, when
+                    // none has and it is a part's size, it waits for one first, as any part does.
+                    let other = ready.flatMap { $0 == index ? nil : $0 }
+                    if ready == nil && checks[index].encoder.pendingCount >= SectionComparison.partSize {
+                        ready = index
+                        return .waitsForPartner
+                    }
+                    if ready == index || other != nil { ready = nil }
+                    try compare(index, and: other)
                     if checks[index].same { checks[index].finish() }
-                    return false
+                    return .done
                 }
                 let pending = checks[index].encoder.pendingCount
                 if pending >= SectionComparison.partSize {
@@ -163,6 +197,7 @@ struct SectionComparison {
                         try compare(index, and: other)  // (a family found different stops at its next turn)
                     } else if ready == nil {
                         ready = index
+                        return .waitsForPartner
                     } else if pending >= SectionComparison.partLimit {
                         // No other family's part came meanwhile (a share of one large family):
                         // this one is compared alone, so no section is ever held whole.
@@ -170,19 +205,19 @@ struct SectionComparison {
                         try compare(index, and: nil)
                     }
                 }
-                guard checks[index].same else { return false }  // no need to go on
+                guard checks[index].same else { return .done }  // no need to go on
                 if step == .full { continue }  // what it held is compared (now or on the next turn)
-                guard case .needs(let range) = step else { return false }
+                guard case .needs(let range) = step else { return .done }
                 if window.range.contains(range.lowerBound) && range.upperBound <= window.range.upperBound {
                     current = window
                 } else if range.lowerBound >= window.range.upperBound && !last {
-                    return true
+                    return .waitsForBlock
                 } else {
                     // Texts across the block's end, or (never from a replay, whose rows are in
                     // log order) before it: read on their own. Beyond the prefix, no replay put them.
                     guard range.upperBound <= prefix, range.count <= Replayer.maxLineBytes else {
                         checks[index].same = false
-                        return false
+                        return .done
                     }
                     try SectionComparison.read(comparison.log, range, into: &scratch, fs: comparison.fs)
                     current = scratch.withUnsafeBufferPointer { LogWindow(UnsafeBufferPointer(rebasing: $0[0..<range.count]), at: range.lowerBound) }
@@ -209,6 +244,8 @@ struct SectionComparison {
                         (checks[index].hash, checks[other].hash) = (SHA256(), SHA256())
                         SHA256.update(&a, bytes, &b, otherBytes)
                         (checks[index].hash, checks[other].hash) = (a, b)
+                        checks[index].pairedBytes += bytes.count
+                        checks[other].pairedBytes += otherBytes.count
                     case (true, false): checks[index].hash.update(bytes)
                     case (false, true): checks[other].hash.update(otherBytes)
                     case (false, false): break
@@ -237,6 +274,7 @@ struct SectionComparison {
         var finished = false
         var digest: [UInt8] = []
         var largestPart = 0
+        var pairedBytes = 0
 
         init(encoder: SectionEncoder, stored: Range<Int>) {
             self.encoder = encoder

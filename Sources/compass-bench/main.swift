@@ -4,6 +4,7 @@
 //   compass-bench appends N FOLDER   in-process LogWriter appends (fsync each) vs a raw write+fsync loop
 //   compass-bench hammer LOG N W     N appends by worker W (one process of a concurrent-writers test)
 //   compass-bench stages FILE        one core: time per line of each stage of preparing it (fastest of 3), and of the fold
+//   compass-bench snapshot-check LOG verify's comparison of LOG's snapshot with the state its replay holds, alone (fastest of 5)
 //   compass-bench retained FILE      resident memory after replaying FILE against the peak during the replay
 //   compass-bench pg-load ADDRESS FAMILIES WRITERS SECONDS [zipf]
 //                                    appenders on a PostgreSQL store, each with its own connection: appends/s, p50/p99
@@ -87,6 +88,21 @@ case "stages":
         _ = consume prepared
         withExtendedLifetime(replayer) {}
     }
+
+case "snapshot-check":
+    // The replay verify makes (texts left in the log), once; then only the comparison, timed.
+    let path = args[2], fs = POSIXFileSystem()
+    let replayer = try LogReader.replay(path: path, fs: fs, textsStayInLog: true)
+    guard let fd = try fs.open(path + ".snapshot", .read), let log = try fs.open(path, .read) else {
+        print("compass-bench: \(path) has no snapshot beside it")
+        exit(1)
+    }
+    let snapshot = replayer.snapshot, prefix = try fs.size(log, path: path)
+    var same = false
+    let time = try (0..<5).map { _ in
+        try seconds { same = try LogVerifier.storedSnapshot(fd, path: path + ".snapshot", equals: snapshot, log: (log, path), prefix: prefix, fs: fs) }
+    }.min()!
+    print(String(format: "snapshot check: %.3f s (fastest of 5), %@", time, same ? "the same" : "DIFFERENT"))
 
 case "retained":
     // Resident memory after the replay (the state, and whatever the allocator keeps) against

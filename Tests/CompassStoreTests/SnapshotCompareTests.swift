@@ -99,6 +99,38 @@ import CompassTestSupport
         }
     }
 
+    /// The families of a share take turns, so their parts meet in pairs and are hashed two at
+    /// a time: most of the bytes are hashed in pairs, whether the sections hold their texts (the
+    /// log read again) or keep them as ranges of the log (not read at all), and each family's
+    /// length and digest are still its stored section's own.
+    @Test(arguments: [false, true])
+    func familiesTakeTurnsSoTheirPartsAreHashedInPairs(asRanges: Bool) throws {
+        // Two families a share (sixteen dealt to eight), each several parts long.
+        let fixture = try Fixture(families: 16, events: 24_000, seed: 25)
+        defer { try? FileManager.default.removeItem(atPath: fixture.folder) }
+        let bytes = asRanges ? SnapshotCodec.encode(fixture.snapshot) : fixture.honest
+        let index = try #require(SnapshotIndex.open(size: bytes.count) { Array(bytes[$0]) })
+        let families = fixture.snapshot.state.families.values.sorted { $0.id < $1.id }
+        let stored = families.map { index.families[$0.id]!.range }
+        #expect(stored.allSatisfy { $0.count > 2 * SectionComparison.partSize })  // several parts each
+        #expect(bytes[stored[0].lowerBound] == (asRanges ? 1 : 0))  // the form asked for
+        let fs = POSIXFileSystem()
+        try Data(bytes).write(to: URL(fileURLWithPath: fixture.path))
+        guard let fd = try fs.open(fixture.path, .read), let logFd = try fs.open(fixture.logPath, .read) else {
+            throw StoreError.noLog(path: fixture.path)
+        }
+        defer { fs.close(fd); fs.close(logFd) }
+        let outcomes = try SectionComparison(log: (logFd, fixture.logPath), snapshot: (fd, fixture.path), prefix: fixture.log.count,
+                                             blockSize: SectionComparison.blockSize, fs: fs).compare(families, stored: stored)
+        for (outcome, section) in zip(outcomes, stored) {
+            #expect(outcome.same && outcome.length == section.count)
+            #expect(outcome.digest == SHA256.digest(Array(bytes[section])))
+            #expect(outcome.largestPart <= SectionComparison.partLimit + 16_384)
+        }
+        let paired = outcomes.reduce(0) { $0 + $1.pairedBytes }, total = outcomes.reduce(0) { $0 + $1.length }
+        #expect(paired * 4 > total * 3, "\(paired) of \(total) bytes hashed in pairs")
+    }
+
     /// An I/O error at any read of the comparison (the snapshot's index, a part of a stored
     /// section, a block of the log, a line read on its own), or a log that ends before the
     /// prefix the snapshot covers (cut under `verify`), stops it with the error: it is never
