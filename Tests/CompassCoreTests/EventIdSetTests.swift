@@ -211,8 +211,9 @@ final class ReadCounter: @unchecked Sendable {
         let spread = (0..<50_000).map { _ in (word(), word()) }
         let crowded = (0..<20_000).map { _ in (0x1234 << 48 | word() >> 40, word()) }  // one bucket
         let sameHigh = (0..<10_000).map { _ in (UInt64(7), word()) }
-        for pairs in [spread, crowded, sameHigh, spread + crowded + sameHigh, Array(spread.prefix(100))] {
-            #expect(EventIdSet.sorted(pairs).elementsEqual(pairs.sorted { $0 < $1 }) { $0 == $1 })
+        for pairs in [spread, crowded, sameHigh, spread + crowded + sameHigh, Array(spread.prefix(100)), Array(crowded.prefix(40)), Array(spread.prefix(20)), []] {
+            let words = pairs.flatMap { [$0.0, $0.1] }, expected = pairs.sorted { $0 < $1 }.flatMap { [$0.0, $0.1] }
+            #expect(EventIdSet.sortedPairs(words) == expected)
         }
     }
 }

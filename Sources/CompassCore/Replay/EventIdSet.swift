@@ -127,16 +127,23 @@ package struct EventIdSet: Equatable, Sendable {
     /// The UUID-form keys but the zero one, as (high, low) pairs in ascending order.
     func sortedKeys() -> [UInt64] {
         let base = stored?.allKeys() ?? self.base  // callers materialize first; see ``materialized()``
-        var pairs: [(UInt64, UInt64)] = []
-        pairs.reserveCapacity(used)
-        for slot in stride(from: 0, to: slots.count, by: 2) where slots[slot] != 0 || slots[slot + 1] != 0 {
-            pairs.append((slots[slot], slots[slot + 1]))
-        }
-        pairs = Self.sorted(pairs)
+        // The table's keys, gathered as (high, low) words, then put in order.
+        let keys = Self.sortedPairs([UInt64](unsafeUninitializedCapacity: used * 2) { gathered, count in
+            var n = 0
+            slots.withUnsafeBufferPointer { slots in
+                for slot in stride(from: 0, to: slots.count, by: 2) where slots[slot] != 0 || slots[slot + 1] != 0 {
+                    (gathered[n], gathered[n + 1]) = (slots[slot], slots[slot + 1])
+                    n += 2
+                }
+            }
+            count = n
+        })
+        guard !base.isEmpty else { return keys }
         var merged: [UInt64] = []
-        merged.reserveCapacity(base.count + pairs.count * 2)
+        merged.reserveCapacity(base.count + keys.count)
         var b = 0
-        for pair in pairs {
+        for k in stride(from: 0, to: keys.count, by: 2) {
+            let pair = (keys[k], keys[k + 1])
             while b < base.count, (base[b], base[b + 1]) < pair {
                 merged.append(base[b])
                 merged.append(base[b + 1])
@@ -149,26 +156,62 @@ package struct EventIdSet: Equatable, Sendable {
         return merged
     }
 
-    /// Pairs in ascending order: distributed by their top 16 bits, then each bucket sorted.
-    /// UUID keys are spread evenly, so a bucket holds a handful of keys and the whole sort is
-    /// about linear (a comparison sort of a million keys was most of encoding a snapshot's ids);
-    /// keys that crowd one bucket still sort in O(n log n).
-    static func sorted(_ pairs: [(UInt64, UInt64)]) -> [(UInt64, UInt64)] {
-        guard pairs.count > 1 << 12 else { return pairs.sorted { $0 < $1 } }
+    /// (high, low) pairs, given and returned as their words, in ascending order: distributed
+    /// by their top 16 bits, then each bucket sorted in place. UUID keys are spread evenly, so
+    /// a bucket holds a handful of keys and the whole sort is about linear (a comparison sort
+    /// of a million keys was most of encoding a snapshot's ids); keys that crowd one bucket
+    /// still sort in O(n log n).
+    static func sortedPairs(_ words: [UInt64]) -> [UInt64] {
+        let count = words.count / 2
+        guard count > 1 << 12 else {
+            return words.withUnsafeBufferPointer { w in
+                var sorted = [UInt64](w)
+                if count > 1 { sorted.withUnsafeMutableBufferPointer { sortRun($0.baseAddress!, count: count) } }
+                return sorted
+            }
+        }
         var starts = [Int](repeating: 0, count: (1 << 16) + 1)
-        for pair in pairs { starts[Int(pair.0 >> 48) + 1] += 1 }
-        for bucket in 0..<(1 << 16) { starts[bucket + 1] += starts[bucket] }
-        var next = starts
-        var out = [(UInt64, UInt64)](repeating: (0, 0), count: pairs.count)
-        for pair in pairs {
-            let bucket = Int(pair.0 >> 48)
-            out[next[bucket]] = pair
-            next[bucket] += 1
+        return words.withUnsafeBufferPointer { words in
+            starts.withUnsafeMutableBufferPointer { starts in
+                for pair in 0..<count { starts[Int(words[2 * pair] >> 48) + 1] += 1 }
+                for bucket in 0..<(1 << 16) { starts[bucket + 1] += starts[bucket] }
+                return [UInt64](unsafeUninitializedCapacity: words.count) { out, written in
+                    var next = Array(starts)
+                    next.withUnsafeMutableBufferPointer { next in
+                        for pair in 0..<count {
+                            let (high, low) = (words[2 * pair], words[2 * pair + 1])
+                            let bucket = Int(high >> 48), at = next[bucket]
+                            (out[2 * at], out[2 * at + 1]) = (high, low)
+                            next[bucket] = at + 1
+                        }
+                    }
+                    for bucket in 0..<(1 << 16) where starts[bucket + 1] - starts[bucket] > 1 {
+                        sortRun(out.baseAddress! + 2 * starts[bucket], count: starts[bucket + 1] - starts[bucket])
+                    }
+                    written = words.count
+                }
+            }
         }
-        for bucket in 0..<(1 << 16) where starts[bucket + 1] - starts[bucket] > 1 {
-            out[starts[bucket]..<starts[bucket + 1]].sort { $0 < $1 }
+    }
+
+    /// Sorts the `count` (high, low) pairs of words at `run` in place: by insertion when they
+    /// are few (a bucket of spread keys), else by the standard library's sort.
+    private static func sortRun(_ run: UnsafeMutablePointer<UInt64>, count: Int) {
+        guard count > 32 else {
+            for i in stride(from: 1, to: count, by: 1) {
+                let pair = (run[2 * i], run[2 * i + 1])
+                var j = i
+                while j > 0, (run[2 * j - 2], run[2 * j - 1]) > pair {
+                    (run[2 * j], run[2 * j + 1]) = (run[2 * j - 2], run[2 * j - 1])
+                    j -= 1
+                }
+                (run[2 * j], run[2 * j + 1]) = pair
+            }
+            return
         }
-        return out
+        var pairs = (0..<count).map { (run[2 * $0], run[2 * $0 + 1]) }
+        pairs.sort { $0 < $1 }
+        for (i, pair) in pairs.enumerated() { (run[2 * i], run[2 * i + 1]) = pair }
     }
 
     /// The ids that are not in UUID form, and whether the zero UUID is in the set.
