@@ -23,7 +23,9 @@ struct ByteWriter {
 
 /// A run of bytes whose most possible length is known before it is written (a row of a
 /// snapshot section): written through a pointer with no capacity check per field, then
-/// appended to a ``ByteWriter`` in one copy. Its buffer is reused from run to run.
+/// appended to a ``ByteWriter`` in one copy. A text or string makes its own room as it is
+/// written (its length is known then), so the fields around it are reserved without
+/// measuring the texts first. Its buffer is reused from run to run.
 struct ByteRun {
     private var base = UnsafeMutablePointer<UInt8>.allocate(capacity: 1_024)
     private var capacity = 1_024
@@ -49,6 +51,12 @@ struct ByteRun {
             capacity = grown
         }
         most = end + count
+    }
+
+    /// Makes room for `count` bytes more than those already reserved (a text, reserved as it
+    /// is written).
+    @inline(__always) mutating func extend(_ count: Int) {
+        reserve(most - end + count)
     }
 
     /// Forgets the bytes written (the buffer is kept).
@@ -89,23 +97,36 @@ struct ByteRun {
         end += bytes.count
     }
 
-    /// ``ByteWriter/string(_:)``.
+    /// ``ByteWriter/string(_:)``, with room made for it. A native string's bytes are read
+    /// where they are (copying the string took a reference to it).
     mutating func string(_ s: String) {
-        var s = s
-        s.withUTF8 { uint(UInt64($0.count)); bytes($0) }
+        let written: Void? = s.utf8.withContiguousStorageIfAvailable { utf8 in
+            extend(10 + utf8.count)
+            uint(UInt64(utf8.count))
+            bytes(utf8)
+        }
+        if written == nil {
+            var s = s
+            s.withUTF8 { utf8 in
+                extend(10 + utf8.count)
+                uint(UInt64(utf8.count))
+                bytes(utf8)
+            }
+        }
     }
 
-    /// A text of `arena`, its length first (``ByteWriter/string(_:)``). A UUID kept as its key
-    /// is spelled straight into the run.
+    /// A text of `arena`, its length first (``ByteWriter/string(_:)``), with room made for
+    /// it. A UUID kept as its key is spelled straight into the run.
     mutating func text(_ span: TextSpan, of arena: TextArena) {
         if let key = arena.uuidKey(span) {
-            assert(end + 37 <= most, "a run wrote past the length worked out for it")
+            extend(37)
             base[end] = 36  // the length, one byte
             EventIdSet.spell(key, into: base + end + 1)
             end += 37
             return
         }
         arena.withBytes(span) { text in
+            extend(10 + text.count)
             uint(UInt64(text.count))
             bytes(text)
         }
@@ -134,6 +155,7 @@ struct ByteRun {
         guard let bytes = window?.bytes(span.logRange) else {
             preconditionFailure("a text left in the log encoded without the log's bytes")
         }
+        extend(bytes.count)  // (the tag and length are in the row's own room)
         byte(1)
         uint(UInt64(bytes.count))
         self.bytes(bytes)

@@ -314,20 +314,15 @@ public struct InteractionTable: Equatable, Sendable {
         }
     }
 
-    /// Writes one record in the snapshot's form after what `run` holds: its most possible
-    /// length is worked out first, then its fields written through a pointer with no check each.
+    /// Writes one record in the snapshot's form after what `run` holds: room for its fixed
+    /// fields is made first, each text makes its own as it is written, and the fields are
+    /// written through a pointer with no check each.
     /// A text left in the log is written as its range when `ranges`, else copied from
     /// `window`, which must then hold the row's ``logRange(ofRow:)``.
     func encodeRow(_ position: Int, window: LogWindow?, ranges: Bool, into run: inout ByteRun) {
         let row = rows[position]
-        let attachments = attachments(of: row)
-        // 29 varints and tags of at most ten bytes each, plus the texts' bytes.
-        var most = 10 * 29 + texts.length(row.eventId) + texts.length(row.loggedBy) + texts.length(row.interactionId)
-            + texts.length(row.schoolId) + texts.length(row.coachId) + texts.length(row.loggedEventId)
-            + texts.length(row.otherCoachName) + texts.length(row.subject) + texts.length(row.content)
-            + texts.length(row.deletedEventId) + texts.length(row.deletedBy)
-        for a in attachments ?? [] { most += 10 * 6 + a.name.utf8.count + a.mimeType.utf8.count + (a.sha256?.utf8.count ?? 0) }
-        run.reserve(most)
+        // 29 varints and tags of at most ten bytes each; each text makes its own room.
+        run.reserve(10 * 29)
         run.text(row.eventId, of: texts); run.int(row.seq); run.int(row.at); run.text(row.loggedBy, of: texts)
         run.text(row.interactionId, of: texts); run.optional(row.schoolId, of: texts); run.optional(row.coachId, of: texts)
         run.optional(row.loggedEventId, of: texts); run.optional(row.otherCoachName, of: texts)
@@ -343,11 +338,24 @@ public struct InteractionTable: Equatable, Sendable {
         } else {
             run.byte(0)
         }
-        run.uint(UInt64(attachments.map { $0.count + 1 } ?? 0))
-        for a in attachments ?? [] {
-            run.string(a.name); run.int(a.sizeBytes); run.string(a.mimeType)
-            if let sha = a.sha256 { run.byte(1); run.string(sha) } else { run.byte(0) }
+        guard row.attachments > 0 else { run.byte(0); return writeDeletion(row, into: &run) }
+        // The list is read where it lies: a copy took a reference to it, which waited for its
+        // memory before anything else could.
+        attachmentLists.withUnsafeBufferPointer { lists in
+            lists[Int(row.attachments) - 1].withUnsafeBufferPointer { list in
+                run.extend(10 + 10 * 3 * list.count)
+                run.uint(UInt64(list.count + 1))
+                for a in list.indices {
+                    run.string(list[a].name); run.int(list[a].sizeBytes); run.string(list[a].mimeType)
+                    if let sha = list[a].sha256 { run.byte(1); run.string(sha) } else { run.byte(0) }
+                }
+            }
         }
+        writeDeletion(row, into: &run)
+    }
+
+    /// Whether a row is deleted, and by which event, when and by whom (the end of its record).
+    private func writeDeletion(_ row: StoredInteraction, into run: inout ByteRun) {
         if row.isDeleted {
             run.byte(1); run.text(row.deletedEventId, of: texts); run.int(row.deletedAt); run.text(row.deletedBy, of: texts)
         } else { run.byte(0) }
