@@ -132,6 +132,7 @@ package struct EventIdSet: Equatable, Sendable {
             var n = 0
             slots.withUnsafeBufferPointer { slots in
                 for slot in stride(from: 0, to: slots.count, by: 2) where slots[slot] != 0 || slots[slot + 1] != 0 {
+                    precondition(n < gathered.count, "more keys in the table than it counted")
                     (gathered[n], gathered[n + 1]) = (slots[slot], slots[slot + 1])
                     n += 2
                 }
