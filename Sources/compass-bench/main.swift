@@ -4,7 +4,8 @@
 //   compass-bench appends N FOLDER   in-process LogWriter appends (fsync each) vs a raw write+fsync loop
 //   compass-bench hammer LOG N W     N appends by worker W (one process of a concurrent-writers test)
 //   compass-bench stages FILE        one core: time per line of each stage of preparing it (fastest of 3), and of the fold
-//   compass-bench snapshot-check LOG verify's comparison of LOG's snapshot with the state its replay holds, alone (fastest of 5)
+//   compass-bench snapshot-check LOG verify's comparison of LOG's snapshot (covering the whole log) with the state its
+//                                    replay holds, alone (fastest of 5)
 //   compass-bench retained FILE      resident memory after replaying FILE against the peak during the replay
 //   compass-bench pg-load ADDRESS FAMILIES WRITERS SECONDS [zipf]
 //                                    appenders on a PostgreSQL store, each with its own connection: appends/s, p50/p99

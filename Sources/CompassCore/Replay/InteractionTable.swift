@@ -339,16 +339,15 @@ public struct InteractionTable: Equatable, Sendable {
             run.byte(0)
         }
         guard row.attachments > 0 else { run.byte(0); return writeDeletion(row, into: &run) }
-        // The list is read where it lies: a copy took a reference to it, which waited for its
-        // memory before anything else could.
+        // The list is read where it lies (``ArrayStorage``): a copy took a reference to it, an
+        // atomic count that waited for its memory before anything else could.
         attachmentLists.withUnsafeBufferPointer { lists in
-            lists[Int(row.attachments) - 1].withUnsafeBufferPointer { list in
-                run.extend(10 + 10 * 3 * list.count)
-                run.uint(UInt64(list.count + 1))
-                for a in list.indices {
-                    run.string(list[a].name); run.int(list[a].sizeBytes); run.string(list[a].mimeType)
-                    if let sha = list[a].sha256 { run.byte(1); run.string(sha) } else { run.byte(0) }
-                }
+            let list = ArrayStorage.elements(lists.baseAddress! + Int(row.attachments) - 1)
+            run.extend(10 + 10 * 3 * list.count)
+            run.uint(UInt64(list.count + 1))
+            for a in list.indices {
+                run.string(list[a].name); run.int(list[a].sizeBytes); run.string(list[a].mimeType)
+                if let sha = list[a].sha256 { run.byte(1); run.string(sha) } else { run.byte(0) }
             }
         }
         writeDeletion(row, into: &run)
