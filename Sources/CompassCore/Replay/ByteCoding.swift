@@ -100,19 +100,17 @@ struct ByteRun {
     /// ``ByteWriter/string(_:)``, with room made for it. A native string's bytes are read
     /// where they are (copying the string took a reference to it).
     mutating func string(_ s: String) {
-        let written: Void? = s.utf8.withContiguousStorageIfAvailable { utf8 in
-            extend(10 + utf8.count)
-            uint(UInt64(utf8.count))
-            bytes(utf8)
-        }
-        if written == nil {
+        if s.utf8.withContiguousStorageIfAvailable({ counted($0) }) == nil {
             var s = s
-            s.withUTF8 { utf8 in
-                extend(10 + utf8.count)
-                uint(UInt64(utf8.count))
-                bytes(utf8)
-            }
+            s.withUTF8 { counted($0) }
         }
+    }
+
+    /// Bytes after their length, with room made for both.
+    private mutating func counted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        extend(10 + utf8.count)
+        uint(UInt64(utf8.count))
+        bytes(utf8)
     }
 
     /// A text of `arena`, its length first (``ByteWriter/string(_:)``), with room made for
@@ -125,11 +123,7 @@ struct ByteRun {
             end += 37
             return
         }
-        arena.withBytes(span) { text in
-            extend(10 + text.count)
-            uint(UInt64(text.count))
-            bytes(text)
-        }
+        arena.withBytes(span) { counted($0) }
     }
 
     /// An optional text of `arena`: 0, or 1 and the text (``ByteWriter/optional(_:)``).
