@@ -242,7 +242,14 @@ import CompassTestSupport
             #"{"type":"SchoolAdded","actor":"u-pat","data":{"schoolId":"s-rice","name":"<b>Rice</b>"}}"#,
             #"{"id":"web-1","type":"InteractionLogged","actor":"u-maya","at":"2026-02-01T10:00:00Z","data":{"interactionId":"i-7","schoolId":"s-ucla","type":"email","direction":"inbound","subject":"<b>Hi</b>"}}"#,
             #"{"actor":"u-maya","data":{}}"#, "   ", "", #"{oops"#, #"[1]"#,
+            #"{"seq":null,"id":"e-1","type":"SchoolAdded","at":"2026-01-01T00:00:00Z","actor":"u","data":{"schoolId":"s","name":"n"}}"#,
+            #"{"id":"e-1","type":"SchoolAdded","at":null,"actor":"u","family":null,"data":{"schoolId":"s","name":"n"}}"#,
         ].map { Array($0.utf8) }
+        // An app's lines: a history's without `seq` and `prev`, then also without `id`, `at` or `family`.
+        let history = Sealed.lines(LogGen.history(maxFamilies: 2).sample(seed: 79, size: 60))
+        for (index, line) in history.enumerated() {
+            lines.append(Self.leavingOut(["seq", "prev"] + [["id"], ["at"], ["family"], []][index % 4], of: line))
+        }
         for round in 0..<4 {
             for original in lines {
                 var line = original
@@ -252,6 +259,22 @@ import CompassTestSupport
                 #expect(Self.decoded(line) == Self.reference(line), "\(String(decoding: line, as: UTF8.self))")
             }
         }
+        // The app's lines are read from the tape, not through the tree.
+        var tape = JSONTape()
+        let fast = history.filter { line in
+            let app = Self.leavingOut(["seq", "prev"], of: line)
+            return app.withUnsafeBufferPointer { tape.scan($0) && EnvelopeFastPath.decode(tape, $0.baseAddress!, importingAt: Self.now) != nil }
+        }
+        #expect(fast.count == history.count)
+    }
+
+    /// A line's top-level fields but `names` (the line as the generator writes it: a flat
+    /// envelope with `data` the one object).
+    static func leavingOut(_ names: [String], of line: [UInt8]) -> [UInt8] {
+        guard case .object(let object)? = JSONParser.parse(line) else { return line }
+        var writer = JSONWriter()
+        writer.value(.object(JSONObject(object.members.filter { !names.contains($0.key) })))
+        return writer.bytes
     }
 }
 

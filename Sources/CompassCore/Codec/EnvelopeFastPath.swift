@@ -16,8 +16,13 @@ enum EnvelopeFastPath {
     ///     in UUID form, return the id's key and leave the draft's id empty (replay stores such
     ///     an id's bytes straight from its key: no `String` is built, on this thread or freed on
     ///     the folding one).
+    ///   - importingAt: for an imported line, the `at` of one without it; the envelope fields
+    ///     ``EnvelopeDecoder/decode(_:defaults:)`` lets an imported line leave out may then be
+    ///     absent (not `null`), and take its defaults: `seq` 1, `id` ``ImportDecoder/missingId``,
+    ///     this `at`, `family` `""`. An app's lines, without `seq` and `prev`, are of this shape.
     static func decode(_ tape: JSONTape, _ base: UnsafePointer<UInt8>, spellingPrev: Bool = true,
-                       keyingInteractionIds: Bool = false) -> (draft: EventDraft, data: Int, prevHash: LineHash?, idKey: EventIdKey?)? {
+                       keyingInteractionIds: Bool = false,
+                       importingAt: Timestamp? = nil) -> (draft: EventDraft, data: Int, prevHash: LineHash?, idKey: EventIdKey?)? {
         let tokens = tape.tokens
         guard let root = tokens.first, root.kind == .object else { return nil }
         var seq: Int64?, idToken: JSONTape.Token?, type: String?, at: Timestamp?, actor: String?, family: String?
@@ -69,10 +74,21 @@ enum EnvelopeFastPath {
             }
             key = tokens[key + 1].next
         }
-        guard let seq, let idToken, let type, let at, let actor, let family, let data else { return nil }
+        if let importingAt {
+            seq = seq ?? 1
+            at = at ?? importingAt
+            family = family ?? ""
+        }
+        guard let seq, let type, let at, let actor, let family, let data else { return nil }
         var id = ""
-        let idKey = keyingInteractionIds && keyable ? EventIdKey(uuidBytes: bytes(idToken, base)) : nil
-        if idKey == nil { id = JSONTape.string(idToken, base) }
+        var idKey: EventIdKey?
+        if let idToken {
+            idKey = keyingInteractionIds && keyable ? EventIdKey(uuidBytes: bytes(idToken, base)) : nil
+            if idKey == nil { id = JSONTape.string(idToken, base) }
+        } else {
+            guard importingAt != nil else { return nil }
+            id = ImportDecoder.missingId
+        }
         return (EventDraft(seq: seq, id: id, type: type, at: at, actor: actor, family: family, data: JSONObject(), version: 1, prev: prev), data,
                 prevHash, idKey)
     }

@@ -24,8 +24,9 @@ package enum ImportDecoder {
         guard tape.scan(line), let base = line.baseAddress else {
             return line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .problem(EventError("invalid JSON", kind: .unreadable))
         }
-        // A line with every envelope field (a log's own line, say) is read from the tape.
-        if let decoded = EnvelopeFastPath.decode(tape, base) {
+        // A line of the common shape (a log's own line, or an app's without `seq` and `prev`)
+        // is read from the tape.
+        if let decoded = EnvelopeFastPath.decode(tape, base, importingAt: at) {
             var draft = decoded.draft
             let (type, version) = (draft.type, draft.version)
             let payload = TapeObject.reading(tape: tape, base: base, index: decoded.data) { fields in
