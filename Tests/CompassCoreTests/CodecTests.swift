@@ -1,5 +1,6 @@
 import Testing
 @testable import CompassCore
+import CompassTestSupport
 
 @Suite struct CodecTests {
     @Test func encodeDecodeEncodeGivesIdenticalBytesForEveryGeneratedEvent() throws {
@@ -22,6 +23,54 @@ import Testing
         replayer.consume(bytes: log)
         #expect(lines == 600)
         #expect(replayer.problems.isEmpty)
+    }
+
+    /// The encoder writes a line's shape as literal bytes; the general writer, given the line's
+    /// own parsed tree, must write the same bytes: every comma, key and escape in its place.
+    @Test func eachLineIsWhatTheGeneralWriterWritesOfItsOwnTree() {
+        let hostile = "q\"b\\s/\u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F}é😀 <b>x</b>"
+        let at = Timestamp(rfc3339: "2026-02-03T14:15:00.5Z")!
+        let payloads: [Payload] = [
+            .memberJoined(MemberJoined(userId: "u-1", fullName: hostile, role: .parent)),
+            .schoolAdded(SchoolAdded(schoolId: "s-1", name: hostile, status: hostile)),
+            .schoolAdded(SchoolAdded(schoolId: "s-1", name: "")),
+            .coachAdded(CoachAdded(coachId: "c-1", schoolId: "s-1", firstName: hostile, lastName: "", role: .recruiting)),
+            .interactionLogged(InteractionLogged(
+                interactionId: "i-1", schoolId: "s-1", coachId: "c-1", eventId: "ev", otherCoachName: hostile, type: .email,
+                direction: .inbound, occurredAt: Timestamp(millisecondsSinceEpoch: -62_167_219_200_001), subject: hostile,
+                content: hostile, sentiment: .veryPositive, interestAnswers: [true, false, true],
+                attachments: [Attachment(name: hostile, sizeBytes: 0, mimeType: "a/b"),
+                              Attachment(name: "b", sizeBytes: Int64.max, mimeType: hostile, sha256: SHA256.emptyHex)])),
+            .interactionLogged(InteractionLogged(interactionId: "i-2", type: .inPersonVisit, direction: .outbound, interestAnswers: [],
+                                                 attachments: [])),
+            .interactionDeleted(InteractionDeleted(interactionId: "i-1")),
+            .schoolStatusChanged(SchoolStatusChanged(schoolId: "s-1", newStatus: hostile, notes: hostile)),
+            .documentUploaded(DocumentUploaded(documentId: "d", title: hostile, docType: "z", fileName: hostile, sizeBytes: -1,
+                                               sha256: SHA256.emptyHex)),
+            .documentUploaded(DocumentUploaded(documentId: "d", title: "t", docType: "resume")),
+            .notificationSettingsChanged(NotificationSettingsChanged(inboundAlerts: false)),
+            .notificationsRead(NotificationsRead(upToSeq: Int64.min)),
+            .erasureRecorded(ErasureRecorded(oldHead: SHA256.emptyHex, oldLines: 0, erased: 12, scope: .family)),
+        ]
+        var events = payloads.enumerated().map { index, payload in
+            Event(seq: Int64(index + 1), id: hostile, at: index.isMultiple(of: 2) ? at : Timestamp(millisecondsSinceEpoch: 253_402_300_800_000),
+                  actor: "u-1", family: "f", payload: payload, prev: index.isMultiple(of: 3) ? nil : SHA256.emptyHex)
+        }
+        events += LogGen.history(maxFamilies: 3).sample(seed: 12, size: 120)
+        for event in events {
+            let line = EventEncoder.line(for: event)
+            guard let tree = JSONParser.parse(line) else {
+                Issue.record("not JSON: \(String(decoding: line, as: UTF8.self))")
+                continue
+            }
+            var general = JSONWriter()
+            general.value(tree)
+            #expect(general.bytes == line, "\(String(decoding: line, as: UTF8.self))")
+            var data = JSONWriter()
+            guard case .object(let object) = tree, let payload = object["data"] else { continue }
+            data.value(payload)
+            #expect(EventEncoder.data(for: event.payload) == data.bytes)
+        }
     }
 
     @Test func writesKeysInSpecOrderWithOptionalFieldsLeftOut() {

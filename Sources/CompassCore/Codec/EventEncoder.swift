@@ -12,17 +12,16 @@ package enum EventEncoder {
     /// the previous line's hash is known (a batch encodes these in parallel, then seals them
     /// in order). ``seal(_:prev:)`` completes it to exactly ``line(for:)``.
     public static func unsealedLine(for event: Event) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: 512)
-        writer.beginObject()
-        writer.field("seq", event.seq)
-        writer.field("id", event.id)
-        writer.field("type", event.type.rawValue)
-        writer.field("at", event.at.rfc3339)
-        writer.field("actor", event.actor)
-        writer.field("family", event.family)
-        writer.key("data")
-        writeData(event.payload, into: &writer)
-        return writer.bytes
+        var w = LineWriter(reservingCapacity: 512)
+        w.raw(#"{"seq":"#); w.int(event.seq)
+        w.raw(#","id":"#); w.text(event.id)
+        w.raw(#","type":"#); w.text(event.type.rawValue)
+        w.raw(#","at":"#); w.time(event.at)
+        w.raw(#","actor":"#); w.text(event.actor)
+        w.raw(#","family":"#); w.text(event.family)
+        w.raw(#","data":"#)
+        writeData(event.payload, into: &w)
+        return w.bytes
     }
 
     /// Appends `,"prev":"HASH"` (when sealed) and the closing `}` to an unsealed line.
@@ -37,87 +36,90 @@ package enum EventEncoder {
 
     /// The payload as its `data` object.
     public static func data(for payload: Payload) -> [UInt8] {
-        var writer = JSONWriter()
+        var writer = LineWriter(reservingCapacity: 256)
         writeData(payload, into: &writer)
         return writer.bytes
     }
 
-    static func writeData(_ payload: Payload, into w: inout JSONWriter) {
-        w.beginObject()
+    /// Writes `data`: each payload's first key is one it always has, so every later key is
+    /// written with its comma.
+    static func writeData(_ payload: Payload, into w: inout LineWriter) {
         switch payload {
         case .memberJoined(let e):
-            w.field("userId", e.userId)
-            w.field("fullName", e.fullName)
-            w.field("role", e.role.rawValue)
+            w.raw(#"{"userId":"#); w.text(e.userId)
+            w.raw(#","fullName":"#); w.text(e.fullName)
+            w.raw(#","role":"#); w.text(e.role.rawValue)
         case .schoolAdded(let e):
-            w.field("schoolId", e.schoolId)
-            w.field("name", e.name)
-            optional(&w, "status", e.status)
+            w.raw(#"{"schoolId":"#); w.text(e.schoolId)
+            w.raw(#","name":"#); w.text(e.name)
+            optional(&w, #","status":"#, e.status)
         case .coachAdded(let e):
-            w.field("coachId", e.coachId)
-            w.field("schoolId", e.schoolId)
-            w.field("firstName", e.firstName)
-            w.field("lastName", e.lastName)
-            w.field("role", e.role.rawValue)
+            w.raw(#"{"coachId":"#); w.text(e.coachId)
+            w.raw(#","schoolId":"#); w.text(e.schoolId)
+            w.raw(#","firstName":"#); w.text(e.firstName)
+            w.raw(#","lastName":"#); w.text(e.lastName)
+            w.raw(#","role":"#); w.text(e.role.rawValue)
         case .interactionLogged(let e):
-            w.field("interactionId", e.interactionId)
-            optional(&w, "schoolId", e.schoolId)
-            optional(&w, "coachId", e.coachId)
-            optional(&w, "eventId", e.eventId)
-            optional(&w, "otherCoachName", e.otherCoachName)
-            w.field("type", e.type.rawValue)
-            w.field("direction", e.direction.rawValue)
-            optional(&w, "occurredAt", e.occurredAt?.rfc3339)
-            optional(&w, "subject", e.subject)
-            optional(&w, "content", e.content)
-            optional(&w, "sentiment", e.sentiment?.rawValue)
+            w.raw(#"{"interactionId":"#); w.text(e.interactionId)
+            optional(&w, #","schoolId":"#, e.schoolId)
+            optional(&w, #","coachId":"#, e.coachId)
+            optional(&w, #","eventId":"#, e.eventId)
+            optional(&w, #","otherCoachName":"#, e.otherCoachName)
+            w.raw(#","type":"#); w.text(e.type.rawValue)
+            w.raw(#","direction":"#); w.text(e.direction.rawValue)
+            if let occurredAt = e.occurredAt { w.raw(#","occurredAt":"#); w.time(occurredAt) }
+            optional(&w, #","subject":"#, e.subject)
+            optional(&w, #","content":"#, e.content)
+            optional(&w, #","sentiment":"#, e.sentiment?.rawValue)
             if let answers = e.interestAnswers {
-                w.key("interestAnswers")
-                w.beginArray()
-                for answer in answers { w.bool(answer) }
-                w.endArray()
+                w.raw(#","interestAnswers":["#)
+                for (index, answer) in answers.enumerated() {
+                    if index > 0 { w.raw(",") }
+                    w.bool(answer)
+                }
+                w.raw("]")
             }
             if let attachments = e.attachments {
-                w.key("attachments")
-                w.beginArray()
-                for attachment in attachments {
-                    w.beginObject()
-                    w.field("name", attachment.name)
-                    w.field("sizeBytes", attachment.sizeBytes)
-                    w.field("mimeType", attachment.mimeType)
-                    optional(&w, "sha256", attachment.sha256)
-                    w.endObject()
+                w.raw(#","attachments":["#)
+                for (index, attachment) in attachments.enumerated() {
+                    w.raw(index > 0 ? #",{"name":"# : #"{"name":"#); w.text(attachment.name)
+                    w.raw(#","sizeBytes":"#); w.int(attachment.sizeBytes)
+                    w.raw(#","mimeType":"#); w.text(attachment.mimeType)
+                    optional(&w, #","sha256":"#, attachment.sha256)
+                    w.raw("}")
                 }
-                w.endArray()
+                w.raw("]")
             }
         case .interactionDeleted(let e):
-            w.field("interactionId", e.interactionId)
+            w.raw(#"{"interactionId":"#); w.text(e.interactionId)
         case .schoolStatusChanged(let e):
-            w.field("schoolId", e.schoolId)
-            w.field("newStatus", e.newStatus)
-            optional(&w, "notes", e.notes)
+            w.raw(#"{"schoolId":"#); w.text(e.schoolId)
+            w.raw(#","newStatus":"#); w.text(e.newStatus)
+            optional(&w, #","notes":"#, e.notes)
         case .documentUploaded(let e):
-            w.field("documentId", e.documentId)
-            w.field("title", e.title)
-            w.field("docType", e.docType)
-            optional(&w, "fileName", e.fileName)
-            if let size = e.sizeBytes { w.field("sizeBytes", size) }
-            optional(&w, "sha256", e.sha256)
+            w.raw(#"{"documentId":"#); w.text(e.documentId)
+            w.raw(#","title":"#); w.text(e.title)
+            w.raw(#","docType":"#); w.text(e.docType)
+            optional(&w, #","fileName":"#, e.fileName)
+            if let size = e.sizeBytes { w.raw(#","sizeBytes":"#); w.int(size) }
+            optional(&w, #","sha256":"#, e.sha256)
         case .notificationSettingsChanged(let e):
-            w.key("inboundAlerts")
-            w.bool(e.inboundAlerts)
+            w.raw(#"{"inboundAlerts":"#); w.bool(e.inboundAlerts)
         case .notificationsRead(let e):
-            w.field("upToSeq", e.upToSeq)
+            w.raw(#"{"upToSeq":"#); w.int(e.upToSeq)
         case .erasureRecorded(let e):
-            w.field("oldHead", e.oldHead)
-            w.field("oldLines", e.oldLines)
-            w.field("erased", e.erased)
-            w.field("scope", e.scope.rawValue)
+            w.raw(#"{"oldHead":"#); w.text(e.oldHead)
+            w.raw(#","oldLines":"#); w.int(e.oldLines)
+            w.raw(#","erased":"#); w.int(e.erased)
+            w.raw(#","scope":"#); w.text(e.scope.rawValue)
         }
-        w.endObject()
+        w.raw("}")
     }
 
-    private static func optional(_ w: inout JSONWriter, _ key: String, _ value: String?) {
-        if let value { w.field(key, value) }
+    private static func optional(_ w: inout LineWriter, _ key: StaticString, _ value: String?) {
+        if let value {
+            w.raw(key)
+            w.text(value)
+        }
     }
 }

@@ -83,6 +83,12 @@ package struct JSONWriter: Sendable {
 
     /// Appends a quoted string: runs that need no escape are copied in bulk.
     private mutating func appendString(_ value: String) {
+        Self.appendQuoted(value, to: &bytes)
+    }
+
+    /// Appends `"value"` to `bytes`, with `"`, `\` and U+0000–U+001F escaped; runs that need
+    /// no escape are copied in bulk (``LineWriter`` writes texts through it too).
+    static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
@@ -91,7 +97,7 @@ package struct JSONWriter: Sendable {
                 let byte = utf8[index]
                 if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") { continue }
                 if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-                appendEscape(byte)
+                appendEscape(byte, to: &bytes)
                 runStart = index + 1
             }
             if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
@@ -99,7 +105,7 @@ package struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private mutating func appendEscape(_ byte: UInt8) {
+    private static func appendEscape(_ byte: UInt8, to bytes: inout [UInt8]) {
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(byte)
         case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
@@ -109,8 +115,8 @@ package struct JSONWriter: Sendable {
         case 0x0C: bytes.append(0x5C); bytes.append(UInt8(ascii: "f"))
         default:
             bytes.append(contentsOf: "\\u00".utf8)
-            bytes.append(Self.hexDigits[Int(byte >> 4)])
-            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+            bytes.append(hexDigits[Int(byte >> 4)])
+            bytes.append(hexDigits[Int(byte & 0x0F)])
         }
     }
 }

@@ -25,35 +25,45 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The output form, `YYYY-MM-DDTHH:MM:SS.sssZ` in UTC.
     public var rfc3339: String {
+        // The common case, written digit by digit into the string's own storage.
+        let written = String(unsafeUninitializedCapacity: Self.rfc3339Bytes) { writeRFC3339(into: $0) ?? 0 }
+        if !written.isEmpty { return written }
         let parts = CivilTime(millisecondsSinceEpoch: millisecondsSinceEpoch)
-        if (0...9999).contains(parts.year) {
-            // The common case, written digit by digit into the string's own storage.
-            return String(unsafeUninitializedCapacity: 24) { out in
-                var at = 0
-                func put(_ value: Int, _ width: Int) {
-                    var rest = value
-                    for k in stride(from: width - 1, through: 0, by: -1) {
-                        out[at + k] = UInt8(0x30 + rest % 10)
-                        rest /= 10
-                    }
-                    at += width
-                }
-                func put(_ byte: UInt8) {
-                    out[at] = byte
-                    at += 1
-                }
-                put(parts.year, 4); put(0x2D); put(parts.month, 2); put(0x2D); put(parts.day, 2); put(0x54)
-                put(parts.hour, 2); put(0x3A); put(parts.minute, 2); put(0x3A); put(parts.second, 2); put(0x2E)
-                put(parts.millisecond, 3); put(0x5A)
-                return at
-            }
-        }
         var text = ""
         text.reserveCapacity(24)
         text += pad(parts.year, 4) + "-" + pad(parts.month, 2) + "-" + pad(parts.day, 2)
         text += "T" + pad(parts.hour, 2) + ":" + pad(parts.minute, 2) + ":" + pad(parts.second, 2)
         text += "." + pad(parts.millisecond, 3) + "Z"
         return text
+    }
+
+    /// The length of ``rfc3339`` for a year from 0 to 9999.
+    package static let rfc3339Bytes = 24
+
+    /// Writes ``rfc3339`` digit by digit into `out` (at least ``rfc3339Bytes`` long) and
+    /// returns its length; nil, writing nothing, for a year outside 0...9999 (rare: written
+    /// through ``rfc3339`` itself).
+    package func writeRFC3339(into out: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        let parts = CivilTime(millisecondsSinceEpoch: millisecondsSinceEpoch)
+        guard (0...9999).contains(parts.year) else { return nil }
+        precondition(out.count >= Self.rfc3339Bytes)
+        var at = 0
+        func put(_ value: Int, _ width: Int) {
+            var rest = value
+            for k in stride(from: width - 1, through: 0, by: -1) {
+                out[at + k] = UInt8(0x30 + rest % 10)
+                rest /= 10
+            }
+            at += width
+        }
+        func put(_ byte: UInt8) {
+            out[at] = byte
+            at += 1
+        }
+        put(parts.year, 4); put(0x2D); put(parts.month, 2); put(0x2D); put(parts.day, 2); put(0x54)
+        put(parts.hour, 2); put(0x3A); put(parts.minute, 2); put(0x3A); put(parts.second, 2); put(0x2E)
+        put(parts.millisecond, 3); put(0x5A)
+        return at
     }
 
     /// Parses RFC 3339 text, or returns nil.
