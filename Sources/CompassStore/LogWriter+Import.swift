@@ -69,8 +69,9 @@ extension LogWriter {
                 }
                 var events: [Event]
                 do throws(StoreError) {
-                    events = try StreamSealing.decide(block.drafts, against: &replayer, seqs: &seqs, sanitizing: sanitizing,
-                                                      lineNumbers: block.lineNumbers, prebuilt: block.payloads)
+                    // The drafts' texts and payloads move into the events (the block is dropped next).
+                    events = try StreamSealing.decide(taking: &block.drafts, against: &replayer, seqs: &seqs, sanitizing: sanitizing,
+                                                      lineNumbers: block.lineNumbers, prebuilt: &block.payloads)
                 } catch {
                     guard case .rejectedLines(let problems) = error else { throw error }
                     rejected += problems

@@ -17,12 +17,21 @@ enum StreamSealing {
     /// streams); each accepted event's `seq` is kept there, as its event is in the state.
     static func decide(_ drafts: [EventDraft], against replayer: inout Replayer, seqs: inout [String: Int64], sanitizing: Bool,
                        lineNumbers: [Int]?, prebuilt given: [Result<Payload, EventError>]?) throws(StoreError) -> [Event] {
-        // Payloads are built without the state on every core (unless the caller built them),
-        // then each draft is decided against the state in order.
+        // Payloads are built without the state on every core (unless the caller built them).
         precondition(given == nil || given?.count == drafts.count, "one prebuilt payload per draft")
-        let prebuilt = given ?? Parallel.map(drafts) { draft in
+        var prebuilt = given ?? Parallel.map(drafts) { draft in
             Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: sanitizing) }
         }
+        var drafts = drafts
+        return try decide(taking: &drafts, against: &replayer, seqs: &seqs, sanitizing: sanitizing, lineNumbers: lineNumbers,
+                          prebuilt: &prebuilt)
+    }
+
+    /// ``decide(_:against:seqs:sanitizing:lineNumbers:prebuilt:)`` moving each draft's texts
+    /// and built payload into its event: a draft whose payload built is left empty.
+    static func decide(taking drafts: inout [EventDraft], against replayer: inout Replayer, seqs: inout [String: Int64],
+                       sanitizing: Bool, lineNumbers: [Int]?, prebuilt: inout [Result<Payload, EventError>]) throws(StoreError) -> [Event] {
+        precondition(prebuilt.count == drafts.count, "one prebuilt payload per draft")
         var events: [Event] = []
         events.reserveCapacity(drafts.count)
         var rejected: [Problem] = []
@@ -34,7 +43,7 @@ enum StreamSealing {
                     throw EventError("ErasureRecorded lines are written only by compass erase", kind: .erased)
                 }
                 // Deciding reads neither `seq` nor `prev`: they are assigned here, `prev` when sealed.
-                event = try Rules.decide(drafts[index], prebuilt: prebuilt[index], in: replayer.state, sanitizing: sanitizing)
+                event = try Rules.decide(taking: &drafts[index], prebuilt: &prebuilt[index], in: replayer.state, sanitizing: sanitizing)
                 event.seq = try EnvelopeDecoder.seq(after: seqs[event.family] ?? replayer.streams.version(of: event.family))
             } catch {
                 guard let lineNumbers else { throw .rejected(error) }

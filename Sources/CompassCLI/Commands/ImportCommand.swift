@@ -83,10 +83,10 @@ enum ImportCommand {
     }
 
     /// Fills a draft's family when its line left it out: the actor's family, a family joined
-    /// earlier in the file, or the joining user's new family.
-    static func fillFamily(_ draft: inout EventDraft, joining payload: Result<Payload, EventError>, state: CompassState,
+    /// earlier in the file, or the joining user's new family. `joining` is the user a
+    /// `MemberJoined` line names (``joiningUser(_:_:)``; nil for any other line).
+    static func fillFamily(_ draft: inout EventDraft, joining: String?, state: CompassState,
                            families: inout [String: String]) throws(EventError) {
-        let joining: String? = if draft.type == EventType.memberJoined.rawValue { joiningUser(draft, payload) } else { nil }
         if draft.family.isEmpty {
             if let family = state.members[draft.actor]?.family ?? families[draft.actor] {
                 draft.family = family

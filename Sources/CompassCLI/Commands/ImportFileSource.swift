@@ -115,8 +115,11 @@ extension ImportCommand {
         mutating func fill(_ block: inout ImportBlock, state: CompassState) {
             // Lines that name their family (a log's own lines) are taken as they are.
             for index in block.drafts.indices {
+                // (Only a `MemberJoined` line's payload is read: reading one copies its texts.)
+                let joining = block.drafts[index].type == EventType.memberJoined.rawValue
+                    ? ImportCommand.joiningUser(block.drafts[index], block.payloads[index]) : nil
                 do throws(EventError) {
-                    try ImportCommand.fillFamily(&block.drafts[index], joining: block.payloads[index], state: state, families: &families)
+                    try ImportCommand.fillFamily(&block.drafts[index], joining: joining, state: state, families: &families)
                 } catch {
                     block.refuse(index, error)
                 }
@@ -125,9 +128,9 @@ extension ImportCommand {
 
         mutating func stage(_ block: inout ImportBlock, state: CompassState) throws(StoreError) -> [StagedAttachment] {
             var staged: [StagedAttachment] = []
-            for index in block.drafts.indices {
+            for index in block.attaching {
                 // The blobs a line names: an interaction's attachments, a document's bytes (v3).
-                guard case .success(let payload) = block.payloads[index], payload.namesBlobs else { continue }
+                guard case .success(let payload) = block.payloads[index] else { continue }  // refused since
                 let family = block.drafts[index].family
                 let own = ownBlobs[family] ?? state.families[family]?.attachmentHashes ?? []
                 ownBlobs[family] = own
@@ -181,6 +184,7 @@ private final class DecodingBlock: @unchecked Sendable {
                 switch decoded[index] {
                 case .draft(let draft, let payload):
                     if draft.id == ImportDecoder.missingId { missingIds.append(block.drafts.count) }
+                    if case .success(let built) = payload, built.namesBlobs { block.attaching.append(block.drafts.count) }
                     block.drafts.append(draft)
                     block.payloads.append(payload)
                     block.lineNumbers.append(number)

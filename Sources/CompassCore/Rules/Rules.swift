@@ -27,6 +27,20 @@ package enum Rules {
         return event
     }
 
+    /// ``decide(_:prebuilt:in:sanitizing:)`` moving the draft's texts and the built payload
+    /// into the event (a batch whose drafts are dropped once decided: copying them would take
+    /// a reference count per text). Both are left empty when the payload had built.
+    package static func decide(taking draft: inout EventDraft, prebuilt: inout Result<Payload, EventError>, in state: CompassState,
+                               sanitizing: Bool = false) throws(EventError) -> Event {
+        guard case .success = prebuilt else { return try decide(draft, in: state, sanitizing: sanitizing) }
+        var taken = Result<Payload, EventError>.failure(EventError("taken"))
+        swap(&taken, &prebuilt)
+        guard case .success(let payload) = consume taken else { preconditionFailure("a built payload") }
+        let event = draft.takeEvent(payload: payload)
+        try accept(event, in: state)
+        return event
+    }
+
     /// Decides an event whose shape already passed (its payload built without the state):
     /// the duplicate-id check, then ``check(_:in:)``.
     package static func accept(_ event: Event, in state: CompassState) throws(EventError) {
