@@ -258,6 +258,12 @@ import Glibc
                     "\(result)")
             #expect(cli.logBytes == before)
         }
+        // The line that names them is found wherever it is in the file.
+        let schools = (1...2).map { #"{"type":"SchoolAdded","actor":"u-xp","data":{"schoolId":"s-imp\#($0)","name":"School \#($0)"}}"# }
+        cli.write("import.jsonl", (schools + [line("u-xp", "s-duke", maya)]).joined(separator: "\n") + "\n")
+        let third = cli.run(["import", "import.jsonl"])
+        #expect(third.status == 1 && third.stderr.contains("line 3: attachment \(maya) is not in this family's store"), "\(third)")
+        #expect(cli.logBytes == before)
         // Bytes beside the file that do not hash to the name are refused too.
         cli.write("import.jsonl", line("u-xp", "s-duke", maya) + "\n")
         try? FileManager.default.createDirectory(atPath: cli.directory + "/import.jsonl.attachments", withIntermediateDirectories: true)
