@@ -12,7 +12,9 @@ package enum EventEncoder {
     /// the previous line's hash is known (a batch encodes these in parallel, then seals them
     /// in order). ``seal(_:prev:)`` completes it to exactly ``line(for:)``.
     public static func unsealedLine(for event: Event) -> [UInt8] {
-        var w = LineWriter(reservingCapacity: 512)
+        // Room for most lines at once: with 512 bytes, three lines in five of a generated
+        // history outgrew it, each then copied into a buffer twice the size.
+        var w = LineWriter(reservingCapacity: 1_024)
         w.raw(#"{"seq":"#); w.int(event.seq)
         w.raw(#","id":"#); w.text(event.id)
         w.raw(#","type":"#); w.text(event.type.rawValue)
