@@ -3,7 +3,9 @@
 /// defaults for what an export may leave out, and the payload built without the state.
 ///
 /// It is pure, so `import` decodes its lines on every core; a line without an `id` gets
-/// ``missingId`` and the importer gives out new ids afterwards, in line order.
+/// ``missingId`` and the importer gives out new ids afterwards, in line order. A line's
+/// `prev` is checked (a malformed one is refused, as replay refuses it) but not kept in its
+/// draft: sealing writes every imported line's own.
 package enum ImportDecoder {
     /// What one line of an import file is.
     package enum Line {
@@ -26,7 +28,7 @@ package enum ImportDecoder {
         }
         // A line of the common shape (a log's own line, or an app's without `seq` and `prev`)
         // is read from the tape.
-        if let decoded = EnvelopeFastPath.decode(tape, base, importingAt: at) {
+        if let decoded = EnvelopeFastPath.decode(tape, base, spellingPrev: false, importingAt: at) {
             var draft = decoded.draft
             let (type, version) = (draft.type, draft.version)
             let payload = TapeObject.reading(tape: tape, base: base, index: decoded.data) { fields in
@@ -38,6 +40,7 @@ package enum ImportDecoder {
         guard case .object(let object) = tape.value(at: 0, in: base) else { return .problem(EventError("invalid JSON", kind: .unreadable)) }
         do {
             var draft = try EnvelopeDecoder.decode(object, defaults: ImportDefaults(makeId: { missingId }, at: at))
+            draft.prev = nil  // checked, not kept (sealing writes its own)
             let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: sanitizing) }
             if payload.succeeded { draft.data = JSONObject() }
             return .draft(draft, payload: payload)
