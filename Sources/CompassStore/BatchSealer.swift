@@ -18,11 +18,11 @@ struct BatchSealer {
     private(set) var output: [UInt8] = []
     /// Each line's bytes in ``output``, without its `\n`.
     private(set) var lines: [Range<Int>] = []
-    /// Each line's `prev`: its family's previous line's hash, hex.
-    private(set) var prevs: [String] = []
-    /// Each line's hash, hex.
-    private(set) var hashes: [String] = []
-    /// Each family of the batch with its last line's hash.
+    /// Each line's `prev`: its family's previous line's hash (kept as words: no string a line).
+    private(set) var prevs: [LineHash] = []
+    /// Each line's hash.
+    private(set) var hashes: [LineHash] = []
+    /// Each family of the batch with its last line's hash, hex.
     private(set) var heads: [(family: String, hash: String)] = []
 
     /// Seals `unsealed` (lines of `families`, in order); `head` gives a family's hash before
@@ -52,13 +52,15 @@ struct BatchSealer {
                 heads.append((family, head(family)))
             }
         }
-        for (family, hash) in heads {
-            precondition(hash.utf8.count == 64, "a family's head is 64 hex digits: \(family)")
+        let firsts = heads.map { family, hash in
+            var hash = hash
+            guard let words = hash.withUTF8({ LineHash(hex: $0) }) else { preconditionFailure("a family's head is 64 hex digits: \(family)") }
+            return words
         }
-        var prevs = [String](repeating: "", count: count)
-        var hashes = [String](repeating: "", count: count)
-        let firsts = heads.map(\.hash)
         guard count > 0 else { return }
+        // (Every place is written by sealing; a family's head stands in until then.)
+        var prevs = [LineHash](repeating: firsts[0], count: count)
+        var hashes = [LineHash](repeating: firsts[0], count: count)
         output = [UInt8](unsafeUninitializedCapacity: start) { buffer, initialized in
             prevs.withUnsafeMutableBufferPointer { prevs in
                 hashes.withUnsafeMutableBufferPointer { hashes in
@@ -75,7 +77,7 @@ struct BatchSealer {
             }
             initialized = start
         }
-        for group in groups.indices { heads[group].hash = hashes[groups[group].last!] }
+        for group in groups.indices { heads[group].hash = hashes[groups[group].last!].hex }
         self.lines = lines
         self.prevs = prevs
         self.hashes = hashes
@@ -99,9 +101,9 @@ struct BatchSealer {
         let lines: [Range<Int>]
         let unsealed: UnsafeBufferPointer<[UInt8]>
         let groups: [[Int]]
-        let firsts: [String]
-        let prevs: UnsafeMutablePointer<String>
-        let hashes: UnsafeMutablePointer<String>
+        let firsts: [LineHash]
+        let prevs: UnsafeMutablePointer<LineHash>
+        let hashes: UnsafeMutablePointer<LineHash>
 
         /// Writes and hashes one family's lines in order, each chained to the one before.
         func seal(group: Int) {
@@ -114,12 +116,12 @@ struct BatchSealer {
                     at += bytes.count
                 }
                 for byte in #","prev":""#.utf8 { at.initialize(to: byte); at += 1 }
-                prev.withUTF8 { hex in at.initialize(from: hex.baseAddress!, count: 64) }
+                prev.writeHex(to: at)
                 at += 64
                 at.initialize(to: UInt8(ascii: "\"")); at += 1
                 at.initialize(to: UInt8(ascii: "}")); at += 1
                 at.initialize(to: 0x0A)
-                let hash = SHA256.hex(UnsafeBufferPointer(start: output + line.lowerBound, count: line.count))
+                let hash = SHA256.lineHash(UnsafeBufferPointer(start: output + line.lowerBound, count: line.count))
                 prevs[index] = prev
                 hashes[index] = hash
                 prev = hash

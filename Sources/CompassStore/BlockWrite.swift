@@ -13,7 +13,7 @@ final class BlockWrite: @unchecked Sendable {
     /// new head, and the last line's bytes.
     struct Written {
         let lengths: [Int]
-        let hashes: [String]
+        let hashes: [LineHash]
         let heads: [(family: String, hash: String)]
         let lastLine: [UInt8]
     }

@@ -286,8 +286,9 @@ final class LogWriter {
             heads[family] ?? replayer.streams[family: family]?.head.text ?? SHA256.emptyHex
         }
         for index in events.indices {
-            events[index].prev = sealed.prevs[index]
-            replayer.advanceWritten(events[index], lineLength: sealed.lines[index].count, hash: sealed.hashes[index])
+            events[index].prev = sealed.prevs[index].hex
+            replayer.advanceWritten(family: events[index].family, seq: events[index].seq, sealed: true,
+                                    lineLength: sealed.lines[index].count, hash: sealed.hashes[index])
         }
         for (family, hash) in sealed.heads { heads[family] = hash }
         keepUntilExit(unsealed)

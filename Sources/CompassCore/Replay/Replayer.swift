@@ -351,18 +351,28 @@ package struct Replayer {
     /// ``advanceWritten(_:lineLength:hash:)`` given what it reads of the event: its family,
     /// its `seq` and whether its line has a `prev`.
     package mutating func advanceWritten(family: String, seq: Int64, sealed: Bool, lineLength: Int, hash: String) {
+        advanceWritten(family: family, seq: seq, sealed: sealed, lineLength: lineLength, head: .text(hash))
+    }
+
+    /// ``advanceWritten(family:seq:sealed:lineLength:hash:)`` given the line's hash as words
+    /// (a sealed batch's: no string made a line).
+    package mutating func advanceWritten(family: String, seq: Int64, sealed: Bool, lineLength: Int, hash: LineHash) {
+        advanceWritten(family: family, seq: seq, sealed: sealed, lineLength: lineLength, head: .words(hash))
+    }
+
+    private mutating func advanceWritten(family: String, seq: Int64, sealed: Bool, lineLength: Int, head: LineHead) {
         linesRead += 1
         if sealed { sealedLines += 1 }
         let number = linesRead
         let position = streams.position(adding: family, hash: family.hashValue)
         streams.update(at: position) { stream in
             stream.seq = seq
-            stream.head = .text(hash)
+            stream.head = head
             stream.line = number
             stream.lines += 1
             if sealed { stream.sealed = true }
         }
-        lastLine = .text(hash)
+        lastLine = head
         consumedBytes += lineLength + 1
         lastLineLength = lineLength
     }

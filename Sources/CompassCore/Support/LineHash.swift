@@ -27,10 +27,15 @@ package struct LineHash: Equatable, Sendable {
     /// The 64 lowercase hex digits the log writes.
     package var hex: String {
         String(unsafeUninitializedCapacity: 64) { out in
-            withSpelling { word, spelled in
-                withUnsafeBytes(of: spelled.littleEndian) { out.baseAddress!.advanced(by: word * 8).initialize(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: 8) }
-            }
+            writeHex(to: out.baseAddress!)
             return 64
+        }
+    }
+
+    /// Writes the 64 lowercase hex digits at `out` (a sealed line's `prev`, with no string made).
+    package func writeHex(to out: UnsafeMutablePointer<UInt8>) {
+        withSpelling { word, spelled in
+            withUnsafeBytes(of: spelled.littleEndian) { out.advanced(by: word * 8).initialize(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: 8) }
         }
     }
 
