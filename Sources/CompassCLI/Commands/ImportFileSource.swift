@@ -130,7 +130,8 @@ extension ImportCommand {
             var staged: [StagedAttachment] = []
             for index in block.attaching {
                 // The blobs a line names: an interaction's attachments, a document's bytes (v3).
-                guard case .success(let payload) = block.payloads[index] else { continue }  // refused since
+                // (A line refused by `fill` since it was listed has a failed payload.)
+                guard case .success(let payload) = block.payloads[index] else { continue }
                 let family = block.drafts[index].family
                 let own = ownBlobs[family] ?? state.families[family]?.attachmentHashes ?? []
                 ownBlobs[family] = own

@@ -1,10 +1,10 @@
 /// Appends a log line's compact JSON to a byte buffer: keys and punctuation as literal bytes,
 /// integers and times digit by digit, texts escaped exactly as ``JSONWriter`` escapes them.
 ///
-/// ``EventEncoder`` writes every event through it: the line's shape is fixed (SPEC §1, §2),
-/// so the general writer's bookkeeping of commas and nesting, a `String` per number and time,
-/// is work done once here, in the encoder's code. A differential test holds each line equal
-/// to the general writer's output of the line's own parsed tree.
+/// ``EventEncoder`` writes every event through it: a line's shape is fixed (SPEC §1, §2), so
+/// what the general writer works out for every field (where commas go, how deep it is, a
+/// `String` for each number and time) is written once, in the encoder's code. A differential
+/// test holds each line equal to the general writer's output of the line's own parsed tree.
 struct LineWriter {
     /// The bytes written so far.
     private(set) var bytes: [UInt8]
