@@ -64,7 +64,7 @@ measure() {
 # one right after the other each time, in turn first: both see the machine in the same state.
 # (On a shared VM the speed drifts by a third within minutes, so two medians taken minutes
 # apart can differ by as much as the ratio's goal allows.)
-PAIRS=$([ "$SMOKE" = 1 ] && echo 1 || echo 7)
+PAIRS=$([ "$SMOKE" = 1 ] && echo 1 || echo 15)
 paired_ratio() {  # paired_ratio FUNCTION_A FUNCTION_B
   local ratios=() pair a b
   for pair in $(seq "$PAIRS"); do

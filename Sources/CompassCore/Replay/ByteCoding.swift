@@ -8,7 +8,7 @@ struct ByteWriter {
         bytes.append(UInt8(v))
     }
 
-    mutating func int(_ value: Int64) { uint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+    @inline(__always) mutating func int(_ value: Int64) { uint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
     mutating func string(_ s: String) { uint(UInt64(s.utf8.count)); bytes += s.utf8 }
     mutating func optional(_ s: String?) { if let s { uint(1); string(s) } else { uint(0) } }
     mutating func optionalInt(_ v: Int64?) { if let v { uint(1); int(v) } else { uint(0) } }
@@ -68,14 +68,14 @@ struct ByteRun {
     /// The bytes written, valid until the run is written to again.
     var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: end) }
 
-    mutating func byte(_ value: UInt8) {
+    @inline(__always) mutating func byte(_ value: UInt8) {
         assert(end < most, "a run wrote past the length worked out for it")
         base[end] = value
         end += 1
     }
 
     /// ``ByteWriter/uint(_:)``.
-    mutating func uint(_ value: UInt64) {
+    @inline(__always) mutating func uint(_ value: UInt64) {
         assert(end + 10 <= most, "a run wrote past the length worked out for it")
         var v = value
         while v >= 0x80 {
