@@ -131,6 +131,42 @@ import Testing
         #expect(f.state.families["fam"]?.attachmentHashes == [hash])
     }
 
+    /// `verify` and a family's blob list visit only the interactions whose attachments name
+    /// stored bytes (noted as each list is added), never every row: held to a walk of every
+    /// record, in order, deleted ones included, after the rules' appends and after a
+    /// snapshot section's decode.
+    @Test func theInteractionsNamingBlobsAreTheOnesAWalkOfEveryRecordFinds() {
+        var f = Fixture.family()
+        var rng = SplitMix64(seed: 7)
+        for n in 0..<300 {
+            let attachments = (0..<rng.below(3)).map { a in
+                let sha = rng.below(3) == 0 ? #","sha256":"\#(String(repeating: String(n % 10), count: 64))""# : ""
+                return #"{"name":"f\#(a).pdf","sizeBytes":\#(n + 1),"mimeType":"application/pdf"\#(sha)}"#
+            }
+            let list = rng.below(4) == 0 ? "" : #","attachments":[\#(attachments.joined(separator: ","))]"#
+            f.must("InteractionLogged", "u-maya", #"{"interactionId":"i-\#(n)","schoolId":"s-ucla","type":"email","direction":"inbound"\#(list)}"#)
+            if rng.below(5) == 0 { f.must("InteractionDeleted", "u-maya", #"{"interactionId":"i-\#(n)"}"#) }
+        }
+        func walked(_ table: InteractionTable) -> [String] {
+            table.records.compactMap { record in
+                guard let list = record.logged.attachments, list.contains(where: { $0.sha256 != nil }) else { return nil }
+                return record.logged.interactionId + " " + list.map { "\($0)" }.joined(separator: ",")
+            }
+        }
+        func visited(_ table: InteractionTable) -> [String] {
+            var seen: [String] = []
+            table.forEachHashedAttachmentList { id, list in seen.append(id + " " + list.map { "\($0)" }.joined(separator: ",")) }
+            return seen
+        }
+        let family = f.state.families["fam"]!
+        #expect(walked(family.interactions).count > 50)
+        #expect(visited(family.interactions) == walked(family.interactions))
+        let decoded = SnapshotCodec.decodeFamily(SnapshotCodec.familySection(family))
+        #expect(decoded?.interactions == family.interactions)
+        #expect(decoded.map { visited($0.interactions) } == walked(family.interactions))
+        #expect(family.attachmentHashes == Set((0..<10).map { String(repeating: String($0), count: 64) }))
+    }
+
     @Test func documentIdsAreUniqueInTheFamily() {
         var f = Fixture.family()
         #expect(f.apply("DocumentUploaded", "u-maya", #"{"documentId":"d-1","title":"Transcript","docType":"transcript","fileName":"t.pdf","sizeBytes":0}"#) == nil)
