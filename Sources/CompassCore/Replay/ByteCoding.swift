@@ -8,7 +8,7 @@ struct ByteWriter {
         bytes.append(UInt8(v))
     }
 
-    @inline(__always) mutating func int(_ value: Int64) { uint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+    mutating func int(_ value: Int64) { uint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
     mutating func string(_ s: String) { uint(UInt64(s.utf8.count)); bytes += s.utf8 }
     mutating func optional(_ s: String?) { if let s { uint(1); string(s) } else { uint(0) } }
     mutating func optionalInt(_ v: Int64?) { if let v { uint(1); int(v) } else { uint(0) } }
@@ -88,7 +88,7 @@ struct ByteRun {
     }
 
     /// ``ByteWriter/int(_:)``.
-    mutating func int(_ value: Int64) { uint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+    @inline(__always) mutating func int(_ value: Int64) { uint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
 
     mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
