@@ -42,6 +42,8 @@ enum StreamSealing {
                 if drafts[index].type == EventType.erasureRecorded.rawValue {
                     throw EventError("ErasureRecorded lines are written only by compass erase", kind: .erased)
                 }
+                // The envelope as replay will read it: a draft built in memory has skipped the decoder.
+                try Rules.checkEnvelope(drafts[index])
                 // Deciding reads neither `seq` nor `prev`: they are assigned here, `prev` when sealed.
                 event = try Rules.decide(taking: &drafts[index], prebuilt: &prebuilt[index], in: replayer.state, sanitizing: sanitizing)
                 event.seq = try EnvelopeDecoder.seq(after: seqs[event.family] ?? replayer.streams.version(of: event.family))

@@ -90,6 +90,26 @@ import CompassTestSupport
         #expect(a.status == 0 && a.stdout == b.stdout, "\(a.stdout)\n\(b.stdout)")
     }
 
+    /// A family id is an id on both backends (SPEC §1): `add-member --family` with a space, a
+    /// `;`, a tab, 65 characters or an accent is refused with the SPEC's message and writes
+    /// nothing; the store then still verifies and the user can still start a family.
+    @Test func aFamilyIdThatIsNotAnIdIsRefusedOnBothBackendsAndNothingIsWritten() throws {
+        guard let address = try Self.database() else { return }
+        let file = CLIHarness(), database = CLIHarness()
+        database.database = address
+        for family in ["fam 2", "f-1;drop", "a\tb", String(repeating: "f", count: 65), "é"] {
+            for cli in [file, database] {
+                let result = cli.run(["add-member", "--user", "u-1", "--name", "One", "--role", "parent", "--family", family])
+                #expect(result.status == 1 && result.stderr.contains("field family must be an id"), "\(family): \(result.stderr)")
+            }
+        }
+        for cli in [file, database] {
+            #expect(cli.run("export --stream --all-families").stdout.isEmpty, "a refused member was written")
+            #expect(cli.run("add-member --user u-1 --name One --role parent --family fam-1").status == 0)
+            #expect(cli.run("verify").status == 0)
+        }
+    }
+
     /// A random command script (seeded; every kind of command, three families, parents and
     /// athletes, refusals, another family's ids, stale versions, erasures) on a file store and
     /// on PostgreSQL: every command's output, then every family's stream, every view of every

@@ -68,6 +68,17 @@ package enum Rules {
         try payload(type: type, version: version, data: data, rules: nil, sanitizing: sanitizing)
     }
 
+    /// The envelope rules replay applies to a line (SPEC §1), for a draft built in memory
+    /// (an append): `id`, `actor` and `family` are ids and `at` is a time of years 0000–9999.
+    /// Replay reads these through ``EnvelopeDecoder``, which refuses the same drafts with the
+    /// same messages, so what an append acknowledges, replay applies.
+    package static func checkEnvelope(_ draft: EventDraft) throws(EventError) {
+        guard Identifier.isValid(draft.id) else { throw .mustBe("id", "an id") }
+        guard Timestamp.validRange.contains(draft.at) else { throw .mustBe("at", "an RFC 3339 time") }
+        guard Identifier.isValid(draft.actor) else { throw .mustBe("actor", "an id") }
+        guard Identifier.isValid(draft.family) else { throw .mustBe("family", "an id") }
+    }
+
     /// The `type` of the records that replace erased lines (SPEC §5).
     package static let erasedType = "Erased"
 
