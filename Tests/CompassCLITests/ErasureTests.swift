@@ -289,6 +289,52 @@ import CompassTestSupport
                 "\(sibling.stdout)")
     }
 
+    /// Lines the JSON parser refuses but whose `actor` and `family` can be read: a duplicate
+    /// key at the top level or inside `data`, a lone `\ud800` escape, nesting 200 and 100,000
+    /// deep. Each is the member's (SPEC §5, "readable or not"): `erase --member` takes those
+    /// whose actor is the member, `erase --family` every one naming the family, each leaving a
+    /// record in no stream that keeps only its hash; someone else's stays byte for byte.
+    static func parserRefusedLines(actor: String, family: String, secret: String) -> [String] {
+        let at = #""at":"2026-04-01T10:00:00Z""#
+        let envelope = #""type":"SchoolAdded",\#(at),"actor":"\#(actor)","family":"\#(family)""#
+        return [
+            #"{"seq":50,"id":"m-1",\#(envelope),"data":{"schoolId":"s-m1","name":"\#(secret)a","name":"x"}}"#,
+            #"{"seq":51,"id":"m-2",\#(envelope),"id":"m-2b","data":{"schoolId":"s-m2","name":"\#(secret)b"}}"#,
+            #"{"seq":52,"id":"m-3",\#(envelope),"data":{"schoolId":"s-m3","name":"\#(secret)c \ud800"}}"#,
+            #"{"seq":53,"id":"m-4",\#(envelope),"data":{"schoolId":"s-m4","name":"\#(secret)d","deep":\#(String(repeating: "[", count: 200))\#(String(repeating: "]", count: 200))}}"#,
+            #"{"seq":54,"id":"m-5",\#(envelope),"data":{"schoolId":"s-m5","name":"\#(secret)e","deep":\#(String(repeating: "[", count: 100_000))\#(String(repeating: "]", count: 100_000))}}"#,
+            #"{"seq":55,"id":"m-6","type":"SchoolAdded","actor":"\#(actor)","actor":"u-else","family":"\#(family)","data":{"name":"\#(secret)f"}}"#,
+        ]
+    }
+
+    @Test(arguments: ["--member u-kid", "--family"])
+    func aLineTheParserRefusesStillGoesWithItsActorOrFamily(target: String) throws {
+        let cli = Self.family()
+        let theirs = Self.parserRefusedLines(actor: "u-kid", family: "fam-z", secret: "Kidmalformed")
+        let others = Self.parserRefusedLines(actor: "u-other", family: "fam-other", secret: "Othermalformed")
+        let start = cli.logText.split(separator: "\n").count
+        cli.appendToLog((theirs + others).joined(separator: "\n") + "\n")
+        let before = cli.run("replay --json").stdout
+        for offset in 0..<(theirs.count + others.count) {
+            #expect(before.contains(#"{"line":\#(start + offset + 1),"#), "line \(start + offset + 1) should be a problem before")
+        }
+        let result = cli.run("erase --as u-pat \(target) --json")
+        #expect(result.status == 0, "\(result)")
+        #expect(!cli.logText.contains("Kidmalformed"), "the member's malformed lines are left")
+        let lines = cli.logText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (offset, line) in theirs.enumerated() {
+            let was = SHA256.hex(Array(line.utf8))
+            #expect(lines[start + offset] == #"{"type":"Erased","actor":"-","data":{"was":"\#(was)"}}"#, "line \(start + offset + 1)")
+        }
+        for (offset, line) in others.enumerated() {
+            #expect(lines[start + theirs.count + offset] == line, "another family's malformed line \(start + theirs.count + offset + 1) changed")
+        }
+        let outside = (0..<theirs.count).map { String(start + $0 + 1) }.joined(separator: ",")
+        #expect(result.stdout.contains(#""outsideStreams":[\#(outside)]"#), "\(result.stdout)")
+        let replay = cli.run("replay --json").stdout
+        for offset in 0..<theirs.count { #expect(!replay.contains(#"{"line":\#(start + offset + 1),"#), "a record is a problem") }
+    }
+
     /// Replay skips the record of a line in no stream only in its exact shape; anything else
     /// without a family is a problem, and no writer but `erase` may append it.
     @Test func aRecordInNoStreamIsSkippedOnlyInItsExactShapeAndNeverImported() {

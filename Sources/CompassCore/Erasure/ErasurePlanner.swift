@@ -111,6 +111,8 @@ package enum ErasurePlanner {
         var streamOf = [String?](repeating: nil, count: lines.count)
         var owners = [Owner?](repeating: nil, count: lines.count)
         var outside: [Int: WrittenEnvelope] = [:]
+        // Lines the JSON parser refuses whose actor or family can still be read.
+        var unparsed: [Int: TolerantEnvelope] = [:]
         // The data of lines whose envelope did not decode, for the blobs they name.
         var writtenData: [Int: JSONObject] = [:]
         log.withUnsafeBufferPointer { buffer in
@@ -120,7 +122,16 @@ package enum ErasurePlanner {
                     owners[index] = Owner(actor: envelope.actor, family: envelope.family, type: envelope.type)
                     continue
                 }
-                guard let written = WrittenEnvelope(UnsafeBufferPointer(rebasing: buffer[lines[index]]), tape: &tape) else { continue }
+                let line = UnsafeBufferPointer(rebasing: buffer[lines[index]])
+                guard let written = WrittenEnvelope(line, tape: &tape) else {
+                    // A line the parser refuses (a duplicate key, a lone surrogate, deep nesting)
+                    // still names whose it is: read its envelope tolerantly. It is in no stream
+                    // (replay never read its family), so it goes as a line of no stream does.
+                    if let tolerant = TolerantEnvelope(line), !tolerant.values("actor").isEmpty || !tolerant.values("family").isEmpty {
+                        unparsed[index] = tolerant
+                    }
+                    continue
+                }
                 writtenData[index] = written.data
                 if let family = written.family, Identifier.isValid(family) {
                     streamOf[index] = family
@@ -133,7 +144,7 @@ package enum ErasurePlanner {
         // Only the family's own stream is erased and re-sealed (SPEC §1.1, §5): a line of
         // another family's stream is that family's, whoever it names as actor.
         let inStream = streamOf.map { $0 == family }
-        let erase = closure(outcomes, owners: owners, outside: outside, family: family, users: users, scope: target.scope,
+        let erase = closure(outcomes, owners: owners, outside: outside, unparsed: unparsed, family: family, users: users, scope: target.scope,
                             inStream: inStream, familyOf: { state.members[$0]?.family })
 
         var erasedLines: [Int] = [], erasedOutsideStreams: [Int] = [], unreadableLines: [Int] = []
@@ -145,6 +156,9 @@ package enum ErasurePlanner {
                 type = owner.type
             } else if let line = outside[index] {
                 type = line.type
+                if erase[index] { erasedOutsideStreams.append(index + 1) }
+            } else if let line = unparsed[index], line.first("actor") != nil || erase[index] {
+                type = line.first("type")
                 if erase[index] { erasedOutsideStreams.append(index + 1) }
             } else {
                 unreadableLines.append(index + 1)
@@ -259,7 +273,12 @@ package enum ErasurePlanner {
     /// interaction, document) an erased line created. A line in no stream (`outside`) goes
     /// when an erased user is its actor or the member it adds, or when its actor is of the
     /// family and it names an entity an erased line created.
-    static func closure(_ outcomes: [LineOutcome?], owners: [Owner?], outside: [Int: WrittenEnvelope], family: String,
+    ///
+    /// A line the parser refuses (`unparsed`) goes when any `actor` it names is an erased
+    /// user, any `data.userId` is one, it names the family in a family erasure, or an actor
+    /// of the family names an entity an erased line created.
+    static func closure(_ outcomes: [LineOutcome?], owners: [Owner?], outside: [Int: WrittenEnvelope],
+                        unparsed: [Int: TolerantEnvelope] = [:], family: String,
                         users: Set<String>, scope: ErasureScope, inStream: [Bool],
                         familyOf: (String) -> String?) -> [Bool] {
         var erase = [Bool](repeating: false, count: outcomes.count)
@@ -268,6 +287,17 @@ package enum ErasurePlanner {
         // every entity the erasure removes; a second catches refused lines naming one.
         for pass in 0..<2 {
             for (index, outcome) in outcomes.enumerated() where !erase[index] {
+                if let line = unparsed[index] {
+                    if pass == 1 {
+                        let actors = line.values("actor")
+                        erase[index] = actors.contains(where: users.contains) || (line.data["userId"] ?? []).contains(where: users.contains)
+                            || (scope == .family && line.values("family").contains(family))
+                            || (actors.contains { familyOf($0) == family } && referenceKeys.contains { key in
+                                (line.data[key] ?? []).contains { created.contains(EntityKey(family: family, kind: key, id: $0)) }
+                            })
+                    }
+                    continue
+                }
                 if let line = outside[index] {
                     if pass == 1, line.type != Rules.erasedType, let actor = line.actor {
                         let data = line.data ?? JSONObject()
