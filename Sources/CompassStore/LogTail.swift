@@ -7,7 +7,9 @@ import CompassCore
 struct LogTail: LogCursor {
     package let path: String
     package let fs: FileSystem
-    private var fd: Int32 = -1
+    /// The open log, closed when the last copy of this tail lets it go.
+    private var file: OpenFile?
+    private var fd: Int32 { file?.fd ?? -1 }
     private var identity: FileIdentity?
     private var offset = 0
     private var everOpened = false
@@ -26,7 +28,7 @@ struct LogTail: LogCursor {
     /// even if the path is renamed over in between; every later poll goes on from there.
     package mutating func anchor() throws(StoreError) -> Int {
         guard fd < 0, let opened = try fs.open(path, .read) else { return offset }
-        fd = opened
+        file = OpenFile(opened, fs: fs)
         do throws(StoreError) {
             identity = try fs.identity(opened)
             everOpened = true
@@ -73,7 +75,7 @@ struct LogTail: LogCursor {
         }
         if fd < 0 {
             guard let opened = try fs.open(path, .read) else { return .read }
-            fd = opened
+            file = OpenFile(opened, fs: fs)
             do throws(StoreError) { identity = try fs.identity(opened) } catch {
                 close()
                 throw error
@@ -102,8 +104,7 @@ struct LogTail: LogCursor {
     }
 
     private mutating func close() {
-        if fd >= 0 { fs.close(fd) }
-        fd = -1
+        file = nil
         identity = nil
     }
 }

@@ -49,6 +49,7 @@ import Glibc
                 let fs = FaultyFileSystem(root: cli.directory, failAt: step, fault: fault)
                 let result = cli.run(["erase", "--as", "u-pat", "--member", "u-maya"], fileSystem: fs)
                 #expect(fs.strayCloses.isEmpty, "descriptors closed twice: \(fs.injected ?? "no fault")")
+                #expect(fs.openDescriptors.isEmpty, "descriptors left open: \(fs.injected ?? "no fault")")
                 guard fs.hitFault else {
                     #expect(result.status == 0, "erase ran clean (\(fs.operations) operations): \(result.stderr)")
                     break

@@ -149,6 +149,7 @@ import CompassTestSupport
                 let fs = FaultyFileSystem(root: cli.directory, failAt: step, fault: fault)
                 let result = cli.run(scenario.words, environment: scenario.environment, fileSystem: fs)
                 #expect(fs.strayCloses.isEmpty, "descriptors closed twice: \(scenario), \(fs.injected ?? "no fault")")
+                #expect(fs.openDescriptors.isEmpty, "descriptors left open: \(scenario), \(fs.injected ?? "no fault")")
                 guard fs.hitFault else {
                     #expect(result.status == 0, "\(scenario) ran clean (\(fs.operations) operations): \(result.stderr)")
                     break

@@ -73,6 +73,7 @@ import CompassTestSupport
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let fs = FaultyFileSystem(root: folder, failAt: step, fault: .error)
             try body(folder + "/events.jsonl", fs)
+            #expect(fs.openDescriptors.isEmpty, "descriptors left open after \(fs.injected ?? "no fault")")
             guard fs.hitFault else { return }
             step += 1
         }

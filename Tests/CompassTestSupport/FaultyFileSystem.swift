@@ -107,6 +107,14 @@ package final class FaultyFileSystem: FileSystem, @unchecked Sendable {
     /// not passed on.
     package private(set) var strayCloses: [Int32] = []
 
+    /// Descriptors this file system opened and nobody has closed yet: a test whose store,
+    /// feed or command is gone expects none (every owner of a descriptor closes it).
+    package var openDescriptors: [Int32] {
+        lock.lock()
+        defer { lock.unlock() }
+        return open.keys.sorted()
+    }
+
     package func close(_ fd: Int32) {
         lock.lock()
         let known = open.removeValue(forKey: fd) != nil

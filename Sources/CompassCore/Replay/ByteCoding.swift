@@ -25,8 +25,9 @@ struct ByteWriter {
 /// snapshot section): written through a pointer with no capacity check per field, then
 /// appended to a ``ByteWriter`` in one copy. A text or string makes its own room as it is
 /// written (its length is known then), so the fields around it are reserved without
-/// measuring the texts first. Its buffer is reused from run to run.
-struct ByteRun {
+/// measuring the texts first. Its buffer is reused from run to run, and freed with the run
+/// (it has one owner: the run cannot be copied).
+struct ByteRun: ~Copyable {
     private var base = UnsafeMutablePointer<UInt8>.allocate(capacity: 1_024)
     private var capacity = 1_024
     private var end = 0
@@ -161,7 +162,7 @@ struct ByteRun {
         w.bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: end))
     }
 
-    func deallocate() { base.deallocate() }
+    deinit { base.deallocate() }
 }
 
 /// Some of the log's bytes as read (`bytes` from log offset `offset`), to take the texts a

@@ -298,7 +298,6 @@ public struct InteractionTable: Equatable, Sendable {
     func encode(into w: inout ByteWriter) {
         w.uint(UInt64(rows.count))
         var run = ByteRun()
-        defer { run.deallocate() }
         for position in rows.indices {
             run.clear()
             encodeRow(position, window: nil, ranges: !textsCopied, into: &run)

@@ -38,8 +38,6 @@ package final class SectionEncoder {
         table = family.interactions
     }
 
-    deinit { run.deallocate() }
-
     /// Bytes encoded and not taken yet (``take(_:)``).
     package var pendingCount: Int { run.written.count }
 
