@@ -29,15 +29,31 @@ struct ReadContext {
         meter?.finish()
         inv.console.keepUntilExit(replayer)
         state = replayer.state
-        do { viewer = try Viewer(viewerId, in: state) } catch { throw CLIError.domain(error.message) }
+        let cut = try inv.cut()
+        do {
+            viewer = try Self.viewer(viewerId, in: state, cut: cut, inv)
+        } catch let error as EventError { throw CLIError.domain(error.message) }
         ProblemRendering.warn(replayer, family: viewer.family, log: inv.logPathForDisplay, console: inv.console)
         style = TextStyle(inv)
         console = inv.console
-        let cut = try inv.cut()
         if let time = cut.asOf {
             asOf = "as of \(DateText.long(time, in: zone))" + (cut.atSeq.map { ", seq ≤ \($0)" } ?? "")
         } else if let seq = cut.atSeq {
             asOf = "as of seq \(seq)"
+        }
+    }
+
+    /// The viewer as a member of the state viewed; when the view travelled in time to before
+    /// they joined (`--at-seq 0` is every family before its first line), as the member they
+    /// are now: their family as it was then, seen with their role.
+    private static func viewer(_ userId: String, in state: CompassState, cut: ReplayCut, _ inv: Invocation) throws -> Viewer {
+        do {
+            return try Viewer(userId, in: state)
+        } catch where cut != ReplayCut() {
+            let now = try inv.existingStore().replay(CompassStore.ReadOptions(scope: .familyOf(userId), problems: .summary))
+            inv.console.keepUntilExit(now)
+            guard let member = now.state.members[userId] else { throw error }
+            return Viewer(userId: userId, role: member.role, name: member.fullName, family: member.family)
         }
     }
 

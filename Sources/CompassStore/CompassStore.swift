@@ -380,9 +380,17 @@ public final class CompassStore: @unchecked Sendable {
     public func interactions(as viewer: String, query: InteractionQuery = InteractionQuery(), atSeq: Int64? = nil,
                              asOf: Timestamp? = nil) throws(StoreError) -> InteractionList {
         let replayer = try replay(ReadOptions(cut: ReplayCut(atSeq: atSeq, asOf: asOf), scope: .familyOf(viewer), problems: .summary))
+        // Before the viewer joined (`atSeq` 0 is the family before its first line), they see
+        // their family as it was then, as the member they are now.
+        let who: Viewer
+        if let then = try? Viewer(viewer, in: replayer.state) {
+            who = then
+        } else {
+            let (_, now) = try viewing(viewer)
+            who = now
+        }
         do throws(EventError) {
-            return try InteractionViews.list(replayer.state, viewer: try Viewer(viewer, in: replayer.state), query: query,
-                                             now: asOf ?? configuration.clock())
+            return try InteractionViews.list(replayer.state, viewer: who, query: query, now: asOf ?? configuration.clock())
         } catch {
             throw .rejected(error)
         }

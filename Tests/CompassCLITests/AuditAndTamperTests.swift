@@ -186,6 +186,36 @@ import Testing
 /// Time travel: a view at `--at-seq N` equals the view of the log with each family's lines
 /// after its `seq` N left out (SPEC §1.1).
 @Suite struct TimeTravelTests {
+    /// `--at-seq 0` is every family before its first line: nothing applied, not a v2 log; each
+    /// read command shows its viewer's family empty (the viewer seen as the member they are
+    /// now), and a viewer who joined after the cut sees it as it was then.
+    @Test func atSeqZeroIsEveryFamilyBeforeItsFirstLineForEveryReadCommand() throws {
+        let cli = CLIHarness()
+        cli.write("events.jsonl", String(decoding: HistoryGenerator(families: 2, events: 120, seed: 5).bytes(), as: UTF8.self))
+        let replay = cli.run("replay --json --at-seq 0")
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains(#""applied":0,"#) && replay.stdout.contains(#""problems":[]"#), "\(replay.stdout)")
+        let empty = [#""items":[]"#]
+        for (command, expected) in [
+            ("interactions --as u-1-1 --json", empty), ("analytics --as u-1-2 --json", [#""total":0"#]),
+            ("activity --as u-2-1 --json", empty), ("audit --as u-1-1 --json", []),
+            ("schools --as u-1-1 --json", empty), ("coaches --as u-2-1 --json", empty), ("members --as u-1-2 --json", empty),
+            ("documents --as u-2-1 --json", empty), ("notifications --as u-1-1 --json", empty), ("report --as u-2-2", ["<html"]),
+        ] {
+            let result = cli.run(CLIHarness.words(command) + ["--at-seq", "0"])
+            #expect(result.status == 0, "\(command) --at-seq 0: \(result.stderr)")
+            for text in expected { #expect(result.stdout.contains(text), "\(command) --at-seq 0: \(result.stdout.prefix(300))") }
+        }
+        // The audit's JSON is a line per entry: none.
+        #expect(cli.run("audit --as u-1-1 --json --at-seq 0").stdout.isEmpty)
+        // An interaction that did not exist then is not found, as at any seq before it.
+        #expect(cli.run("show i-1 --as u-1-1 --at-seq 0").stderr.contains("Interaction not found"))
+        // The athlete joined at seq 2: at seq 1 their family holds only its first parent.
+        let members = cli.run("members --as u-1-2 --json --at-seq 1")
+        #expect(members.status == 0 && members.stdout.contains(#""userId":"u-1-1""#) && !members.stdout.contains(#""userId":"u-1-2""#),
+                "\(members)")
+    }
+
     @Test func atSeqEqualsTheLogCutAfterEachFamilysSeqForRandomCutPoints() throws {
         let cli = CLIHarness()
         let log = HistoryGenerator(families: 2, events: 400, seed: 77).bytes()

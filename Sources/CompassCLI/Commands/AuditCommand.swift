@@ -15,10 +15,11 @@ enum AuditCommand {
         let store = try inv.existingStore()
         let cut = try inv.cut()
         // The viewer is resolved first (a summary read), so each entry can be filtered and
-        // written as its line is replayed: memory does not grow with the log.
+        // written as its line is replayed: memory does not grow with the log. They are the
+        // member they are now, also in a history cut before they joined (`--at-seq 0`).
         var viewer: Viewer?
         if let id = args.value("as") ?? inv.environment["COMPASS_USER"] {
-            let members = try store.replay(.init(cut: cut, scope: .summary, problems: .summary))
+            let members = try store.replay(.init(scope: .summary, problems: .summary))
             do throws(EventError) { viewer = try Viewer(id, in: members.state) } catch { throw CLIError.domain(error.message) }
         }
         let style = TextStyle(inv)

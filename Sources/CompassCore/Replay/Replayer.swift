@@ -260,8 +260,9 @@ package struct Replayer {
         var missingPrev = false
         // A v2 log: a family's first line carries the global count and links to the file's
         // previous line (rare, checked only where a stream starts wrong).
-        if oneChainLine == nil, let seq, seq > 1, let prev, streams.list[position].lines == 0, number > 1,
-           checksChain, lastLine.isSpelled(by: prev) {
+        // (A stream `--at-seq` ended before its first line has read none either: not a v2 start.)
+        if oneChainLine == nil, let seq, seq > 1, let prev, streams.list[position].lines == 0, !streams.list[position].cut,
+           number > 1, checksChain, lastLine.isSpelled(by: prev) {
             oneChainLine = number
         }
         let inCut = streams.update(at: position) { stream -> Bool in
