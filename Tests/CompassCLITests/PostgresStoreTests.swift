@@ -655,6 +655,37 @@ import CompassTestSupport
         #expect(try CompassStore(path: address).state().members["u-kid"]?.fullName == "Kid Again")
     }
 
+    /// A role that may only connect learns nothing from `LISTEN` while families write: it
+    /// cannot read the store's channel name (`compass_channel`), and the channels it can name
+    /// (the old `compass_events`, the family ids) stay silent. The store's own role, listening
+    /// on the real channel, hears each append, with an empty payload.
+    @Test func aRoleThatCanOnlyConnectHearsNothingWhileFamiliesWrite() throws {
+        guard let address = try Self.database() else { return }
+        let admin = try PostgresConnection(address)
+        let role = "compass_listen_" + UUID().uuidString.lowercased().prefix(8)
+        let database = String(address.dropFirst("postgresql:///".count))
+        try admin.run("CREATE ROLE \(role) LOGIN PASSWORD 'listen-only'")
+        defer { _ = try? admin.run("DROP OWNED BY \(role)"); _ = try? admin.run("DROP ROLE \(role)") }
+        try admin.run("GRANT CONNECT ON DATABASE \(database) TO \(role)")
+        let environment = ProcessInfo.processInfo.environment
+        let host = environment["PGHOST"] ?? "localhost", port = environment["PGPORT"] ?? "5432"
+        let outsider = try PostgresConnection("postgresql://\(role):listen-only@\(host.hasPrefix("/") ? "" : host):\(port)/\(database)"
+                                              + (host.hasPrefix("/") ? "?host=\(host)" : ""))
+        #expect(throws: (any Error).self) { try outsider.run("SELECT name FROM compass_channel") }
+        for channel in ["compass_events", "fam_a", "\"fam-a\"", "compass"] { try outsider.run("LISTEN \(channel)") }
+        let store = try CompassStore(path: address)
+        let channel = try #require(try admin.run("SELECT name FROM compass_channel").rows.first?[0] ?? nil)
+        #expect(PostgresSchema.isChannel(channel))
+        try admin.run("LISTEN \(channel)")
+        try store.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat", role: .parent, newFamily: "fam-a")), as: "u-pat")
+        try store.append(.addSchool(AddSchool(name: "UCLA")), as: "u-pat")
+        #expect(admin.waitForNotification(milliseconds: 5_000), "the store's own role hears the appends")
+        #expect(!outsider.waitForNotification(milliseconds: 1_500), "a connect-only role heard a notification")
+        // Nor can it wake the feeds: a NOTIFY on any channel it can name reaches no store listener.
+        try outsider.run("NOTIFY compass_events, 'fam-a'")
+        #expect(!admin.waitForNotification(milliseconds: 1_000))
+    }
+
     /// A feed is woken by the append's `NOTIFY`, not by its interval: with an interval of ten
     /// minutes, an append is delivered (the test gives up after two).
     @Test func aFeedIsWokenByTheAppendsNotification() async throws {

@@ -49,10 +49,19 @@ final class PostgresLogBackend: LogBackend {
         return NotifyMode(rawValue: String(cString: text)) ?? .inTransaction
     }()
 
-    /// Wakes the feeds listening for `family`: at once outside a transaction (after a commit,
+    /// Wakes the feeds (a write to `family` was committed; the notification does not say
+    /// which, ``PostgresSchema/channelQuery``): at once outside a transaction (after a commit,
     /// ``NotifyMode/afterCommit``), at its commit inside one.
     private func notifyFeeds(_ family: String) throws(StoreError) {
-        try sql("SELECT pg_notify('\(PostgresSchema.channel)', $1)", [.text(family)])
+        try sql("SELECT pg_notify((\(PostgresSchema.channelQuery)), '')")
+    }
+
+    /// The store's notification channel (``PostgresSchema/channelQuery``).
+    private func channel() throws(StoreError) -> String {
+        guard let name = try sql(PostgresSchema.channelQuery).rows.first?[0], PostgresSchema.isChannel(name) else {
+            throw .io(path: db.display, message: "the Compass tables in \(db.display) have no notification channel; run: compass db init --log ADDRESS")
+        }
+        return name
     }
 
     /// Inside a write's transaction: wakes the feeds when it commits (unless notifications are off).
@@ -148,7 +157,8 @@ final class PostgresLogBackend: LogBackend {
         db = try PostgresConnection(address)
         if isListening {
             do throws(PostgresConnection.Failure) {
-                try db.run("LISTEN \(PostgresSchema.channel)")
+                guard let name = try db.run(PostgresSchema.channelQuery).rows.first?[0], PostgresSchema.isChannel(name) else { return }
+                try db.run("LISTEN \(name)")
             } catch {
                 throw .io(path: db.display, message: "PostgreSQL: \(error.message)")
             }
@@ -159,7 +169,7 @@ final class PostgresLogBackend: LogBackend {
     /// so waiting on it never holds the store's connection.
     func listening() throws(StoreError) -> PostgresLogBackend {
         let other = PostgresLogBackend(connection: try PostgresConnection(address), address: address)
-        try other.sql("LISTEN \(PostgresSchema.channel)")
+        try other.sql("LISTEN \(try other.channel())")
         other.isListening = true
         return other
     }

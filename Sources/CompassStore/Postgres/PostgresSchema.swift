@@ -8,7 +8,7 @@
 /// store in their own tables. Blobs are kept by content hash.
 enum PostgresSchema {
     /// The version this build writes and reads.
-    static let version = 3
+    static let version = 4
 
     /// Each version's statements, in order; version N is reached by running 1…N.
     static let migrations: [[String]] = [
@@ -48,10 +48,31 @@ enum PostgresSchema {
          CREATE TABLE IF NOT EXISTS family_snapshots (
            family text PRIMARY KEY, version bigint NOT NULL, generation bigint NOT NULL, bytes bytea NOT NULL)
          """],
+        // 4: notifications on the store's own secret channel, with nothing in them (they named
+        // the family on a channel any role that could connect might LISTEN to).
+        [
+            "CREATE TABLE IF NOT EXISTS compass_channel (name text PRIMARY KEY CHECK (name ~ '^compass_[0-9a-f]{32}$'))",
+            """
+            INSERT INTO compass_channel (name) SELECT 'compass_' || replace(gen_random_uuid()::text, '-', '')
+              WHERE NOT EXISTS (SELECT 1 FROM compass_channel)
+            """,
+            appendFunction,
+        ],
     ]
 
-    /// The channel appends and erasures notify (the payload is the family): feeds `LISTEN`.
-    static let channel = "compass_events"
+    /// The query of the channel appends and erasures notify and feeds `LISTEN` to:
+    /// `compass_` and 32 hex digits drawn by the server when the tables were made, kept in
+    /// `compass_channel`, which only the store's roles may read. PostgreSQL has no grant for
+    /// `LISTEN` or `NOTIFY`: any role that can connect may use any channel it can name, so the
+    /// name is the secret. A role without `SELECT` on `compass_channel` cannot learn when any
+    /// family writes, nor wake the feeds. The payload is empty all the same (a notification is
+    /// a hint: a feed reads what is committed).
+    static let channelQuery = "SELECT name FROM compass_channel LIMIT 1"
+
+    /// Whether `name` is a channel name this schema draws (safe to write unquoted).
+    static func isChannel(_ name: String) -> Bool {
+        name.hasPrefix("compass_") && name.utf8.count == 40 && name.utf8.dropFirst(8).allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
 
     /// `compass_append(family, generation, version, head, ids, seqs, lines, hashes, types,
     /// actors, ats, users, notify)`: one family's append in one statement (one round trip,
@@ -89,7 +110,7 @@ enum PostgresSchema {
           INSERT INTO users (user_id, family) SELECT u, p_family FROM unnest(p_users) AS u;
           UPDATE families SET version = p_seqs[array_upper(p_seqs, 1)], head = p_hashes[array_upper(p_hashes, 1)]
             WHERE family = p_family;
-          IF p_notify THEN PERFORM pg_notify('compass_events', p_family); END IF;
+          IF p_notify THEN PERFORM pg_notify((SELECT c.name FROM compass_channel c LIMIT 1), ''); END IF;
         END
         $fn$
         """
