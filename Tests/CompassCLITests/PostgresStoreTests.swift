@@ -686,6 +686,46 @@ import CompassTestSupport
         #expect(!admin.waitForNotification(milliseconds: 1_000))
     }
 
+    /// README's grants, as written there, are enough: an appender role appends, reads, feeds
+    /// and erases; a reader role reads and verifies and is refused an append.
+    @Test func theReadmesGrantsAreWhatEachRoleNeeds() throws {
+        guard let address = try Self.database() else { return }
+        let admin = try PostgresConnection(address)
+        let database = String(address.dropFirst("postgresql:///".count))
+        let suffix = UUID().uuidString.lowercased().prefix(8)
+        let app = "compass_app_\(suffix)", reader = "compass_read_\(suffix)"
+        let readme = try String(contentsOfFile: Binary.packageRoot + "/README.md", encoding: .utf8)
+        func grants(_ role: String) throws -> [String] {
+            let row = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| \(role) (") })
+            let cell = try #require(row.split(separator: "|").last { $0.contains("GRANT") })
+            return cell.components(separatedBy: "`").filter { $0.contains("GRANT") }.flatMap { $0.split(separator: ";") }
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let host = environment["PGHOST"] ?? "localhost", port = environment["PGPORT"] ?? "5432"
+        func roleAddress(_ role: String) -> String {
+            "postgresql://\(role):pw@\(host.hasPrefix("/") ? "" : host):\(port)/\(database)" + (host.hasPrefix("/") ? "?host=\(host)" : "")
+        }
+        for (role, name) in [("appender", app), ("reader", reader)] {
+            try admin.run("CREATE ROLE \(name) LOGIN PASSWORD 'pw'")
+            for grant in try grants(role) {
+                try admin.run(grant.replacingOccurrences(of: "DATABASE compass ", with: "DATABASE \(database) ")
+                    .replacingOccurrences(of: role == "appender" ? "TO compass_app" : "TO compass_read", with: "TO \(name)"))
+            }
+        }
+        defer { for name in [app, reader] { _ = try? admin.run("DROP OWNED BY \(name)"); _ = try? admin.run("DROP ROLE \(name)") } }
+        let writer = try CompassStore(path: roleAddress(app))
+        try writer.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat", role: .parent, newFamily: "fam-a")), as: "u-pat")
+        try writer.append(.addMember(AddMember(userId: "u-kid", fullName: "Kid", role: .player)), as: "u-pat")
+        try writer.append(.addSchool(AddSchool(name: "UCLA")), as: "u-kid")
+        _ = try writer.erase(member: "u-kid", as: "u-pat")
+        try writer.append(.addSchool(AddSchool(name: "Rice")), as: "u-pat")
+        let readOnly = try CompassStore(path: roleAddress(reader))
+        #expect(try readOnly.schools(as: "u-pat").map(\.name) == ["Rice"])
+        #expect(try readOnly.verify().ok)
+        #expect(throws: StoreError.self) { try readOnly.append(.addSchool(AddSchool(name: "Duke")), as: "u-pat") }
+    }
+
     /// A feed is woken by the append's `NOTIFY`, not by its interval: with an interval of ten
     /// minutes, an append is delivered (the test gives up after two).
     @Test func aFeedIsWokenByTheAppendsNotification() async throws {
