@@ -87,6 +87,8 @@ extension CompassStore {
     private func writeLog(_ lines: [UInt8], blobs: [String], to target: String) throws(StoreError) {
         let fs = fileSystem
         guard try fs.kind(of: target) == .missing else { throw .conflict("\(target) already exists (choose another path)") }
+        // An export to `target` that was killed left its temporary log and its attachments.
+        try fs.removeUnfinishedExport(at: target)
         var staged: [StagedAttachment] = []
         for hash in blobs {
             guard let blob = try backend.blob(hash), SHA256.hex(blob) == hash else {

@@ -483,6 +483,26 @@ extension FileSystem {
         return created
     }
 
+    /// Removes what an export to `target` killed before it finished left: its `TARGET.tmp-PID`
+    /// files (of processes that no longer run) and, as `target` itself is missing (an export
+    /// writes its log last), its `TARGET.attachments/` folder's files and the folder. Links
+    /// are removed, never followed; a folder inside is left alone.
+    package func removeUnfinishedExport(at target: String) throws(StoreError) {
+        let folder = POSIX.directory(of: target)
+        guard try kind(of: folder) == .directory, try entry(at: target) == .missing else { return }
+        let name = target.split(separator: "/").last.map(String.init) ?? target
+        for entry in try list(folder) where entry.hasPrefix(name + ".tmp-") {
+            guard let pid = POSIX.temporaryOwner(entry), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try remove(folder + "/" + entry)
+        }
+        let attachments = StoreFiles(log: target).attachments
+        guard try entry(at: attachments) == .directory else { return }
+        for file in try list(attachments) where try entry(at: attachments + "/" + file) != .directory {
+            try remove(attachments + "/" + file)
+        }
+        removeDirectory(attachments)
+    }
+
     /// Removes `PATH.tmp-PID` files left in `directory` by processes that no longer run.
     package func removeStaleTemporaries(in directory: String) throws(StoreError) {
         for name in try list(directory) {

@@ -90,6 +90,8 @@ enum EraseCommand {
                 ? "A head kept from before this erasure still verifies: compass verify --expect-head \(report.oldHead)\n"
                 : "The head from just before this erasure cannot be proven any more: it changed lines from before an earlier erasure"
                     + " (heads kept before the first erasure still verify)\n"
+            // SPEC §5: exports are copies the family took; the store cannot reach them.
+            text += "Exports made before this erasure (compass export, with their FILE.attachments/) still hold what it erased: delete them too\n"
         }
         return text
     }
