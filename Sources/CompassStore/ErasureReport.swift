@@ -27,9 +27,14 @@ public struct ErasureReport: Sendable, Hashable {
     public var oldHead: String
     /// How many lines the log had before the erasure.
     public var oldLines: Int
-    /// Whether `verify --expect-head` proves `oldHead` after the erasure: false when it
-    /// changed lines from before an earlier erasure (their bytes of then are gone).
+    /// Whether `verify --expect-head` proves `oldHead` after the erasure (the same rule
+    /// `verify` applies, run on the new log).
     public var oldHeadProvable: Bool
+    /// The family seqs whose heads (each line's hash when it was the family's last) can no
+    /// longer be proven: this erasure changed (erased or re-sealed) a line from before an
+    /// earlier erasure's record, whose bytes of then are gone. Empty when every head kept
+    /// before still verifies as it did.
+    public var headsLost: [Int64]
     /// The head after it (the `ErasureRecorded` line's hash).
     public var newHead: String
     /// The `seq` of the `ErasureRecorded` line.
@@ -63,6 +68,7 @@ public struct ErasureReport: Sendable, Hashable {
         }
         newHead = plan.newHead
         oldHeadProvable = plan.oldHeadProvable
+        headsLost = plan.headsLost
         seq = plan.record.seq
         unreadableLinesKept = plan.unreadableLines
         dryRun = !outcome.committed

@@ -342,6 +342,67 @@ import CompassTestSupport
         for offset in 0..<theirs.count { #expect(!replay.contains(#"{"line":\#(start + offset + 1),"#), "a record is a problem") }
     }
 
+    /// The issue's repro: a parent, athletes A and B, a school; B logs, A logs; B is erased; A
+    /// logs again; the head is kept; the family is erased. `erase` and `verify` say the same of
+    /// every head (one rule), each erasure's `erasedSeqs` is exactly the seqs it replaced, and
+    /// the first erasure's printed new head, re-sealed by the second, is said lost by `erase`
+    /// and refused by `verify`.
+    @Test func eraseAndVerifyAgreeOnWhatIsProvableAcrossInterleavedErasures() throws {
+        let cli = CLIHarness()
+        cli.runAll([
+            "add-member --user u-p --name Parent --role parent --family fam-i",
+            "add-member --as u-p --user u-a --name Athlete --role player",
+            "add-member --as u-p --user u-b --name Bee --role player",
+            "add-school --as u-p --name UCLA --school s-ucla",
+            "log-interaction --as u-b --school s-ucla --type email --direction outbound --subject Bsub",
+            "log-interaction --as u-a --school s-ucla --type email --direction outbound --subject Asub",
+        ])
+        let first = cli.run("erase --as u-p --member u-b --json")
+        #expect(first.status == 0 && first.stdout.contains(#""oldHeadProvable":true"#) && first.stdout.contains(#""headsLost":[]"#),
+                "\(first.stdout)")
+        let firstNewHead = try #require(first.stdout.components(separatedBy: #""newHead":""#).dropFirst().first?.prefix(64)).description
+        cli.runAll(["log-interaction --as u-a --school s-ucla --type email --direction outbound --subject A2"])
+        let kept = SHA256.hex(Array(try #require(cli.logText.split(separator: "\n").last).utf8))
+        let second = cli.run("erase --as u-p --family")
+        #expect(second.status == 0)
+        #expect(second.stdout.contains("still verifies: compass verify --expect-head \(kept)"), "\(second.stdout)")
+        // Lost: the first erasure's own new head (seq 7); not the kept one, whose line (8) is erased.
+        #expect(second.stdout.contains("Heads kept at seq 7 cannot be proven any more"), "\(second.stdout)")
+        // verify agrees on every head erase spoke of.
+        #expect(cli.run(["verify", "--expect-head", kept]).status == 0)
+        #expect(cli.run(["verify", "--expect-head", firstNewHead]).status != 0, "a re-sealed head was proven")
+        // Each erasure's seqs, exactly: B's MemberJoined (3) and interaction (5); then the rest.
+        let verify = cli.run("verify --json").stdout
+        #expect(verify.contains(#""erasedSeqs":[3,5],"seqsListed":true,"proven":true"#), "\(verify)")
+        #expect(verify.contains(#""erasedSeqs":[1,2,4,6,8],"seqsListed":true,"proven":true"#), "\(verify)")
+    }
+
+    /// A record written before records listed their seqs is still read, counted in file
+    /// order, and `verify` says so; a list of the wrong shape is a problem.
+    @Test func anOlderRecordWithoutItsSeqsIsCountedInFileOrderAndSaidSo() throws {
+        let cli = CLIHarness()
+        cli.runAll([
+            "add-member --user u-p --name Parent --role parent --family fam-o",
+            "add-member --as u-p --user u-b --name Bee --role player",
+            "add-school --as u-b --name UCLA --school s-ucla",
+        ])
+        #expect(cli.run("erase --as u-p --member u-b").status == 0)
+        // Strip the list from the record and re-seal nothing after it (it is the last line): the
+        // chain is intact, as an older build wrote it.
+        var lines = cli.logText.split(separator: "\n").map(String.init)
+        lines[lines.count - 1] = lines[lines.count - 1].replacingOccurrences(of: #","erasedSeqs":[2,3]"#, with: "")
+        cli.write("events.jsonl", lines.joined(separator: "\n") + "\n")
+        let verify = cli.run("verify")
+        #expect(verify.status == 0, "\(verify)")
+        #expect(verify.stdout.contains("counted in file order: the record does not list them"), "\(verify.stdout)")
+        for bad in [#"[3,2]"#, #"[2]"#, #"[0,3]"#, #"[2,"3"]"#] {
+            var broken = lines
+            broken[broken.count - 1] = broken[broken.count - 1].replacingOccurrences(of: #""scope":"member""#, with: #""scope":"member","erasedSeqs":\#(bad)"#)
+            cli.write("events.jsonl", broken.joined(separator: "\n") + "\n")
+            #expect(cli.run("replay").stdout.contains("field data.erasedSeqs must be"), "\(bad)")
+        }
+    }
+
     /// Replay skips the record of a line in no stream only in its exact shape; anything else
     /// without a family is a problem, and no writer but `erase` may append it.
     @Test func aRecordInNoStreamIsSkippedOnlyInItsExactShapeAndNeverImported() {

@@ -45,6 +45,10 @@ enum EraseCommand {
         w.field("oldHead", report.oldHead)
         w.field("oldLines", report.oldLines)
         w.field("oldHeadProvable", report.oldHeadProvable)
+        w.key("headsLost")
+        w.beginArray()
+        for seq in report.headsLost { w.int(seq) }
+        w.endArray()
         w.field("newHead", report.dryRun ? nil : report.newHead)
         w.field("seq", report.dryRun ? nil : report.seq)
         w.key("outsideStreams")
@@ -90,6 +94,10 @@ enum EraseCommand {
                 ? "A head kept from before this erasure still verifies: compass verify --expect-head \(report.oldHead)\n"
                 : "The head from just before this erasure cannot be proven any more: it changed lines from before an earlier erasure"
                     + " (heads kept before the first erasure still verify)\n"
+            if !report.headsLost.isEmpty {
+                text += "Heads kept at seq \(VerifyCommand.ranges(report.headsLost)) cannot be proven any more:"
+                    + " this erasure changed lines from before an earlier erasure\n"
+            }
             // SPEC §5: exports are copies the family took; the store cannot reach them.
             text += "Exports made before this erasure (compass export, with their FILE.attachments/) still hold what it erased: delete them too\n"
         }

@@ -51,6 +51,7 @@ enum VerifyCommand {
                 w.beginArray()
                 for seq in step.erasedSeqs { w.int(seq) }
                 w.endArray()
+                w.field("seqsListed", step.seqsListed)
                 w.field("proven", step.proven)
                 w.endObject()
             }
@@ -79,7 +80,8 @@ enum VerifyCommand {
             func fitted(_ line: String) -> String { TextStyle.wrap(line, width: width).map { $0 + "\n" }.joined() }
             for step in report.erasures {
                 text += fitted("erasure at line \(step.line) (\(TerminalText.escape(step.family)) seq \(step.seq), \(step.at.rfc3339)): \(step.erased) line\(step.erased == 1 ? "" : "s") of "
-                    + (step.scope == .family ? "the family" : "a member") + " erased (seq " + Self.ranges(step.erasedSeqs) + "); old head \(step.oldHead) over \(step.oldLines) lines: "
+                    + (step.scope == .family ? "the family" : "a member") + " erased (seq " + Self.ranges(step.erasedSeqs)
+                    + (step.seqsListed ? "" : ", counted in file order: the record does not list them") + "); old head \(step.oldHead) over \(step.oldLines) lines: "
                     + (step.proven ? "proven" : "not provable (a later erasure changed lines from before it)"))
             }
             if !report.erasedCountsAgree { text += "erased lines: the count does not match what the erasures recorded\n" }

@@ -114,6 +114,14 @@ package enum EventEncoder {
             w.raw(#","oldLines":"#); w.int(e.oldLines)
             w.raw(#","erased":"#); w.int(e.erased)
             w.raw(#","scope":"#); w.text(e.scope.rawValue)
+            if let seqs = e.erasedSeqs {
+                w.raw(#","erasedSeqs":["#)
+                for (index, seq) in seqs.enumerated() {
+                    if index > 0 { w.raw(",") }
+                    w.int(seq)
+                }
+                w.raw("]")
+            }
         }
         w.raw("}")
     }

@@ -23,9 +23,13 @@ package struct ErasurePlan {
     package var record: Event
     /// The family's new head: SHA-256 of the `ErasureRecorded` line.
     package var newHead: String
-    /// Whether the new log proves the head before this erasure (``WrittenChain``): false when
-    /// this erasure changes a line an earlier erasure's record comes after.
+    /// Whether the new log proves the head before this erasure: what ``ErasureProof`` (and so
+    /// `verify`) finds for the new record.
     package var oldHeadProvable: Bool
+    /// The seqs of the family's lines whose head, kept when each was the last line, this
+    /// erasure makes unprovable: their written hash (``WrittenChain``) changes, because it
+    /// changed a line from before an earlier erasure's record. Empty when it changed none.
+    package var headsLost: [Int64]
     /// The 1-based lines replaced by `Erased` records.
     package var erasedLines: [Int]
     /// Those of them that were in no family's stream (their `family` missing or not an id):
@@ -185,6 +189,11 @@ package enum ErasurePlanner {
         // the chain after that record starts from re-sealed lines, and the head kept now
         // cannot be proven (WrittenChain says why).
         var changedBeforeRecord = false, changedSoFar = false
+        // Each stream line's written hash as the log stands now (the head it was when it was
+        // the family's last line, as `verify` recomputes it), with its seq.
+        var writtenBefore: [(seq: Int64?, hash: String)] = []
+        // The `seq`s of the family's lines this erasure replaces, for its record.
+        var erasedSeqs: [Int64?] = []
         var streamLines: Int64 = 0
         log.withUnsafeBufferPointer { buffer in
             for (index, range) in lines.enumerated() {
@@ -200,10 +209,12 @@ package enum ErasurePlanner {
                 let previous = written.previous
                 if chain.recordsErasure, changedSoFar { changedBeforeRecord = true }
                 let original = written.consume(line, chain)
+                writtenBefore.append((chain.seq, original))
                 let start = output.count
                 if erase[index], let envelope = WrittenEnvelope(line, tape: &tape) {
                     // A link that was broken stays broken: the record keeps the line's own `prev`.
                     output += erasedRecord(envelope, was: original, prev: chain.prev.map { chain.links(to: previous) ? previousNew : $0 })
+                    erasedSeqs.append(envelope.seq.flatMap { (1...EnvelopeDecoder.maxSeq).contains($0) ? $0 : nil })
                 } else if let prevRange = chain.prevRange, chain.links(to: previous), previousNew != previous {
                     output += ChainLine.replacingPrev(line, prevRange, with: previousNew)
                 } else {
@@ -217,14 +228,40 @@ package enum ErasurePlanner {
         }
 
         let stream = replayer.streams[family: family]
+        // The record lists the seqs it erased when they can be listed (each readable, ascending):
+        // which `Erased` records are whose is then exact however erasures interleave.
+        let listed = erasedSeqs.compactMap { $0 }
+        let exact = listed.count == erasedSeqs.count && zip(listed, listed.dropFirst()).allSatisfy { $0 < $1 }
         let recorded = ErasureRecorded(oldHead: stream?.head.text ?? SHA256.emptyHex, oldLines: streamLines,
-                                       erased: Int64(erasedLines.count - erasedOutsideStreams.count), scope: target.scope)
+                                       erased: Int64(erasedLines.count - erasedOutsideStreams.count), scope: target.scope,
+                                       erasedSeqs: exact ? listed : nil)
         let record = Event(seq: try EnvelopeDecoder.seq(after: stream?.seq ?? 0), id: eventId, at: at, actor: "-", family: family,
                            payload: .erasureRecorded(recorded), prev: previousNew)
         let recordLine = EventEncoder.line(for: record)
         output += recordLine
         output.append(0x0A)
-        return ErasurePlan(newLog: output, record: record, newHead: SHA256.hex(recordLine), oldHeadProvable: !changedBeforeRecord,
+        // Whether the old head is provable is what `verify` will say of the new log: one rule
+        // (``ErasureProof``) over the family's stream as this erasure leaves it.
+        // A head kept before it is lost when its line's written hash is not what it was.
+        var proof = ErasureProof()
+        var writtenAfter = WrittenChain()
+        var lost: [Int64] = []
+        output.withUnsafeBufferPointer { buffer in
+            var ranges: [Range<Int>] = []
+            LineSplitter.completeLines(in: buffer, from: 0, to: buffer.count, into: &ranges)
+            var position = 0
+            for (index, range) in ranges.enumerated() where index >= inStream.count || inStream[index] {
+                let line = UnsafeBufferPointer(rebasing: buffer[range])
+                proof.consume(line: line)
+                guard position < writtenBefore.count else { continue }
+                let now = writtenAfter.consume(line, ChainLine(line, tape: &tape))
+                if changedBeforeRecord, now != writtenBefore[position].hash { lost.append(writtenBefore[position].seq ?? 0) }
+                position += 1
+            }
+        }
+        let provable = proof.erasedCountsAgree && proof.steps.last?.proven == true
+        return ErasurePlan(newLog: output, record: record, newHead: SHA256.hex(recordLine), oldHeadProvable: provable,
+                           headsLost: lost,
                            erasedLines: erasedLines, erasedOutsideStreams: erasedOutsideStreams,
                            erasedByType: erasedByType, orphanedBlobs: erasedBlobs.subtracting(keptBlobs).sorted(), keptBlobs: keptBlobs,
                            unreadableLines: unreadableLines, erasedUsers: users, family: family)

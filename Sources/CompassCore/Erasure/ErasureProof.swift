@@ -16,11 +16,14 @@ public struct ErasureStep: Hashable, Sendable {
     public var erased: Int64
     /// One member's data or a whole family's.
     public var scope: ErasureScope
-    /// The family `seq`s of the `Erased` records this erasure accounts for: its `erased` count
-    /// of them, taken in file order from those of its family before it that no earlier
-    /// erasure accounts for (the records do not say which erasure made them; see
-    /// ARCHITECTURE.md).
+    /// The family `seq`s of the `Erased` records this erasure accounts for: those its record
+    /// lists (``seqsListed``), or, for a record written before records listed them, its
+    /// `erased` count of them taken in file order from those of its family before it that no
+    /// earlier erasure accounts for (exact unless erasures interleave; see ARCHITECTURE.md).
     public var erasedSeqs: [Int64]
+    /// Whether the record lists its seqs (`data.erasedSeqs`); false for an older record, whose
+    /// seqs are counted in file order.
+    public var seqsListed: Bool
     /// Whether the log proves `oldHead`: the family's chain of written line hashes
     /// (``WrittenChain``: an erased line's `was`, any other line's bytes with the `prev` it was
     /// written with) ends in it at `oldLines`.
@@ -139,12 +142,23 @@ package struct ErasureProof {
         guard case .draft(let draft, let payload) = prepared.content, case .success(.erasureRecorded(let recorded)) = payload else {
             return nil
         }
-        let taken = Int(clamping: min(max(recorded.erased, 0), Int64(stream.unaccounted.count)))
-        if Int64(taken) != recorded.erased { countsAgree = false }
-        let erasedSeqs = Array(stream.unaccounted.prefix(taken))
-        stream.unaccounted.removeFirst(taken)
+        let erasedSeqs: [Int64]
+        if let listed = recorded.erasedSeqs {
+            // Exactly the records it lists, each an `Erased` record of its family before it that
+            // no earlier erasure took.
+            for seq in listed {
+                if let index = stream.unaccounted.firstIndex(of: seq) { stream.unaccounted.remove(at: index) } else { countsAgree = false }
+            }
+            erasedSeqs = listed
+        } else {
+            let taken = Int(clamping: min(max(recorded.erased, 0), Int64(stream.unaccounted.count)))
+            if Int64(taken) != recorded.erased { countsAgree = false }
+            erasedSeqs = Array(stream.unaccounted.prefix(taken))
+            stream.unaccounted.removeFirst(taken)
+        }
         let proven = recorded.oldLines == stream.lines && head == recorded.oldHead && draft.actor == "-"
         return ErasureStep(family: family, line: lines, seq: draft.seq, at: draft.at, oldHead: recorded.oldHead, oldLines: recorded.oldLines,
-                           erased: recorded.erased, scope: recorded.scope, erasedSeqs: erasedSeqs, proven: proven)
+                           erased: recorded.erased, scope: recorded.scope, erasedSeqs: erasedSeqs,
+                           seqsListed: recorded.erasedSeqs != nil, proven: proven)
     }
 }

@@ -124,12 +124,17 @@ public struct ErasureRecorded: Hashable, Sendable {
     public var erased: Int64
     /// What was erased: one member's data or a whole family's.
     public var scope: ErasureScope
+    /// The family `seq`s of the lines this erasure replaced by `Erased` records, ascending
+    /// (`data.erasedSeqs`): which records are this erasure's when erasures interleave. Nil in
+    /// records written before the field existed (their records are counted in file order).
+    public var erasedSeqs: [Int64]?
 
-    public init(oldHead: String, oldLines: Int64, erased: Int64, scope: ErasureScope) {
+    public init(oldHead: String, oldLines: Int64, erased: Int64, scope: ErasureScope, erasedSeqs: [Int64]? = nil) {
         self.oldHead = oldHead
         self.oldLines = oldLines
         self.erased = erased
         self.scope = scope
+        self.erasedSeqs = erasedSeqs
     }
 }
 

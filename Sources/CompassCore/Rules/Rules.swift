@@ -227,8 +227,24 @@ struct RuleContext<Fields: JSONFields> {
     /// An erasure's record (SPEC §5): the head and line count before it, how many lines it
     /// erased and its scope; applied without a membership check (its actor is `-`).
     func erasureRecorded() throws(EventError) -> ErasureRecorded {
-        ErasureRecorded(oldHead: try reader.hash("oldHead"), oldLines: try reader.count("oldLines"), erased: try reader.count("erased"),
-                        scope: try reader.choice("scope", ErasureScope.self, else: "field data.scope must be member or family"))
+        let erased = try reader.count("erased")
+        return ErasureRecorded(oldHead: try reader.hash("oldHead"), oldLines: try reader.count("oldLines"), erased: erased,
+                               scope: try reader.choice("scope", ErasureScope.self, else: "field data.scope must be member or family"),
+                               erasedSeqs: try erasedSeqs(count: erased))
+    }
+
+    /// `data.erasedSeqs`, when present: `erased` seqs, each ≥ 1, strictly ascending.
+    private func erasedSeqs(count: Int64) throws(EventError) -> [Int64]? {
+        guard let value = reader.data["erasedSeqs"], value != .null else { return nil }
+        let shape = EventError.mustBe("data.erasedSeqs", "the erased lines' seqs, ascending, one per erased line")
+        guard case .array(let items) = value, Int64(items.count) == count else { throw shape }
+        var seqs: [Int64] = []
+        seqs.reserveCapacity(items.count)
+        for item in items {
+            guard case .int(let seq) = item, seq >= 1, seq > (seqs.last ?? 0) else { throw shape }
+            seqs.append(seq)
+        }
+        return seqs
     }
 
     /// Marks the actor's notifications read up to a line.
