@@ -91,8 +91,11 @@ import Testing
         #expect(atSix.stdout.contains(#""count":1"#))
         let asOf = cli.run(["interactions", "--as", "u-pat", "--json", "--as-of", "2026-03-01T12:00:00Z"])
         #expect(asOf.stdout.contains(#""count":2"#))
-        // Before the family existed, its parent was not yet a member.
-        #expect(cli.run(["interactions", "--as", "u-pat", "--json", "--as-of", "2026-02-28T00:00:00Z"]).stderr == "error: Unknown user u-pat\n")
+        // Before the family existed, the parent (a member now) sees it empty.
+        let beforeTheFamily = cli.run(["interactions", "--as", "u-pat", "--json", "--as-of", "2026-02-28T00:00:00Z"])
+        #expect(beforeTheFamily.status == 0 && beforeTheFamily.stdout.contains(#""count":0"#), "\(beforeTheFamily)")
+        // Someone who is no member now is still unknown.
+        #expect(cli.run(["interactions", "--as", "u-nobody", "--json", "--as-of", "2026-02-28T00:00:00Z"]).stderr == "error: Unknown user u-nobody\n")
     }
 
     @Test func aLogWithProblemsStillReadsWithOneWarning() throws {
