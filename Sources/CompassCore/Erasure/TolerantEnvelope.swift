@@ -91,15 +91,8 @@ package struct TolerantEnvelope: Equatable, Sendable {
             guard at + 4 <= line.count else { return nil }
             var value: UInt32 = 0
             for k in at..<(at + 4) {
-                let b = line[k]
-                let digit: UInt32
-                switch b {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(b - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(b - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(b - UInt8(ascii: "A") + 10)
-                default: return nil
-                }
-                value = value << 4 | digit
+                guard let digit = JSONTape.hexDigit(line[k]) else { return nil }
+                value = value << 4 | UInt32(digit)
             }
             return value
         }
