@@ -39,11 +39,10 @@ extension CompassStore {
         try backend.replay(options)
     }
 
-    /// `verify`, every problem handed to `problems` as it is found; the replayed state is
-    /// handed to `keepUntilExit`.
+    /// `verify`, every problem handed to `problems` as it is found.
     package func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
-                        progress: ReadProgress?, keepUntilExit: (Any) -> Void = { _ in }) throws(StoreError) -> VerifyReport {
-        try backend.verify(expectHead: expectHead, problems: problems, progress: progress, keepUntilExit: keepUntilExit)
+                        progress: ReadProgress?) throws(StoreError) -> VerifyReport {
+        try backend.verify(expectHead: expectHead, problems: problems, progress: progress)
     }
 
     /// Imports a file's lines (`import`), all or nothing: every rejected line is reported
@@ -51,7 +50,7 @@ extension CompassStore {
     /// one block's drafts and lines, not the file's; a database decides them in one
     /// transaction, so it gathers the blocks first.
     package func importLines(from source: inout some ImportSource, expectVersion: Int64?,
-                             keepUntilExit: @escaping (Any) -> Void, progress: ReadProgress?) throws(StoreError) -> ImportSummary {
+                             progress: ReadProgress?) throws(StoreError) -> ImportSummary {
         lock.lock()
         defer { lock.unlock() }
         if let file = backend as? FileLogBackend {
@@ -72,7 +71,6 @@ extension CompassStore {
         }
         request.lineNumbers = all.lineNumbers
         request.prebuilt = all.payloads
-        request.keepUntilExit = keepUntilExit
         request.progress = progress
         let backend = self.backend
         let refusedBefore = all.problems

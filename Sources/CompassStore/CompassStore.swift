@@ -581,7 +581,7 @@ public final class CompassStore: @unchecked Sendable {
 
     /// Checks every line, the `prev` chain and any snapshot (SPEC §4 `verify`).
     public func verify(expectHead: String? = nil) throws(StoreError) -> VerifyReport {
-        try backend.verify(expectHead: expectHead, problems: nil, progress: nil, keepUntilExit: { _ in })
+        try backend.verify(expectHead: expectHead, problems: nil, progress: nil)
     }
 }
 

@@ -32,7 +32,7 @@ final class FileLogBackend: LogBackend {
     func append(_ request: AppendRequest, build: DraftBuilder) throws(StoreError) -> AppendOutcome {
         try writer.append(eventId: request.eventId, expectVersion: request.expectVersion, actor: request.actor,
                           sanitizing: request.sanitizing, lineNumbers: request.lineNumbers, prebuilt: request.prebuilt,
-                          beforeWrite: request.beforeWrite, keepUntilExit: request.keepUntilExit, progress: request.progress,
+                          beforeWrite: request.beforeWrite, progress: request.progress,
                           build: build)
     }
 
@@ -82,9 +82,8 @@ final class FileLogBackend: LogBackend {
     }
 
     func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
-                progress: ReadProgress?, keepUntilExit: (Any) -> Void) throws(StoreError) -> VerifyReport {
-        try LogVerifier.verify(path: path, fs: fs, expectHead: expectHead, problems: problems, progress: progress,
-                               keepUntilExit: keepUntilExit)
+                progress: ReadProgress?) throws(StoreError) -> VerifyReport {
+        try LogVerifier.verify(path: path, fs: fs, expectHead: expectHead, problems: problems, progress: progress)
     }
 
     func blob(_ sha256: String) throws(StoreError) -> [UInt8]? {

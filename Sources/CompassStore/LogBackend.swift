@@ -47,10 +47,9 @@ package protocol LogBackend: AnyObject {
     /// The committed lines of one family, byte for byte, each ending in `\n`, and how many.
     func familyLines(_ family: String) throws(StoreError) -> (lines: [UInt8], count: Int)
 
-    /// `verify`, every problem handed to `problems` as it is found; the replayed state is
-    /// handed to `keepUntilExit` (a command's process frees it by exiting).
+    /// `verify`, every problem handed to `problems` as it is found.
     func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
-                progress: ReadProgress?, keepUntilExit: (Any) -> Void) throws(StoreError) -> VerifyReport
+                progress: ReadProgress?) throws(StoreError) -> VerifyReport
 
     /// The stored bytes with this SHA-256, or nil when there are none.
     func blob(_ sha256: String) throws(StoreError) -> [UInt8]?
@@ -82,8 +81,6 @@ package struct AppendRequest {
     package var names: BatchNames?
     /// Stores what the events point at; its undo runs if the write then fails.
     package var beforeWrite: BeforeWriting = { _ throws(StoreError) in {} }
-    /// Takes large intermediate values the process may hand back at exit.
-    package var keepUntilExit: (Any) -> Void = { _ in }
     /// Called as the read before deciding goes.
     package var progress: ReadProgress?
 

@@ -28,30 +28,29 @@ package enum LogReader {
     /// `scope` says how much of the state the caller reads: a query needs its viewer's family
     /// and the members, so only that family's section of the snapshot is read (and those of
     /// the families the new lines touch).
-    package static func replay(path: String, fs: FileSystem, cut: ReplayCut = ReplayCut(), checksChain: Bool = true,
+    package static func replay(path: String, fs: FileSystem, cut: ReplayCut = ReplayCut(),
                                observer: ((LineOutcome, CompassState) -> Void)? = nil,
                                snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
                                problems: ProblemRetention = .all, progress: ReadProgress? = nil,
                                textsStayInLog: Bool = false) throws(StoreError) -> Replayer {
         guard let fd = try fs.open(path, .read) else {
-            return Replayer(cut: cut, checksChain: checksChain, observer: observer, problems: problems)
+            return Replayer(cut: cut, observer: observer, problems: problems)
         }
         defer { fs.close(fd) }
         let extent = try LogExtent.measure(fd, path: path, fs: fs)
-        return try replay(fd: fd, path: path, extent: extent, fs: fs, cut: cut, checksChain: checksChain, observer: observer,
+        return try replay(fd: fd, path: path, extent: extent, fs: fs, cut: cut, observer: observer,
                           snapshots: snapshots, scope: scope, problems: problems, progress: progress, textsStayInLog: textsStayInLog)
     }
 
-    /// ``replay(path:fs:cut:checksChain:observer:snapshots:scope:problems:)`` of a log already
+    /// ``replay(path:fs:cut:observer:snapshots:scope:problems:)`` of a log already
     /// open and measured (a writer's, under its lock); it is read from its start.
     package static func replay(fd: Int32, path: String, extent: LogExtent, fs: FileSystem, cut: ReplayCut = ReplayCut(),
-                               checksChain: Bool = true,
                                observer: ((LineOutcome, CompassState) -> Void)? = nil,
                                snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
                                trustingSnapshot: Bool = true, problems: ProblemRetention = .all,
                                progress: ReadProgress? = nil, textsStayInLog: Bool = false) throws(StoreError) -> Replayer {
-        var replayer = Replayer(cut: cut, checksChain: checksChain, observer: observer, problems: problems)
-        let usesSnapshot = snapshots != nil && cut == ReplayCut() && observer == nil && checksChain
+        var replayer = Replayer(cut: cut, observer: observer, problems: problems)
+        let usesSnapshot = snapshots != nil && cut == ReplayCut() && observer == nil
         var start = 0
         var resumed: SnapshotFile?  // set when the replay resumed from a snapshot read in part
         // A snapshot keeps only a summary of the problems: a caller that lists every problem
@@ -90,7 +89,7 @@ package enum LogReader {
         }
         if replayer.deferredFailed {
             // A section of the snapshot did not check: read the whole log instead (and rebuild it).
-            return try replay(fd: fd, path: path, extent: extent, fs: fs, cut: cut, checksChain: checksChain, observer: observer,
+            return try replay(fd: fd, path: path, extent: extent, fs: fs, cut: cut, observer: observer,
                               snapshots: snapshots, scope: scope, trustingSnapshot: false, problems: problems,
                               textsStayInLog: textsStayInLog)
         }
@@ -187,7 +186,6 @@ package enum LogReader {
         // Blocks start small and double: the first fold overlaps the next block's preparation
         // even in a small log (a family's log is read in ~5 blocks, not one).
         var limit = 1024
-        let hashing = replayer.checksChain
         let keepingPayload = replayer.hasObserver
         /// Folds the block prepared before; false once a cut is reached.
         func foldPrepared() -> Bool {
@@ -250,7 +248,7 @@ package enum LogReader {
                     filled = 0
                     continue
                 }
-                guard foldPrepared(), replayer.consumeOversizedLine(byteCount: skipping.count, hash: hashing ? skipping.hasher.finalizeHex() : "") else { return }
+                guard foldPrepared(), replayer.consumeOversizedLine(byteCount: skipping.count, hash: skipping.hasher.finalizeHex()) else { return }
                 oversized = nil
                 start = end + 1
             }
@@ -270,7 +268,7 @@ package enum LogReader {
                 if let long = ranges.firstIndex(where: { $0.count > Replayer.maxLineBytes }) {
                     if long == 0 {
                         let line = UnsafeBufferPointer(rebasing: all[ranges[0]])
-                        guard foldPrepared(), replayer.consumeOversizedLine(byteCount: line.count, hash: hashing ? SHA256.hex(line) : "") else { return }
+                        guard foldPrepared(), replayer.consumeOversizedLine(byteCount: line.count, hash: SHA256.hex(line)) else { return }
                         consumed = ranges[0].upperBound + 1
                         continue
                     }
@@ -282,7 +280,7 @@ package enum LogReader {
                 let last = !full && offset == extent.complete && consumed == filled
                 let block = blocks[turn]
                 turn ^= 1
-                block.start(ranges: ranges, of: all, hashing: hashing, keepingPayload: keepingPayload)
+                block.start(ranges: ranges, of: all, keepingPayload: keepingPayload)
                 var readFailure: StoreError?
                 var readAhead: ReadAhead?
                 if !full && !last {
@@ -449,7 +447,6 @@ private final class PreparedBlock: @unchecked Sendable {
     private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private var out = UnsafeMutablePointer<PreparedLine>.allocate(capacity: 1)
     private var capacity = 1
-    private var hashing = true
     private var keepingPayload = false
     /// Guards `nextChunk` and `chunkReady`; signalled when a chunk is ready.
     private let condition = NSCondition()
@@ -472,11 +469,10 @@ private final class PreparedBlock: @unchecked Sendable {
     /// Starts preparing `ranges` of `bytes` on a worker; `bytes` must stay valid until the
     /// block's lines are all folded or discarded (the fold reads the texts the lines staged
     /// there). The block's earlier lines must all be folded or discarded.
-    package func start(ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, hashing: Bool, keepingPayload: Bool) {
+    package func start(ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, keepingPayload: Bool) {
         precondition(ready && folded == self.ranges.count && !scratches.inUse, "a block starts after the one before it is prepared")
         self.ranges = ranges
         self.bytes = bytes
-        self.hashing = hashing
         self.keepingPayload = keepingPayload
         if ranges.count > capacity {
             out.deallocate()
@@ -560,15 +556,13 @@ private final class PreparedBlock: @unchecked Sendable {
         condition.unlock()
         let lines = (chunk * Self.chunkSize)..<min((chunk + 1) * Self.chunkSize, ranges.count)
         withUnsafeTemporaryAllocation(of: LineHash.self, capacity: Self.chunkSize) { hashes in
-            if hashing {
-                // Two lines at a time: their blocks go through the SHA unit together.
-                ranges.withUnsafeBufferPointer { all in
-                    SHA256.lineHashes(of: UnsafeBufferPointer(rebasing: all[lines]), in: bytes, into: hashes.baseAddress!)
-                }
+            // Two lines at a time: their blocks go through the SHA unit together.
+            ranges.withUnsafeBufferPointer { all in
+                SHA256.lineHashes(of: UnsafeBufferPointer(rebasing: all[lines]), in: bytes, into: hashes.baseAddress!)
             }
             for index in lines {
                 let line = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
-                PreparedLine.prepare(line, hash: hashing ? hashes[index - lines.lowerBound] : nil, keepingPayload: keepingPayload, tape: &scratch.tape,
+                PreparedLine.prepare(line, hash: hashes[index - lines.lowerBound], keepingPayload: keepingPayload, tape: &scratch.tape,
                                      ids: &scratch.ids, stagingTexts: true, into: out + index)
             }
         }

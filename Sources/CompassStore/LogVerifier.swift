@@ -90,8 +90,7 @@ package enum LogVerifier {
     /// - Parameter problems: where every problem goes as it is found (the CLI's spool); the
     ///   report keeps their summary.
     package static func verify(path: String, fs: FileSystem, expectHead: String?,
-                               problems: (@Sendable (Problem) -> Void)?, progress: ReadProgress? = nil,
-                               keepUntilExit: (Any) -> Void = { _ in }) throws(StoreError) -> VerifyReport {
+                               problems: (@Sendable (Problem) -> Void)?, progress: ReadProgress? = nil) throws(StoreError) -> VerifyReport {
         guard let fd = try fs.open(path, .read) else { throw .noLog(path: path) }
         defer { fs.close(fd) }
         let extent = try LogExtent.measure(fd, path: path, fs: fs)
@@ -106,7 +105,6 @@ package enum LogVerifier {
         let snapshot = try checkSnapshot(log: fd, path: path, extent: extent, fs: fs, replayer: &replayer)
         try LogReader.stream(fd: fd, path: path, from: replayer.consumedBytes, extent: extent, fs: fs, into: &replayer, progress: progress)
         let store = AttachmentStore(logPath: path)
-        defer { keepUntilExit(replayer) }  // millions of records are not freed one by one
         return try report(replayer, firstChainLine: watch.first, snapshot: snapshot, expectHead: expectHead,
                           blob: { sha throws(StoreError) in try fs.readFile(store.path(for: sha), .readSide) },
                           eachLine: { body throws(StoreError) in try LogReader.forEachLine(fd: fd, path: path, upTo: extent.complete, fs: fs, body) })

@@ -73,15 +73,13 @@ final class LogWriter {
     ///     draft is reported and nothing is written.
     ///   - beforeWrite: stores what the events point at (attachment bytes), so an acknowledged
     ///     event never points at missing bytes; its undo runs if the write fails.
-    ///   - keepUntilExit: takes large intermediate values the process may hand back at exit
-    ///     instead of freeing them one by one (a command passes its console's).
     ///   - prebuilt: each draft's payload already built without the state, with the same
     ///     `sanitizing` (a large import builds them while reading its file); one per draft.
     ///   - build: makes the drafts from the current state.
     package func append(eventId: String?, expectVersion: Int64?, actor: String? = nil, sanitizing: Bool = true, lineNumbers: [Int]? = nil,
                         prebuilt: [Result<Payload, EventError>]? = nil,
                         beforeWrite: BeforeWrite = { _ throws(StoreError) in {} },
-                        keepUntilExit: (Any) -> Void = { _ in }, progress: ReadProgress? = nil,
+                        progress: ReadProgress? = nil,
                         build: Builder) throws(StoreError) -> AppendOutcome {
         try withLockedLog(beforeCreating: { () throws(StoreError) in
             // The first append: decided against an empty log before anything exists, so a
@@ -91,7 +89,7 @@ final class LogWriter {
             _ = try StreamSealing.decide(drafts, against: &empty, sanitizing: sanitizing, lineNumbers: lineNumbers, prebuilt: prebuilt)
         }) { fd throws(StoreError) in
             try appendLocked(fd, eventId: eventId, expectVersion: expectVersion, actor: actor, sanitizing: sanitizing,
-                             lineNumbers: lineNumbers, prebuilt: prebuilt, beforeWrite: beforeWrite, keepUntilExit: keepUntilExit,
+                             lineNumbers: lineNumbers, prebuilt: prebuilt, beforeWrite: beforeWrite,
                              progress: progress, build: build)
         }
     }
@@ -219,7 +217,7 @@ final class LogWriter {
     }
 
     private func appendLocked(_ fd: Int32, eventId: String?, expectVersion: Int64?, actor: String?, sanitizing: Bool, lineNumbers: [Int]?,
-                              prebuilt: [Result<Payload, EventError>]?, beforeWrite: BeforeWrite, keepUntilExit: (Any) -> Void, progress: ReadProgress?,
+                              prebuilt: [Result<Payload, EventError>]?, beforeWrite: BeforeWrite, progress: ReadProgress?,
                               build: Builder) throws(StoreError) -> AppendOutcome {
         var original: Event?
         var replayer = try replayLocked(fd, actor: actor, progress: progress, findingEvent: eventId) { original = $0 }
@@ -252,8 +250,7 @@ final class LogWriter {
 
         // Each line is chained to its own family's last line (SPEC §1.1).
         var heads: [String: String] = [:]
-        let (output, lastLine) = try seal(&events, heads: &heads, replayer: &replayer, keepUntilExit: keepUntilExit)
-        keepUntilExit(drafts)  // freeing thousands of parsed payloads is left to the exit
+        let (output, lastLine) = try seal(&events, heads: &heads, replayer: &replayer)
         let committed = try fs.size(fd, path: path)
         let undo = try beforeWrite(events)
         let journaled = events.count > 1
@@ -280,8 +277,7 @@ final class LogWriter {
     /// (``BatchSealer``), each chained to its family's head (`heads`: those this batch wrote;
     /// else the stream's) and folded as reading it back would. Returns the bytes to write and
     /// the last line's range in them.
-    func seal(_ events: inout [Event], heads: inout [String: String], replayer: inout Replayer,
-              keepUntilExit: (Any) -> Void = { _ in }) throws(StoreError) -> (output: [UInt8], lastLine: Range<Int>) {
+    func seal(_ events: inout [Event], heads: inout [String: String], replayer: inout Replayer) throws(StoreError) -> (output: [UInt8], lastLine: Range<Int>) {
         let (sealed, unsealed) = try BatchSealer.lines(of: events) { family in
             heads[family] ?? replayer.streams[family: family]?.head.text ?? SHA256.emptyHex
         }
@@ -291,7 +287,6 @@ final class LogWriter {
                                     lineLength: sealed.lines[index].count, hash: sealed.hashes[index])
         }
         for (family, hash) in sealed.heads { heads[family] = hash }
-        keepUntilExit(unsealed)
         return (sealed.output, sealed.lines.last ?? 0..<0)
     }
 

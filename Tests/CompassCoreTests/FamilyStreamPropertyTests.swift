@@ -83,7 +83,7 @@ import Testing
         do throws(LogMigration.Refusal) {
             _ = try LogMigration.migrate(v2)
         } catch {
-            #expect(error.problems.contains(Problem(line: 3, message: "prev does not match line 2")))
+            #expect(error.problems.contains(Problem(line: 3, message: "prev does not match line 2", kind: .chain)))
         }
         // A torn last line is not a log that verifies either.
         let torn = Self.v2(fixture.events) + Array(#"{"seq":99"#.utf8)

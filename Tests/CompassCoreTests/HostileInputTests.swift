@@ -79,8 +79,8 @@ import Testing
             #expect(rejected.isSubset(of: problemLines))
             let missed = zip(events, goodLineNumbers).filter { applied[$0.1] != $0.0.id }.map(\.1)
             #expect(missed.isEmpty, "good lines \(missed.prefix(5)) of chunk \(chunk) not applied")
-            if chunk == 0 { #expect(replayer.problems.contains(Problem(line: lines.count, message: "line too long"))) }
-            if chunk == 9 { #expect(replayer.problems.last == Problem(line: count, message: "torn last line")) }
+            if chunk == 0 { #expect(replayer.problems.contains(Problem(line: lines.count, message: "line too long", kind: .unreadable))) }
+            if chunk == 9 { #expect(replayer.problems.last == Problem(line: count, message: "torn last line", kind: .torn)) }
             total += count
             hostileTotal += count - good.count
         }

@@ -413,7 +413,7 @@ import Testing
                 let complete = ends.filter { $0 < cut }.count
                 if replayed.state.appliedCount != complete { return "cut at \(cut): applied \(replayed.state.appliedCount), expected \(complete)" }
                 let torn = cut > 0 && bytes[cut - 1] != 0x0A
-                let expected = torn ? [Problem(line: complete + 1, message: "torn last line")] : []
+                let expected = torn ? [Problem(line: complete + 1, message: "torn last line", kind: .torn)] : []
                 if replayed.problems != expected { return "cut at \(cut): problems \(replayed.problems)" }
             }
             return nil

@@ -45,7 +45,7 @@ import Foundation
         var lines = Self.lines()
         lines.insert("{not json", at: 10)
         let replayer = Self.replay(lines)
-        #expect(replayer.problems.first == Problem(line: 11, message: "invalid JSON"))
+        #expect(replayer.problems.first == Problem(line: 11, message: "invalid JSON", kind: .unreadable))
         #expect(replayer.state.appliedCount == 40)
         #expect(replayer.linesRead == 41)
     }
@@ -54,14 +54,14 @@ import Foundation
         var lines = Self.lines()
         lines.insert("", at: 5)
         let replayer = Self.replay(lines)
-        #expect(replayer.problems.contains(Problem(line: 6, message: "blank line")))
+        #expect(replayer.problems.contains(Problem(line: 6, message: "blank line", kind: .unreadable)))
         #expect(replayer.state.appliedCount == 40)
     }
 
     @Test func tornLastLineIsReportedAndNotApplied() {
         let lines = Self.lines()
         let replayer = Self.replay(Array(lines.dropLast()), tornTail: String(lines.last!.prefix(30)))
-        #expect(replayer.problems == [Problem(line: 40, message: "torn last line")])
+        #expect(replayer.problems == [Problem(line: 40, message: "torn last line", kind: .torn)])
         #expect(replayer.state.appliedCount == 39)
         #expect(replayer.linesRead == 40)
     }
@@ -69,7 +69,7 @@ import Foundation
     @Test func aWholeLastLineWithoutNewlineIsStillTorn() {
         let lines = Self.lines()
         let replayer = Self.replay(Array(lines.dropLast()), tornTail: lines.last!)
-        #expect(replayer.problems == [Problem(line: 40, message: "torn last line")])
+        #expect(replayer.problems == [Problem(line: 40, message: "torn last line", kind: .torn)])
     }
 
     @Test func duplicateEventIdIsSkipped() {
@@ -77,7 +77,7 @@ import Foundation
         lines.append(lines[3])
         let replayer = Self.replay(lines)
         let id = Self.field(lines[3], "id")
-        #expect(replayer.problems.contains(Problem(line: 41, message: "duplicate event id \(id)")))
+        #expect(replayer.problems.contains(Problem(line: 41, message: "duplicate event id \(id)", kind: .duplicate)))
         #expect(replayer.state.appliedCount == 40)
     }
 
@@ -85,8 +85,8 @@ import Foundation
         var lines = Self.lines()
         lines[20] = lines[20].replacingOccurrences(of: #"{"seq":21,"#, with: #"{"seq":25,"#)
         let replayer = Self.replay(lines)
-        #expect(replayer.problems.contains(Problem(line: 21, message: "seq 25, expected 21")))
-        #expect(replayer.problems.contains(Problem(line: 22, message: "seq 22, expected 26")))
+        #expect(replayer.problems.contains(Problem(line: 21, message: "seq 25, expected 21", kind: .sequence)))
+        #expect(replayer.problems.contains(Problem(line: 22, message: "seq 22, expected 26", kind: .sequence)))
         #expect(replayer.state.appliedCount == 40)
     }
 
@@ -94,7 +94,7 @@ import Foundation
         var lines = Self.lines()
         lines[9] = lines[9].replacingOccurrences(of: #""fam-1""#, with: #""fam-1" "#)  // edits bytes, same JSON
         let replayer = Self.replay(lines)
-        #expect(replayer.problems == [Problem(line: 11, message: "prev does not match line 10")])
+        #expect(replayer.problems == [Problem(line: 11, message: "prev does not match line 10", kind: .chain)])
         #expect(replayer.state.appliedCount == 40)
     }
 
@@ -105,10 +105,10 @@ import Foundation
         let replayer = Self.replay(lines)
         // The hand-written lines carry no `prev` after a sealed prefix: a chain problem too (SPEC §1 v2).
         #expect(replayer.problems == [
-            Problem(line: 11, message: "missing field prev"),
-            Problem(line: 11, message: "unknown event type TeamFormed"),
-            Problem(line: 12, message: "missing field prev"),
-            Problem(line: 12, message: "unsupported version 2"),
+            Problem(line: 11, message: "missing field prev", kind: .chain),
+            Problem(line: 11, message: "unknown event type TeamFormed", kind: .unknownType),
+            Problem(line: 12, message: "missing field prev", kind: .chain),
+            Problem(line: 12, message: "unsupported version 2", kind: .unsupportedVersion),
         ])
     }
 
@@ -116,7 +116,7 @@ import Foundation
         var lines = Self.lines(10)
         lines.append(#"{"seq":11,"id":"e-x","type":"SchoolAdded","at":"2026-01-01T00:00:00Z","actor":"u-ghost","family":"fam-1","data":{"schoolId":"s-x","name":"X"}}"#)
         let replayer = Self.replay(lines)
-        #expect(replayer.problems == [Problem(line: 11, message: "missing field prev"), Problem(line: 11, message: "Unknown user u-ghost")])
+        #expect(replayer.problems == [Problem(line: 11, message: "missing field prev", kind: .chain), Problem(line: 11, message: "Unknown user u-ghost", kind: .notFound)])
     }
 
     @Test func atSeqEndsTheFamilysStreamAfterItsSeqButNotAtUnreadableLines() {
@@ -145,7 +145,7 @@ import Foundation
         // Chained to the line before in the file (another family's) instead of its own: broken.
         let wrong = #"{"seq":3,"id":"e-4","type":"NotificationSettingsChanged","at":"2026-01-01T00:00:00Z","actor":"u-b","family":"fam-b","data":{"inboundAlerts":false},"prev":"\#(SHA256.hex(Array(a2.utf8)))"}"#
         let broken = Self.replay([a1, b1, a2, wrong])
-        #expect(broken.problems == [Problem(line: 4, message: "seq 3, expected 2"), Problem(line: 4, message: "prev does not match line 2")])
+        #expect(broken.problems == [Problem(line: 4, message: "seq 3, expected 2", kind: .sequence), Problem(line: 4, message: "prev does not match line 2", kind: .chain)])
         #expect(broken.state.appliedCount == 4)  // still applied (SPEC §2.2)
     }
 

@@ -46,8 +46,7 @@ enum ImportCommand {
                                     ?? FileSource.defaultBlockLines)
         let (progress, meter) = inv.readProgress("reading the log before importing")
         defer { meter?.finish() }
-        let summary = try store.importLines(from: &source, expectVersion: expectVersion, keepUntilExit: inv.console.keepUntilExit,
-                                            progress: progress)
+        let summary = try store.importLines(from: &source, expectVersion: expectVersion, progress: progress)
         report(summary, verb: "imported", noun: ("event", "events"), inv)
     }
 

@@ -1,8 +1,8 @@
 /// One problem found in a log: its 1-based line, the SPEC's message, what kind of problem it
 /// is and the family of its line (when the line names one readably).
 ///
-/// Two problems are equal when they have the same line and message: the kind follows from
-/// the message and the family from the line.
+/// Two problems are equal when they have the same line, message and kind (the family follows
+/// from the line).
 public struct Problem: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The 1-based line in the log.
     public var line: Int
@@ -20,11 +20,12 @@ public struct Problem: Hashable, Sendable, Codable, CustomStringConvertible {
         self.family = family
     }
 
-    public static func == (a: Problem, b: Problem) -> Bool { a.line == b.line && a.message == b.message }
+    public static func == (a: Problem, b: Problem) -> Bool { a.line == b.line && a.message == b.message && a.kind == b.kind }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(line)
         hasher.combine(message)
+        hasher.combine(kind)
     }
 
     /// `LINE: message`.

@@ -50,8 +50,6 @@ package struct Replayer {
     package private(set) var lastLineLength = 0
     /// Whether a cut point ended the replay.
     package private(set) var reachedCut = false
-    /// Whether hashing of lines (for `prev` checks and the head) is on.
-    package let checksChain: Bool
     /// Whether the interactions' staged subjects and contents are left in the log, as where
     /// they are, rather than copied into the state: for a reader that shows no text and
     /// only writes the snapshot, which reads them back (`compass replay`). The state's
@@ -66,14 +64,12 @@ package struct Replayer {
 
     /// - Parameters:
     ///   - cut: where to stop (time travel); nil replays everything.
-    ///   - checksChain: hash every line to check `prev` links.
     ///   - observer: told the outcome of every line with the state right after it (the audit
     ///     and `follow` use it).
     ///   - problems: how much to keep of the problems found.
-    package init(cut: ReplayCut = ReplayCut(), checksChain: Bool = true, observer: ((LineOutcome, CompassState) -> Void)? = nil,
+    package init(cut: ReplayCut = ReplayCut(), observer: ((LineOutcome, CompassState) -> Void)? = nil,
                 problems: ProblemRetention = .all) {
         self.cut = cut
-        self.checksChain = checksChain
         self.observer = observer
         self.retention = problems
     }
@@ -94,8 +90,8 @@ package struct Replayer {
     ///   ids yet: each family is read the first time a line of it is decided (or
     ///   ``load(families:)`` asks for it), the ids before the first line is decided.
     package init(resuming snapshot: ReplaySnapshot, deferring parts: DeferredParts? = nil, cut: ReplayCut = ReplayCut(),
-                checksChain: Bool = true, observer: ((LineOutcome, CompassState) -> Void)? = nil, problems: ProblemRetention = .summary) {
-        self.init(cut: cut, checksChain: checksChain, observer: observer, problems: problems)
+                observer: ((LineOutcome, CompassState) -> Void)? = nil, problems: ProblemRetention = .summary) {
+        self.init(cut: cut, observer: observer, problems: problems)
         deferred = parts
         idsDeferred = parts != nil
         state = snapshot.state
@@ -133,9 +129,9 @@ package struct Replayer {
             return true
         }
         guard line.count <= Self.maxLineBytes else {
-            return consumeOversizedLine(byteCount: line.count, hash: checksChain ? SHA256.hex(line) : "")
+            return consumeOversizedLine(byteCount: line.count, hash: SHA256.hex(line))
         }
-        return consume(prepared: PreparedLine(line, hashing: checksChain))
+        return consume(prepared: PreparedLine(line, hashing: true))
     }
 
     /// Records a complete line longer than ``maxLineBytes`` that was not kept in memory:
@@ -146,7 +142,7 @@ package struct Replayer {
         linesRead += 1
         consumedBytes += byteCount + 1
         lastLineLength = byteCount
-        if checksChain { lastLine = .text(hash) }
+        lastLine = .text(hash)
         reject(linesRead, nil, "line too long", kind: .unreadable)
         return true
     }
@@ -253,7 +249,6 @@ package struct Replayer {
     private mutating func followStream(of family: String, _ line: inout PreparedLine, number: Int) -> Bool {
         let position = streams.position(adding: family, hash: line.keys?.family ?? family.hashValue)
         let (seq, prev, hash) = (line.readableSeq, line.prev, line.hash)
-        let checksChain = self.checksChain
         let atSeq = cut.atSeq
         var expectedSeq: Int64?
         var brokenLink: Int?
@@ -262,7 +257,7 @@ package struct Replayer {
         // previous line (rare, checked only where a stream starts wrong).
         // (A stream `--at-seq` ended before its first line has read none either: not a v2 start.)
         if oneChainLine == nil, let seq, seq > 1, let prev, streams.list[position].lines == 0, !streams.list[position].cut,
-           number > 1, checksChain, lastLine.isSpelled(by: prev) {
+           number > 1, lastLine.isSpelled(by: prev) {
             oneChainLine = number
         }
         let inCut = streams.update(at: position) { stream -> Bool in
@@ -277,11 +272,11 @@ package struct Replayer {
             }
             if let prev {
                 stream.sealed = true
-                if checksChain, !stream.head.isSpelled(by: prev) { brokenLink = stream.line }
+                if !stream.head.isSpelled(by: prev) { brokenLink = stream.line }
             } else if stream.sealed {
                 missingPrev = true
             }
-            if checksChain { stream.head = hash.map(LineHead.words) ?? .text("") }
+            stream.head = hash.map(LineHead.words) ?? .text("")
             stream.line = number
             stream.lines += 1
             return true
@@ -430,7 +425,7 @@ package struct Replayer {
     private mutating func advance(over line: inout PreparedLine) {
         consumedBytes += line.byteCount + 1
         lastLineLength = line.byteCount
-        if checksChain { lastLine = line.hash.map(LineHead.words) ?? .text("") }
+        lastLine = line.hash.map(LineHead.words) ?? .text("")
     }
 
     private mutating func reject(_ line: Int, _ draft: EventDraft?, _ message: String, kind: ProblemKind, family: String? = nil) {

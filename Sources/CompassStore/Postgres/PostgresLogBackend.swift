@@ -275,7 +275,7 @@ final class PostgresLogBackend: LogBackend {
     }
 
     func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
-                progress: ReadProgress?, keepUntilExit: (Any) -> Void) throws(StoreError) -> VerifyReport {
+                progress: ReadProgress?) throws(StoreError) -> VerifyReport {
         try LogVerifier.verify(lines: try allLines(), expectHead: expectHead, problems: problems) { sha throws(StoreError) in try blob(sha) }
     }
 
@@ -392,31 +392,30 @@ final class PostgresLogBackend: LogBackend {
             var original: Event?
             if let eventId = request.eventId, let line = try originalLine(of: eventId) { original = Self.event(in: line) }
             var decided = replayer
-            let decision = Result { () throws(StoreError) -> [Event]? in
+            let decision = Result { () throws(StoreError) -> OptimisticDecision in
                 let drafts = try build(replayer.state, original)
                 if let eventId = request.eventId, let original {
                     try StreamSealing.checkRetry(drafts, of: original, eventId: eventId, sanitizing: request.sanitizing)
-                    return nil
+                    return .alreadyPresent
                 }
-                guard drafts.allSatisfy({ $0.family == family }) else { throw .rejected(Self.otherFamilies) }
+                guard drafts.allSatisfy({ $0.family == family }) else { return .outsideFamily }
                 let version = replayer.streams.version(of: family)
                 if let expectVersion = request.expectVersion, expectVersion != version {
                     throw .staleVersion(family: family, expected: expectVersion, current: version)
                 }
-                request.keepUntilExit(drafts)
                 // Decided on a copy: if another writer moved the family, the replay at
                 // `version` is what the newer lines are folded into.
-                return try StreamSealing.decide(drafts, against: &decided, sanitizing: request.sanitizing,
-                                                lineNumbers: request.lineNumbers, prebuilt: request.prebuilt)
+                return .decided(try StreamSealing.decide(drafts, against: &decided, sanitizing: request.sanitizing,
+                                                         lineNumbers: request.lineNumbers, prebuilt: request.prebuilt))
             }
             let events: [Event]
             switch decision {
-            case .success(nil):
+            case .success(.alreadyPresent):
                 keep(replayer, for: family)
                 return .alreadyPresent(original!)
-            case .success(let decidedEvents?):
+            case .success(.decided(let decidedEvents)):
                 events = decidedEvents
-            case .failure(.rejected(let error)) where error == Self.otherFamilies:
+            case .success(.outsideFamily):
                 keep(replayer, for: family)
                 return nil
             case .failure(let error):
@@ -457,9 +456,15 @@ final class PostgresLogBackend: LogBackend {
         throw .conflict("Conflict: the family kept changing while this append was decided; try again")
     }
 
-    /// Marks drafts outside the actor's family (decided optimistically instead); never leaves
-    /// this type.
-    private static let otherFamilies = EventError("an append outside the actor's family", kind: .erased)
+    /// What deciding an append against one family's cached replay came to.
+    private enum OptimisticDecision {
+        /// The events to write.
+        case decided([Event])
+        /// An idempotent retry of an event already stored.
+        case alreadyPresent
+        /// Drafts outside the actor's family: decided against the whole store instead.
+        case outsideFamily
+    }
 
     /// Folds the lines other writers added to the family since `replayer` read it: true when
     /// there were some, false when it was current, nil when an erasure rewrote lines since
@@ -603,7 +608,6 @@ final class PostgresLogBackend: LogBackend {
         let events = try StreamSealing.decide(drafts, against: &replayer, sanitizing: request.sanitizing,
                                               lineNumbers: request.lineNumbers, prebuilt: request.prebuilt)
         let lines = StreamSealing.seal(events, heads: before.mapValues(\.head))
-        request.keepUntilExit(drafts)
         let undo = try request.beforeWrite(lines.map(\.event))
 
         // The undo of the blobs runs after the connection is free again.
