@@ -2,7 +2,7 @@
 // used by CompassCore's JSONTape.plainRunEnd on x86-64; elsewhere its portable Swift code runs.
 #include "compass_sha.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(COMPASS_PORTABLE)
 #include <emmintrin.h>
 
 size_t compass_plain_run_end(const uint8_t *p, size_t from, size_t to) {
@@ -34,7 +34,7 @@ size_t compass_plain_run_end(const uint8_t *p, size_t from, size_t to) {
 size_t compass_plain_run_end(const uint8_t *p, size_t from, size_t to) { (void)p; (void)to; return from; }
 #endif
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(COMPASS_PORTABLE)
 int compass_hex_bytes(const uint8_t *digits, uint8_t *out, size_t count) {
     const __m128i below_zero = _mm_set1_epi8('0' - 1), above_nine = _mm_set1_epi8('9' + 1);
     const __m128i below_a = _mm_set1_epi8('a' - 1), above_f = _mm_set1_epi8('f' + 1);

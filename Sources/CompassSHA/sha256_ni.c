@@ -2,7 +2,7 @@
 // the CPU has them; everywhere else (ARM, older x86) the portable Swift code runs instead.
 #include "compass_sha.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(COMPASS_PORTABLE)
 #include <immintrin.h>
 #include <cpuid.h>
 

@@ -3,9 +3,9 @@ import Foundation
 
 extension CompassStore {
     /// How long a feed waits for a wake-up before it reads the log anyway: 1 s where changes
-    /// wake it (inotify on Linux, a PostgreSQL store's `NOTIFY`), 100 ms where a file feed
-    /// can only poll.
-    #if os(Linux)
+    /// wake it (inotify on Linux, kqueue on Darwin, a PostgreSQL store's `NOTIFY`), 100 ms
+    /// where a file feed can only poll.
+    #if os(Linux) || canImport(Darwin)
     public static let feedInterval: Duration = .seconds(1)
     #else
     public static let feedInterval: Duration = .milliseconds(100)

@@ -19,6 +19,13 @@ import CompassStore
 import Foundation
 
 #if canImport(Glibc)
+/// `getrusage`'s "this process" (an enum case in Glibc, a plain constant on Darwin).
+let rusageSelf = RUSAGE_SELF.rawValue
+#else
+let rusageSelf = RUSAGE_SELF
+#endif
+
+#if canImport(Glibc)
 import Glibc
 #endif
 
@@ -119,7 +126,7 @@ case "retained":
     let replayer = try CompassStore(path: args[2], createIfMissing: false, configuration: .init(snapshots: false)).replay()
     let retained = residentBytes() - before
     var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
+    getrusage(rusageSelf, &usage)
     let peak = Int(usage.ru_maxrss) * 1024 - before
     print(String(format: "resident after replay %.0f MB, peak during it %.0f MB, ratio %.2f (%d lines)",
                  Double(retained) / 1e6, Double(peak) / 1e6, Double(peak) / Double(max(1, retained)), replayer.linesRead))
@@ -181,7 +188,7 @@ case "feeds":
     let tasks = streams.map { stream in Task { for await _ in stream {} } }
     try await Task.sleep(for: .seconds(3))
     var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
+    getrusage(rusageSelf, &usage)
     print("store with \(count) feeds: peak RSS \(usage.ru_maxrss / 1024) MB")
     for task in tasks { task.cancel() }
 

@@ -6,18 +6,14 @@ import CompassTestSupport
 
 /// The store on PostgreSQL (issue 25), against a real server: `.ci/run` starts a throwaway
 /// cluster (`pg_virtualenv`) and runs the whole suite inside it. Run by hand without a server
-/// (no `PGHOST`/`PGDATABASE`), these tests say so loudly and pass without running.
-@Suite(.serialized) struct PostgresStoreTests {
-    /// A fresh database on the server libpq's `PG*` variables name, with the store's tables;
-    /// nil (and a loud note) when there is no server.
+/// (no `PGHOST`/`PGDATABASE`), the suite is skipped, and counted as skipped; `.ci/run` sets
+/// `COMPASS_REQUIRE_POSTGRES=1`, and then a missing server fails ``PostgresRequirementTests``.
+@Suite(.serialized, .enabled(if: PostgresServer.named, "no PostgreSQL server (run inside pg_virtualenv, as .ci/run does)"))
+struct PostgresStoreTests {
+    /// A fresh database on the server libpq's `PG*` variables name, with the store's tables.
     static func database() throws -> String? {
         let environment = ProcessInfo.processInfo.environment
-        guard let base = environment["PGDATABASE"], environment["PGHOST"] != nil || environment["PGPORT"] != nil else {
-            // CI sets COMPASS_REQUIRE_POSTGRES: there a missing server is a failure, not a skip.
-            #expect(environment["COMPASS_REQUIRE_POSTGRES"] != "1", "COMPASS_REQUIRE_POSTGRES is set but no PostgreSQL server is reachable")
-            print("⚠️  PostgresStoreTests SKIPPED: no PostgreSQL server (run the suite inside pg_virtualenv, as .ci/run does)")
-            return nil
-        }
+        guard let base = environment["PGDATABASE"] else { return nil }
         let name = "compass_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let admin = try PostgresConnection("postgresql:///\(base)")
         try admin.run("CREATE DATABASE \(name)")
@@ -854,5 +850,23 @@ func firstEvent<Element: Sendable>(of stream: AsyncStream<Element>, giveUpAfter 
         let first = await group.next() ?? nil
         group.cancelAll()
         return first
+    }
+}
+
+/// The server the PostgreSQL suite runs against.
+enum PostgresServer {
+    /// Whether libpq's `PG*` variables name a server and a database.
+    static var named: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["PGDATABASE"] != nil && (environment["PGHOST"] != nil || environment["PGPORT"] != nil)
+    }
+}
+
+/// CI requires the PostgreSQL suite to run: with `COMPASS_REQUIRE_POSTGRES=1` and no server
+/// named, this fails instead of the suite being skipped unnoticed.
+@Suite struct PostgresRequirementTests {
+    @Test func aRequiredServerIsThere() {
+        #expect(ProcessInfo.processInfo.environment["COMPASS_REQUIRE_POSTGRES"] != "1" || PostgresServer.named,
+                "COMPASS_REQUIRE_POSTGRES is set but no PostgreSQL server is named (PGHOST/PGPORT and PGDATABASE)")
     }
 }

@@ -3,6 +3,14 @@ import Testing
 
 /// FIPS 180-4 / NIST example vectors.
 @Suite struct SHA256Tests {
+    #if COMPASS_PORTABLE
+    /// The portable build (`-DCOMPASS_PORTABLE`, as `.ci/run` builds it) has every x86 fast
+    /// path compiled out, the C ones too: SHA-256 then runs the Swift rounds.
+    @Test func thePortableBuildRunsNoAcceleratedPath() {
+        #expect(!SHA256.isAccelerated)
+    }
+    #endif
+
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),

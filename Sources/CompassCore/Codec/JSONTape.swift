@@ -183,7 +183,7 @@ package struct JSONTape: Sendable {
     /// elsewhere (the bulk of every text field); or where fewer than eight bytes are left, the
     /// rest for the caller to take a byte at a time.
     @inline(__always) static func plainRunEnd(_ p: UnsafePointer<UInt8>, from start: Int, to n: Int) -> Int {
-        #if arch(x86_64)
+        #if arch(x86_64) && !COMPASS_PORTABLE
         // Sixteen bytes at a time (SSE2, in C): a line's content is a run of a few hundred
         // bytes, and eight at a time it was a quarter of the direct reader's instructions.
         return compass_plain_run_end(p, start, n)

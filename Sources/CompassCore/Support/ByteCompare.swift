@@ -94,7 +94,7 @@ enum ByteClass {
     /// multiple of 8: a line's `prev` and its UUID id are 96 digits, and checked and read eight
     /// at a time they took about 700 instructions a line.
     @inline(__always) static func hexBytes(_ digits: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutableRawPointer) -> Bool {
-        #if arch(x86_64)
+        #if arch(x86_64) && !COMPASS_PORTABLE
         if count % 8 == 0 { return compass_hex_bytes(digits, out.assumingMemoryBound(to: UInt8.self), count) != 0 }
         #endif
         return portableHexBytes(digits, count: count, into: out)
