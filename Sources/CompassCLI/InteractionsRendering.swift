@@ -4,7 +4,9 @@ import CompassStore
 
 /// The interactions pages for a person at a terminal (seed 000 §6, seed 001 §6).
 enum InteractionsRendering {
-    static func page(_ list: InteractionList, query: InteractionQuery, context: ReadContext) -> String {
+    /// The list page; with `limit`, the first `limit` cards only (the count and the analytics
+    /// stay the whole filtered list's: `N interactions found (showing L)`).
+    static func page(_ list: InteractionList, query: InteractionQuery, context: ReadContext, limit: Int? = nil) -> String {
         let s = context.style
         var out = s.bold(list.viewer.role == .player ? "My Interactions" : "Interactions") + "\n"
         if list.privacyNotice {
@@ -34,8 +36,10 @@ enum InteractionsRendering {
             }
             return out
         }
-        out += "\n\(list.items.count) interaction\(list.items.count == 1 ? "" : "s") found\n"
-        for item in list.items { out += "\n" + card(item, viewer: list.viewer, context: context) }
+        let shown = limit.map { list.items.prefix($0) } ?? list.items[...]
+        out += "\n\(list.items.count) interaction\(list.items.count == 1 ? "" : "s") found"
+            + (shown.count < list.items.count ? " (showing \(shown.count))" : "") + "\n"
+        for item in shown { out += "\n" + card(item, viewer: list.viewer, context: context) }
         return out
     }
 
@@ -134,7 +138,7 @@ enum InteractionsRendering {
         return out
     }
 
-    static func detail(_ d: InteractionDetail, context: ReadContext, store: AttachmentStore) -> String {
+    static func detail(_ d: InteractionDetail, context: ReadContext) -> String {
         let d = d.forTerminal
         let s = context.style
         let item = d.item

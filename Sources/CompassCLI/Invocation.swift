@@ -41,22 +41,24 @@ struct Invocation {
     /// The log path as the user typed it (for messages).
     var logPathForDisplay: String { CompassStore.displayAddress(arguments.value("log") ?? environment["COMPASS_LOG"] ?? "events.jsonl") }
 
-    /// The log's path for a read, `verify` or `audit`: a log that does not exist is an error
-    /// (a mistyped `--log` must not look like an empty log).
-    func existingLog() throws -> String {
-        if CompassStore.isDatabaseAddress(logPath) { return logPath }  // the store says when it has no tables
-        switch try fileSystem.kind(of: logPath) {
-        case .missing: throw CLIError.domain("no log at \(logPathForDisplay)")
-        case .directory: throw CLIError.io("\(logPathForDisplay) is a directory, not a log")
-        case .regular, .link, .other: return logPath  // anything else is refused, without blocking, when opened
-        }
-    }
-
     var json: Bool { arguments.has("json") }
 
-    /// The store a read, `verify` or `audit` goes through: the log must exist.
-    func existingStore() throws -> CompassStore {
-        try CompassStore(path: try existingLog(), createIfMissing: false, configuration: .init(), fileSystem: fileSystem, snapshots: snapshots)
+    /// The one store every command goes through, as an app opens one: the log at `--log`, the
+    /// command's clock and ids, the file system, the snapshot policy. With `mustExist` (reads,
+    /// `verify`, `audit`, `erase`) a log that is not there is `no log at PATH` as the user typed
+    /// it (a mistyped `--log` must not look like an empty log); the store decides what is there
+    /// (a file, a folder, a database).
+    func store(mustExist: Bool = true, clock: (@Sendable () -> Timestamp)? = nil, makeId: (@Sendable () -> String)? = nil,
+               snapshots useSnapshots: Bool = true) throws -> CompassStore {
+        var configuration = CompassStore.Configuration()
+        if let clock { configuration.clock = clock }
+        if let makeId { configuration.makeId = makeId }
+        do {
+            return try CompassStore(path: logPath, createIfMissing: !mustExist, configuration: configuration, fileSystem: fileSystem,
+                                    snapshots: useSnapshots ? snapshots : nil)
+        } catch .noLog {
+            throw CLIError.domain("no log at \(logPathForDisplay)")
+        }
     }
 
     /// Snapshots for whole-log reads: `$COMPASS_SNAPSHOT_MIN_BYTES` new bytes (default 1 MiB)

@@ -25,7 +25,7 @@ struct ReadContext {
         let (progress, meter) = inv.readProgress("reading")
         var options = CompassStore.ReadOptions(cut: try inv.cut(), scope: .familyOf(viewerId), problems: .summary, progress: progress)
         options.readsNoTexts = !showsTexts
-        let replayer = try inv.existingStore().replay(options)
+        let replayer = try inv.store().replay(options)
         meter?.finish()
         inv.console.keepUntilExit(replayer)
         state = replayer.state
@@ -50,7 +50,7 @@ struct ReadContext {
         do {
             return try Viewer(userId, in: state)
         } catch where cut != ReplayCut() {
-            let now = try inv.existingStore().replay(CompassStore.ReadOptions(scope: .familyOf(userId), problems: .summary))
+            let now = try inv.store().replay(CompassStore.ReadOptions(scope: .familyOf(userId), problems: .summary))
             inv.console.keepUntilExit(now)
             guard let member = now.state.members[userId] else { throw error }
             return Viewer(userId: userId, role: member.role, name: member.fullName, family: member.family)

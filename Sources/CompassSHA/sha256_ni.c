@@ -2,11 +2,9 @@
 // the CPU has them; everywhere else (ARM, older x86) the portable Swift code runs instead.
 #include "compass_sha.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(COMPASS_PORTABLE)
-#include <immintrin.h>
-#include <cpuid.h>
-
-static const uint32_t K[64] = {
+/// FIPS 180-4's round constants, spelled once: the SHA-NI rounds here and the portable Swift
+/// rounds in CompassCore both read them.
+const uint32_t compass_sha256_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -16,6 +14,10 @@ static const uint32_t K[64] = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(COMPASS_PORTABLE)
+#include <immintrin.h>
+#include <cpuid.h>
 
 int compass_sha256_accelerated(void) {
     unsigned int eax, ebx, ecx, edx;
@@ -41,7 +43,7 @@ void compass_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blocks
         __m128i w[4];
         for (int i = 0; i < 4; i++) w[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16 * i)), mask);
         for (int i = 0; i < 16; i++) {
-            __m128i m = _mm_add_epi32(w[i & 3], _mm_loadu_si128((const __m128i *)&K[4 * i]));
+            __m128i m = _mm_add_epi32(w[i & 3], _mm_loadu_si128((const __m128i *)&compass_sha256_k[4 * i]));
             state1 = _mm_sha256rnds2_epu32(state1, state0, m);
             m = _mm_shuffle_epi32(m, 0x0E);
             state0 = _mm_sha256rnds2_epu32(state0, state1, m);
@@ -89,7 +91,7 @@ void compass_sha256_blocks_x2(uint32_t state_a[8], const uint8_t *data_a, uint32
             wb[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data_b + 16 * i)), mask);
         }
         for (int i = 0; i < 16; i++) {
-            const __m128i k = _mm_loadu_si128((const __m128i *)&K[4 * i]);
+            const __m128i k = _mm_loadu_si128((const __m128i *)&compass_sha256_k[4 * i]);
             __m128i ma = _mm_add_epi32(wa[i & 3], k), mb = _mm_add_epi32(wb[i & 3], k);
             a1 = _mm_sha256rnds2_epu32(a1, a0, ma);
             b1 = _mm_sha256rnds2_epu32(b1, b0, mb);

@@ -32,9 +32,7 @@ enum AppendCommands {
         let files = args.command == "log-interaction" ? args.all("attach").map { AttachmentFile.path(inv.resolve($0)) }
             : args.command == "upload-document" ? args.all("file").map { AttachmentFile.path(inv.resolve($0)) } : []
         let ids = IdSource(inv.makeId)
-        let store = try CompassStore(path: inv.logPath, createIfMissing: true,
-                                     configuration: .init(clock: { now }, makeId: { ids.next() }),
-                                     fileSystem: inv.fileSystem, snapshots: inv.snapshots)
+        let store = try inv.store(mustExist: false, clock: { now }, makeId: { ids.next() })
         let receipt: Receipt
         do throws(StoreError) {
             receipt = try store.append(command, as: actor, idempotencyKey: eventId, expectVersion: expectVersion, files: files)
@@ -111,8 +109,7 @@ enum AppendCommands {
     /// Whether a family id already has members in the log (read without a full replay when a
     /// snapshot matches).
     static func familyExists(_ family: String, inv: Invocation) throws -> Bool {
-        let store = try CompassStore(path: inv.logPath, createIfMissing: true, configuration: .init(), fileSystem: inv.fileSystem,
-                                     snapshots: inv.snapshots)
+        let store = try inv.store(mustExist: false)
         return try store.replay(.init(scope: .summary, problems: .summary)).state.members.values.contains { $0.family == family }
     }
 

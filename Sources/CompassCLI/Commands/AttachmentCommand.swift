@@ -22,8 +22,7 @@ enum AttachmentCommand {
         }
         // Only the last part of a name from the log, never a path out of this folder.
         let target = inv.resolve(inv.arguments.value("output") ?? safeFileName(attachment.name))
-        let store = try CompassStore(path: inv.logPath, createIfMissing: false, configuration: .init(),
-                                     fileSystem: inv.fileSystem, snapshots: nil)
+        let store = try inv.store(snapshots: false)
         let warning = try store.copyAttachment(attachment, to: target, replacing: inv.arguments.value("output") != nil)
         inv.console.out("wrote \(TerminalText.escape(target)) (\(attachment.sizeBytes) bytes)\n")
         if let warning { inv.console.err("warning: \(TerminalText.escape(warning))\n") }

@@ -12,7 +12,7 @@ enum AuditCommand {
         if let text = args.value("since") { query.since = try inv.time(text, option: "--since") }
         if let text = args.value("until") { query.until = try inv.time(text, option: "--until") }
         let zone = try inv.timeZone()
-        let store = try inv.existingStore()
+        let store = try inv.store()
         let cut = try inv.cut()
         // The viewer is resolved first (a summary read), so each entry can be filtered and
         // written as its line is replayed: memory does not grow with the log. They are the

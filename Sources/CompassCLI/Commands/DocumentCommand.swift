@@ -20,8 +20,7 @@ enum DocumentCommand {
         }
         let name = AttachmentCommand.safeFileName(document.fileName ?? id)
         let target = inv.resolve(inv.arguments.value("output") ?? name)
-        let store = try CompassStore(path: inv.logPath, createIfMissing: false, configuration: .init(),
-                                     fileSystem: inv.fileSystem, snapshots: nil)
+        let store = try inv.store(snapshots: false)
         let bytes = Attachment(name: document.fileName ?? id, sizeBytes: size, mimeType: "", sha256: sha256)
         let warning = try store.copyAttachment(bytes, to: target, replacing: inv.arguments.value("output") != nil)
         inv.console.out("wrote \(TerminalText.escape(target)) (\(size) bytes)\n")

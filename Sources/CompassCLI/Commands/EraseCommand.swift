@@ -14,9 +14,7 @@ enum EraseCommand {
         let now = try inv.now()
         let ids = IdSource(inv.makeId)
         let recordId = args.value("event-id")
-        let store = try CompassStore(path: try inv.existingLog(), createIfMissing: false,
-                                     configuration: .init(clock: { now }, makeId: { recordId ?? ids.next() }),
-                                     fileSystem: inv.fileSystem, snapshots: inv.snapshots)
+        let store = try inv.store(clock: { now }, makeId: { recordId ?? ids.next() })
         let dryRun = args.has("dry-run")
         let report = if let member {
             try store.erase(member: member, as: actor, dryRun: dryRun)

@@ -34,8 +34,7 @@ enum FollowCommand {
 
         // The store's feed: committed complete lines only; a replaced log is read again and
         // only events the old one lacked come out, so nothing is lost or repeated.
-        var feed = try CompassStore(path: inv.logPath, createIfMissing: true, configuration: .init(), fileSystem: inv.fileSystem,
-                                    snapshots: nil).feed(for: viewerId)
+        var feed = try inv.store(mustExist: false, snapshots: false).feed(for: viewerId)
         var printed: Set<String> = []
         var started = false
         var warnedWaiting = false

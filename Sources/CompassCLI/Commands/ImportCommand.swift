@@ -30,8 +30,7 @@ enum ImportCommand {
         let expectVersion = try inv.arguments.value("expect-version").map { text throws in
             try inv.integer(text, option: "--expect-version", minimum: 0, maximum: EnvelopeDecoder.maxSeq)
         }
-        let store = try CompassStore(path: inv.logPath, createIfMissing: true, configuration: .init(), fileSystem: inv.fileSystem,
-                                     snapshots: inv.snapshots)
+        let store = try inv.store(mustExist: false)
         if inv.arguments.has("restore") {
             guard expectVersion == nil else { throw CLIError.usage("--restore takes whole new families: --expect-version does not apply") }
             var bytes = stdin

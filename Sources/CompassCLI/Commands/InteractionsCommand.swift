@@ -44,16 +44,7 @@ enum InteractionsCommand {
             if let limit = try inv.limit() { shown.items = Array(list.items.prefix(limit)) }
             inv.console.out(bytes: InteractionJSON.list(shown, count: list.items.count))
         } else {
-            // `--limit` shows the first N cards; the analytics and the count stay the filtered list's.
-            var shown = list
-            let limit = try inv.limit()
-            if let limit { shown.items = Array(list.items.prefix(limit)) }
-            var page = InteractionsRendering.page(shown, query: query, context: context)
-            if let limit, list.items.count > limit {
-                page = page.replacingOccurrences(of: "\n\(limit) interaction\(limit == 1 ? "" : "s") found\n",
-                                                 with: "\n\(list.items.count) interactions found (showing \(limit))\n")
-            }
-            context.show(page)
+            context.show(InteractionsRendering.page(list, query: query, context: context, limit: try inv.limit()))
         }
     }
 
@@ -107,7 +98,7 @@ extension InteractionsCommand {
             if family != nil || args.value("as") != nil {
                 throw CLIError.usage("'--all-families' exports every family; it does not go with '--family' or '--as'")
             }
-            let store = try inv.existingStore()
+            let store = try inv.store()
             let export = try store.exportEveryFamily()
             if let output = args.value("output") {
                 try store.writeExport(export, to: inv.resolve(output))
@@ -118,7 +109,7 @@ extension InteractionsCommand {
             }
             return
         }
-        let store = try inv.existingStore()
+        let store = try inv.store()
         let export: FamilyStreamExport
         if let family {
             export = try store.exportStream(family: family)
@@ -156,8 +147,7 @@ enum ShowCommand {
         } else if inv.json {
             inv.console.out(bytes: InteractionJSON.detail(detail))
         } else {
-            let store = AttachmentStore(logPath: inv.logPath)
-            context.show(InteractionsRendering.detail(detail, context: context, store: store))
+            context.show(InteractionsRendering.detail(detail, context: context))
         }
     }
 }

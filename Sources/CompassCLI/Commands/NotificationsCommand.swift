@@ -11,9 +11,7 @@ enum NotificationsCommand {
             let actor = try inv.viewer()
             let now = try inv.now()
             let ids = IdSource(inv.makeId)
-            let store = try CompassStore(path: try inv.existingLog(), createIfMissing: false,
-                                         configuration: .init(clock: { now }, makeId: { ids.next() }),
-                                         fileSystem: inv.fileSystem, snapshots: inv.snapshots)
+            let store = try inv.store(clock: { now }, makeId: { ids.next() })
             let expectVersion = try args.value("expect-version").map { text throws in
                 try inv.integer(text, option: "--expect-version", minimum: 0, maximum: EnvelopeDecoder.maxSeq)
             }

@@ -9,7 +9,7 @@ enum ReplayCommand {
         // Counts only: no interaction's text is read, so a file store leaves them in the log.
         var options = CompassStore.ReadOptions(cut: try inv.cut(), scope: .summary, problems: .forward(spool.add), progress: progress)
         options.readsNoTexts = true
-        let replayer = try inv.existingStore().replay(options)
+        let replayer = try inv.store().replay(options)
         meter?.finish()
         inv.console.keepUntilExit(replayer)
         let state = replayer.state

@@ -4,6 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// FIPS 180-4's 64 round constants (the portable Swift rounds read them too).
+extern const uint32_t compass_sha256_k[64];
+
 /// Whether this CPU has the SHA extensions the accelerated path needs (x86-64 SHA-NI).
 int compass_sha256_accelerated(void);
 

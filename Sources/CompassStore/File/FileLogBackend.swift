@@ -19,7 +19,14 @@ final class FileLogBackend: LogBackend {
 
     var location: String { path }
 
-    func exists() throws(StoreError) -> Bool { try fs.kind(of: path) != .missing }
+    /// Whether there is a log: a folder at the path is an error, not "no log".
+    func exists() throws(StoreError) -> Bool {
+        switch try fs.kind(of: path) {
+        case .missing: return false
+        case .directory: throw .io(path: path, message: "\(path) is a directory, not a log")
+        case .regular, .link, .other: return true  // anything but a regular file is refused, without blocking, when opened
+        }
+    }
 
     func replay(_ options: CompassStore.ReadOptions) throws(StoreError) -> Replayer {
         try LogReader.replay(path: path, fs: fs, cut: options.cut, observer: options.observer, snapshots: snapshots,
