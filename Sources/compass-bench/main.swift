@@ -198,6 +198,7 @@ case "pg-load":
     let address = args[2]
     let families = Int(args[3]) ?? 1000, writers = Int(args[4]) ?? 8, duration = Double(args[5]) ?? 10
     let zipf = args.count > 6 && args[6] == "zipf"
+    if let mode = ProcessInfo.processInfo.environment["COMPASS_PG_NOTIFY"] { CompassStore.measureDatabaseNotifications(mode) }
     let setup = try CompassStore(path: address)
     let existing = Set(try setup.state().members.keys)
     for index in 0..<families where !existing.contains("u-bench-\(index)") {

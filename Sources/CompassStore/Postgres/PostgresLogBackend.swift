@@ -33,7 +33,7 @@ final class PostgresLogBackend: LogBackend {
     private var userFamilies: [String: String] = [:]
 
     /// When appends wake feeds with `NOTIFY` (bench/results.md measures each).
-    enum NotifyMode: String {
+    enum NotifyMode: String, Sendable {
         /// In the append's own transaction (the default).
         case inTransaction = "transaction"
         /// After the append committed, in a statement of its own.
@@ -42,12 +42,10 @@ final class PostgresLogBackend: LogBackend {
         case off
     }
 
-    /// The mode, from `COMPASS_PG_NOTIFY` (`transaction`, `after`, `off`) for measuring; else
-    /// ``NotifyMode/inTransaction``.
-    static let notify: NotifyMode = {
-        guard let text = getenv("COMPASS_PG_NOTIFY") else { return .inTransaction }
-        return NotifyMode(rawValue: String(cString: text)) ?? .inTransaction
-    }()
+    /// The mode: ``NotifyMode/inTransaction``, unless a benchmark sets another before it opens
+    /// any store (`compass-bench pg-load` takes it from `COMPASS_PG_NOTIFY`). Set once, before
+    /// any store exists: it is read without a lock.
+    nonisolated(unsafe) static var notify: NotifyMode = .inTransaction
 
     /// Wakes the feeds (a write to `family` was committed; the notification does not say
     /// which, ``PostgresSchema/channelQuery``): at once outside a transaction (after a commit,

@@ -5,6 +5,15 @@ import CompassCore
 /// command-line layer reaches the log only through these (and the public API); the reader,
 /// writer, feed and verifier behind them are the store's own.
 extension CompassStore {
+    /// For measuring only: when PostgreSQL appends wake feeds (`transaction`, the default;
+    /// `after` the commit; `off`). Call before any store is opened; false for another word.
+    @discardableResult
+    package static func measureDatabaseNotifications(_ mode: String) -> Bool {
+        guard let chosen = PostgresLogBackend.NotifyMode(rawValue: mode) else { return false }
+        PostgresLogBackend.notify = chosen
+        return true
+    }
+
     /// How one whole read of the committed log runs.
     package struct ReadOptions {
         /// Where the read stops (`--as-of`, `--at-seq`).

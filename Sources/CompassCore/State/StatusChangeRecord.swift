@@ -1,0 +1,13 @@
+/// A school status change as the timeline shows it.
+public struct StatusChangeRecord: Equatable, Sendable {
+    /// The id of the event that logged it.
+    public var eventId: String
+    /// The line's `seq`.
+    public var seq: Int64
+    /// When it was recorded.
+    public var at: Timestamp
+    /// The user id of who did it.
+    public var actor: String
+    /// The status change as logged.
+    public var change: SchoolStatusChanged
+}
