@@ -4,7 +4,7 @@ import CompassStore
 /// `compass import FILE`: validates a JSON-lines file of events (a family's history exported
 /// from the web app, say) against the rules and appends them in one locked, fsynced batch,
 /// all or nothing, reporting every rejected line with its number. The file is read, decided
-/// and written a block at a time (``FileSource``), under the batch's journal.
+/// and written a block at a time (``ImportFile``), under the batch's journal.
 ///
 /// Each line is read exactly as replay reads a log line (the same line splitter, strict
 /// parser and envelope decoder), then import's defaults fill what an export may leave out:
@@ -39,10 +39,10 @@ enum ImportCommand {
             report(summary, verb: "restored", noun: ("line", "lines"), inv)
             return
         }
-        var source = FileSource(bytes: stdin, file: file.map { ($0, inv.resolve(given), inv.fileSystem) }, now: now, makeId: inv.makeId, store: store,
+        var source = ImportFile(bytes: stdin, file: file.map { ($0, inv.resolve(given), inv.fileSystem) }, now: now, makeId: inv.makeId, store: store,
                                 importedFile: given == "-" ? nil : inv.resolve(given),
                                 blockLines: inv.environment["COMPASS_IMPORT_BLOCK_LINES"].flatMap { Int($0) }.map { min(max($0, 1), 1 << 20) }
-                                    ?? FileSource.defaultBlockLines)
+                                    ?? ImportFile.defaultBlockLines)
         let (progress, meter) = inv.readProgress("reading the log before importing")
         defer { meter?.finish() }
         let summary = try store.importLines(from: &source, expectVersion: expectVersion, progress: progress)
@@ -78,30 +78,5 @@ enum ImportCommand {
             }
             inv.console.out(out)
         }
-    }
-
-    /// Fills a draft's family when its line left it out: the actor's family, a family joined
-    /// earlier in the file, or the joining user's new family. `joining` is the user a
-    /// `MemberJoined` line names (``joiningUser(_:_:)``; nil for any other line).
-    static func fillFamily(_ draft: inout EventDraft, joining: String?, state: CompassState,
-                           families: inout [String: String]) throws(EventError) {
-        if draft.family.isEmpty {
-            if let family = state.members[draft.actor]?.family ?? families[draft.actor] {
-                draft.family = family
-            } else if let joining, joining == draft.actor {
-                draft.family = "f-\(joining)"
-            } else {
-                throw EventError("Unknown user \(draft.actor)")
-            }
-        }
-        if let joining { families[joining] = draft.family }
-    }
-
-    /// The `userId` a `MemberJoined` line names: from its built payload, or from its raw data
-    /// when the payload did not build.
-    static func joiningUser(_ draft: EventDraft, _ payload: Result<Payload, EventError>) -> String? {
-        if case .success(.memberJoined(let joined)) = payload { return joined.userId }
-        if case .string(let user)? = draft.data["userId"] { return user }
-        return nil
     }
 }

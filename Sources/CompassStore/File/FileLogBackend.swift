@@ -108,7 +108,9 @@ final class FileLogBackend: LogBackend {
 
 extension FileLogBackend {
     /// `import` a block at a time (``LogWriter/importStream(_:expectVersion:sanitizing:progress:)``).
-    func importStream(_ source: inout some ImportSource, expectVersion: Int64?, progress: ReadProgress?) throws(StoreError) -> ImportSummary {
+    /// A block at a time under the writers' lock and the batch's journal: the import holds one
+    /// block's drafts and lines, not the file's.
+    func importLines(from source: inout some ImportSource, expectVersion: Int64?, progress: ReadProgress?) throws(StoreError) -> ImportSummary {
         try writer.importStream(&source, expectVersion: expectVersion, progress: progress)
     }
 }

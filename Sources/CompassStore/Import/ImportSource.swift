@@ -66,11 +66,11 @@ package struct ImportBlock {
 }
 
 /// What an import wrote: how many events, and each family's run of `seq`s (SPEC §1.1).
-package struct ImportSummary: Equatable, Sendable {
+public struct ImportSummary: Equatable, Sendable {
     /// The events written.
-    package var count = 0
+    public package(set) var count = 0
     /// Each family's first and last new `seq`.
-    package var runs: [String: ClosedRange<Int64>] = [:]
+    public package(set) var runs: [String: ClosedRange<Int64>] = [:]
 
     package init() {}
 

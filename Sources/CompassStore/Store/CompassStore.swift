@@ -43,7 +43,7 @@ public final class CompassStore: @unchecked Sendable {
 
     /// The log's path, or the database's address.
     public let path: String
-    private let configuration: Configuration
+    let configuration: Configuration
     private let fs: FileSystem
     private let snapshots: SnapshotPolicy?
     let lock = NSLock()

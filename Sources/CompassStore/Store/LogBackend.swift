@@ -47,6 +47,11 @@ package protocol LogBackend: AnyObject {
     /// The committed lines of one family, byte for byte, each ending in `\n`, and how many.
     func familyLines(_ family: String) throws(StoreError) -> (lines: [UInt8], count: Int)
 
+    /// Imports decoded blocks all or nothing (`import`): every rejected line is reported and
+    /// nothing is written. The default gathers the blocks and appends them as one batch.
+    func importLines(from source: inout some ImportSource, expectVersion: Int64?,
+                     progress: ReadProgress?) throws(StoreError) -> ImportSummary
+
     /// `verify`, every problem handed to `problems` as it is found.
     func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
                 progress: ReadProgress?) throws(StoreError) -> VerifyReport
