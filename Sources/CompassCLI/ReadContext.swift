@@ -64,12 +64,6 @@ struct ReadContext {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 enum Terminal {
     /// The width of the terminal on stdout, or 80.
     static func width() -> Int {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Wakes a feed when its log or the folder holding it changes, instead of a fixed poll.
 ///
 /// On Linux it is an inotify watch on the log's folder (an append, a rename over the log,

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Every file operation the store makes, as one small seam.
 ///
 /// The real implementation is ``POSIXFileSystem``. Tests replace it with one that fails (EIO,
@@ -283,37 +277,22 @@ package struct POSIXFileSystem: FileSystem {
     }
 }
 
-// The C functions under names that do not clash with the protocol's methods.
+// The C functions under names that do not clash with the protocol's methods (at file scope the
+// names are the C library's, whichever the platform imports: Platform.swift).
 private func sysOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-    #if canImport(Glibc)
-    Glibc.open(path, flags, mode)
-    #else
-    Darwin.open(path, flags, mode)
-    #endif
+    open(path, flags, mode)
 }
 
 private func sysClose(_ fd: Int32) {
-    #if canImport(Glibc)
-    _ = Glibc.close(fd)
-    #else
-    _ = Darwin.close(fd)
-    #endif
+    _ = close(fd)
 }
 
 private func sysWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(fd, bytes, count)
-    #else
-    Darwin.write(fd, bytes, count)
-    #endif
+    write(fd, bytes, count)
 }
 
 private func sysRename(_ from: String, _ to: String) -> Int32 {
-    #if canImport(Glibc)
-    Glibc.rename(from, to)
-    #else
-    Darwin.rename(from, to)
-    #endif
+    rename(from, to)
 }
 
 extension FileSystem {

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CompassCore
 
 /// What an erasure did (or, for a dry run, would do).

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Small helpers around POSIX names and paths.
 package enum POSIX {
     /// The text of the current `errno`.

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The files a store keeps beside its log, named in one place.
 ///
 /// | path | holds |

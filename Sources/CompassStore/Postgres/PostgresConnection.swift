@@ -1,11 +1,5 @@
 import CLibPQ
 import CompassCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One connection to PostgreSQL through libpq, which is loaded the first time one is opened.
 ///
 /// Every statement is parameterised (`$1`, `$2`…): values never become SQL text. Results are

@@ -1,0 +1,13 @@
+// The platform's C library, imported once for the module (and its clients): glibc on Linux,
+// musl in the static Linux SDK, Bionic on Android, Darwin on Apple platforms. Every file of
+// the store that makes a POSIX call (open, pread, flock, fsync, poll, inotify, kqueue) gets it
+// from here, so a platform is added in one place.
+#if canImport(Glibc)
+@_exported import Glibc
+#elseif canImport(Musl)
+@_exported import Musl
+#elseif canImport(Android)
+@_exported import Android
+#elseif canImport(Darwin)
+@_exported import Darwin
+#endif
