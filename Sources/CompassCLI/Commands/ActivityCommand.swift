@@ -16,7 +16,7 @@ enum ActivityCommand {
     static func run(_ inv: Invocation) throws {
         let query = try query(inv)
         let context = try ReadContext(inv)
-        let page = ActivityViews.page(context.state, viewer: context.viewer, query: query, now: context.now, zone: context.zone)
+        let page = try context.views.activity(query, zone: context.zone)
         if inv.json {
             // `--limit` keeps the page's first N items; the totals stay the page's.
             var shown = page

@@ -10,8 +10,8 @@ enum AttachmentCommand {
         let (id, name) = (words[1], words[2])
         let context = try ReadContext(inv)
         let detail: InteractionDetail
-        do throws(EventError) {
-            detail = try InteractionViews.detail(context.state, viewer: context.viewer, interactionId: id)
+        do throws(StoreError) {
+            detail = try context.views.interaction(id)
         } catch {
             throw CLIError.domain(error.message)
         }

@@ -10,7 +10,7 @@ enum DocumentCommand {
         guard words[0] == "get" else { throw CLIError.usage("unknown action '\(TerminalText.escape(words[0]))' for 'document' (expected get)") }
         let id = words[1]
         let context = try ReadContext(inv)
-        let visible = LookupViews.documents(context.state, viewer: context.viewer)
+        let visible = context.views.documents()
         guard let document = visible.first(where: { $0.documentId == id }) else {
             throw CLIError.hinted("Document not found", hint: visible.isEmpty ? "you can see no documents"
                                   : "documents you can see: " + visible.prefix(8).map(\.documentId).joined(separator: ", "))

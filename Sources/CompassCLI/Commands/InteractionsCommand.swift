@@ -23,8 +23,8 @@ enum InteractionsCommand {
     static func list(_ inv: Invocation) throws -> (ReadContext, InteractionQuery, InteractionList) {
         let query = try query(inv)
         let context = try ReadContext(inv)
-        do throws(EventError) {
-            return (context, query, try InteractionViews.list(context.state, viewer: context.viewer, query: query, now: context.now))
+        do throws(StoreError) {
+            return (context, query, try context.views.interactions(query))
         } catch {
             throw viewError(error)
         }
@@ -32,8 +32,9 @@ enum InteractionsCommand {
 
     /// A list view's error in the CLI's words: the one forbidden thing there is an athlete
     /// filtering by logger, which the CLI names by its option (SPEC §3.1).
-    static func viewError(_ error: EventError) -> CLIError {
-        error.kind == .forbidden ? .domain("--logged-by is available to parents only") : .domain(error.message)
+    static func viewError(_ error: StoreError) -> Error {
+        guard case .rejected(let refusal) = error else { return error }
+        return refusal.kind == .forbidden ? CLIError.domain("--logged-by is available to parents only") : CLIError.domain(refusal.message)
     }
 
     static func runList(_ inv: Invocation) throws {
@@ -53,8 +54,8 @@ enum InteractionsCommand {
         // Counts need no text unless they search in them.
         let context = try ReadContext(inv, showsTexts: !(query.search ?? "").isEmpty)
         let analytics: InteractionAnalytics
-        do throws(EventError) {
-            analytics = try InteractionViews.analytics(context.state, viewer: context.viewer, query: query, now: context.now)
+        do throws(StoreError) {
+            analytics = try context.views.analytics(query)
         } catch {
             throw viewError(error)
         }
@@ -136,8 +137,8 @@ enum ShowCommand {
         if inv.arguments.has("csv"), inv.json { throw CLIError.usage("'--csv' and '--json' cannot be combined (choose one output)") }
         let context = try ReadContext(inv)
         let detail: InteractionDetail
-        do {
-            detail = try InteractionViews.detail(context.state, viewer: context.viewer, interactionId: inv.arguments.positionals[0])
+        do throws(StoreError) {
+            detail = try context.views.interaction(inv.arguments.positionals[0])
         } catch {
             throw CLIError.domain(error.message)
         }

@@ -10,21 +10,21 @@ enum LookupCommands {
         let state = context.state, viewer = context.viewer, now = context.now
         switch inv.arguments.command {
         case "schools":
-            let items = LookupViews.schools(state, viewer: viewer, now: now)
+            let items = context.views.schools()
             if inv.json { return inv.console.out(bytes: LookupJSON.schools(items)) }
             context.show(schools(items, context: context))
         case "coaches":
-            let items = LookupViews.coaches(state, viewer: viewer, now: now, school: inv.arguments.value("school"))
+            let items = context.views.coaches(school: inv.arguments.value("school"))
             if inv.json { return inv.console.out(bytes: LookupJSON.coaches(items)) }
             context.show(coaches(items, context: context))
         case "members":
-            let items = LookupViews.members(state, viewer: viewer)
+            let items = context.views.members()
             if inv.json { return inv.console.out(bytes: LookupJSON.members(items)) }
             context.show(Table.render(header: ["NAME", "ROLE", "JOINED", "ID"], rows: items.map {
                 [$0.fullName, $0.role == .player ? "athlete" : "parent", DateText.short($0.joinedAt, in: context.zone), $0.userId]
             }, style: context.style))
         default:  // documents
-            let items = LookupViews.documents(state, viewer: viewer)
+            let items = context.views.documents()
             if inv.json { return inv.console.out(bytes: LookupJSON.documents(items)) }
             guard !items.isEmpty else { return context.show(context.style.dim("No documents yet") + "\n") }
             context.show(Table.render(header: ["TITLE", "TYPE", "UPLOADED BY", "DATE", "ID"], rows: items.map {

@@ -28,7 +28,7 @@ enum NotificationsCommand {
             }
         }
         let context = try ReadContext(inv)
-        let list = NotificationViews.list(context.state, viewer: context.viewer, unreadOnly: args.has("unread"))
+        let list = context.views.notifications(unreadOnly: args.has("unread"))
         if inv.json { return inv.console.out(bytes: LookupJSON.notifications(list)) }
         let s = context.style
         var out = s.bold("\(list.unread) unread") + "\n"

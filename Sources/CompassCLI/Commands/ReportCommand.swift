@@ -7,8 +7,8 @@ enum ReportCommand {
     static func run(_ inv: Invocation) throws {
         let query = try InteractionsCommand.query(inv)
         let context = try ReadContext(inv)
-        do throws(EventError) {
-            inv.console.out(try ReportView.html(context.state, viewer: context.viewer, query: query, now: context.now, zone: context.zone))
+        do throws(StoreError) {
+            inv.console.out(try context.views.report(query, zone: context.zone))
         } catch {
             throw InteractionsCommand.viewError(error)
         }

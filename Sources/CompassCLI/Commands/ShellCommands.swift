@@ -131,7 +131,7 @@ enum ShellCommands {
         case "coach": ids = Array(family.coaches.keys)
         case "interaction": family.forEachVisibleInteraction(to: context.viewer) { ids.append($0.logged.interactionId) }
         case "member", "user": ids = family.memberIds
-        case "document": ids = LookupViews.documents(context.state, viewer: context.viewer).map(\.documentId)
+        case "document": ids = context.views.documents().map(\.documentId)
         default: return
         }
         inv.console.out(ids.sorted().map { $0 + "\n" }.joined())

@@ -18,15 +18,6 @@ public struct Viewer: Hashable, Sendable, Codable {
         family = member.family
     }
 
-    /// A member as they are in another state than the one viewed: a view at `--at-seq 0`
-    /// shows the viewer's family before its first line, when nobody was a member yet.
-    package init(userId: String, role: MemberRole, name: String, family: String) {
-        self.userId = userId
-        self.role = role
-        self.name = name
-        self.family = family
-    }
-
     /// Whether the viewer may see something done by `actor`: a player sees only their own
     /// actions, a parent the whole family.
     public func sees(actor: String) -> Bool { role == .parent || actor == userId }

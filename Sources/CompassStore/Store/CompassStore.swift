@@ -330,35 +330,53 @@ public final class CompassStore: @unchecked Sendable {
         }
     }
 
+    /// Every read model of `viewer`'s family (``FamilyViews``): now, as of the configured
+    /// clock; or as it was (time travel, SPEC §4) after each family's line with `seq` `atSeq`,
+    /// or before the first line recorded after `asOf` (then counted from `asOf`). A viewer who
+    /// joined after that point sees their family as it was then, as the member they are now.
+    public func views(as viewer: String, atSeq: Int64? = nil, asOf: Timestamp? = nil) throws(StoreError) -> FamilyViews {
+        let cut = ReplayCut(atSeq: atSeq, asOf: asOf)
+        guard cut != ReplayCut() else {
+            let (state, who) = try viewing(viewer)
+            return FamilyViews(state: state, viewer: who, now: configuration.clock())
+        }
+        return try views(as: viewer, options: ReadOptions(cut: cut, scope: .familyOf(viewer), problems: .summary),
+                         now: asOf ?? configuration.clock()).views
+    }
+
+    /// ``views(as:atSeq:asOf:)`` read as `options` say (a command's cut, progress and problem
+    /// keeping), counted from `now`; with the replay, whose problems a command reports.
+    package func views(as viewer: String, options: ReadOptions, now: Timestamp) throws(StoreError) -> (views: FamilyViews, replayer: Replayer) {
+        let replayer = try replay(options)
+        let who: Viewer
+        if let then = try? Viewer(viewer, in: replayer.state) {
+            who = then
+        } else if options.cut != ReplayCut() {
+            who = try viewing(viewer).1  // not a member yet at the cut: the member they are now
+        } else {
+            do throws(EventError) { who = try Viewer(viewer, in: replayer.state) } catch { throw .rejected(error) }
+        }
+        return (FamilyViews(state: replayer.state, viewer: who, now: now), replayer)
+    }
+
     /// The family's schools with status, interactions and last contact (SPEC §3.4), as of the
     /// configured clock.
-    public func schools(as viewer: String) throws(StoreError) -> [SchoolItem] {
-        let (state, who) = try viewing(viewer)
-        return LookupViews.schools(state, viewer: who, now: configuration.clock())
-    }
+    public func schools(as viewer: String) throws(StoreError) -> [SchoolItem] { try views(as: viewer).schools() }
 
     /// The family's coaches (SPEC §3.4), optionally one school's.
     public func coaches(as viewer: String, school: String? = nil) throws(StoreError) -> [CoachItem] {
-        let (state, who) = try viewing(viewer)
-        return LookupViews.coaches(state, viewer: who, now: configuration.clock(), school: school)
+        try views(as: viewer).coaches(school: school)
     }
 
     /// The family's members (SPEC §3.4).
-    public func members(as viewer: String) throws(StoreError) -> [MemberItem] {
-        let (state, who) = try viewing(viewer)
-        return LookupViews.members(state, viewer: who)
-    }
+    public func members(as viewer: String) throws(StoreError) -> [MemberItem] { try views(as: viewer).members() }
 
     /// The documents the viewer can see (SPEC §3.4).
-    public func documents(as viewer: String) throws(StoreError) -> [DocumentItem] {
-        let (state, who) = try viewing(viewer)
-        return LookupViews.documents(state, viewer: who)
-    }
+    public func documents(as viewer: String) throws(StoreError) -> [DocumentItem] { try views(as: viewer).documents() }
 
     /// The viewer's inbound-contact alerts (SPEC §3.5).
     public func notifications(as viewer: String, unreadOnly: Bool = false) throws(StoreError) -> NotificationList {
-        let (state, who) = try viewing(viewer)
-        return NotificationViews.list(state, viewer: who, unreadOnly: unreadOnly)
+        try views(as: viewer).notifications(unreadOnly: unreadOnly)
     }
 
     /// The recruiting history (SPEC §4 `audit`) the viewer may see: every event and every
@@ -379,42 +397,18 @@ public final class CompassStore: @unchecked Sendable {
     /// `seq` `atSeq`, or before the first line recorded after `asOf` (then also as of then).
     public func interactions(as viewer: String, query: InteractionQuery = InteractionQuery(), atSeq: Int64? = nil,
                              asOf: Timestamp? = nil) throws(StoreError) -> InteractionList {
-        let replayer = try replay(ReadOptions(cut: ReplayCut(atSeq: atSeq, asOf: asOf), scope: .familyOf(viewer), problems: .summary))
-        // Before the viewer joined (`atSeq` 0 is the family before its first line), they see
-        // their family as it was then, as the member they are now.
-        let who: Viewer
-        if let then = try? Viewer(viewer, in: replayer.state) {
-            who = then
-        } else {
-            let (_, now) = try viewing(viewer)
-            who = now
-        }
-        do throws(EventError) {
-            return try InteractionViews.list(replayer.state, viewer: who, query: query, now: asOf ?? configuration.clock())
-        } catch {
-            throw .rejected(error)
-        }
+        try views(as: viewer, atSeq: atSeq, asOf: asOf).interactions(query)
     }
 
     /// The self-contained HTML report (SPEC §3.6), as of the configured clock.
     public func report(as viewer: String, query: InteractionQuery = InteractionQuery(),
                        zone: TimeZone = TimeZone(secondsFromGMT: 0)!) throws(StoreError) -> String {
-        let (state, who) = try viewing(viewer)
-        do throws(EventError) {
-            return try ReportView.html(state, viewer: who, query: query, now: configuration.clock(), zone: zone)
-        } catch {
-            throw .rejected(error)
-        }
+        try views(as: viewer).report(query, zone: zone)
     }
 
     /// The interactions list and its analytics (SPEC §3.1) for `viewer`.
     public func interactions(as viewer: String, query: InteractionQuery = InteractionQuery(), now: Timestamp? = nil) throws(StoreError) -> InteractionList {
-        let state = try state(for: viewer)
-        do throws(EventError) {
-            return try InteractionViews.list(state, viewer: try Viewer(viewer, in: state), query: query, now: now ?? configuration.clock())
-        } catch {
-            throw .rejected(error)
-        }
+        try views(as: viewer, now: now).interactions(query)
     }
 
     /// A page of the interactions list (SPEC §3.1) for `viewer`: `limit` items from `offset`,
@@ -422,35 +416,24 @@ public final class CompassStore: @unchecked Sendable {
     /// page's items are built.
     public func interactions(as viewer: String, query: InteractionQuery = InteractionQuery(), offset: Int, limit: Int,
                              now: Timestamp? = nil) throws(StoreError) -> InteractionList {
-        let state = try state(for: viewer)
-        do throws(EventError) {
-            return try InteractionViews.page(state, viewer: try Viewer(viewer, in: state), query: query, now: now ?? configuration.clock(),
-                                             offset: offset, limit: limit)
-        } catch {
-            throw .rejected(error)
-        }
+        try views(as: viewer, now: now).interactions(query, offset: offset, limit: limit)
     }
 
     /// One interaction's detail (SPEC §3.2) for `viewer`.
     public func interaction(_ id: String, as viewer: String) throws(StoreError) -> InteractionDetail {
-        let state = try state(for: viewer)
-        do throws(EventError) {
-            return try InteractionViews.detail(state, viewer: try Viewer(viewer, in: state), interactionId: id)
-        } catch {
-            throw .rejected(error)
-        }
+        try views(as: viewer).interaction(id)
     }
 
     /// A page of the activity timeline (SPEC §3.3) for `viewer`.
     public func activity(as viewer: String, query: ActivityQuery = ActivityQuery(), now: Timestamp? = nil,
                          zone: TimeZone = TimeZone(secondsFromGMT: 0)!) throws(StoreError) -> ActivityPage {
-        let state = try state(for: viewer)
-        do throws(EventError) {
-            try query.validate()
-            return ActivityViews.page(state, viewer: try Viewer(viewer, in: state), query: query, now: now ?? configuration.clock(), zone: zone)
-        } catch {
-            throw .rejected(error)
-        }
+        try views(as: viewer, now: now).activity(query, zone: zone)
+    }
+
+    /// The views of `viewer`'s family now, counted from `now` (else the configured clock).
+    private func views(as viewer: String, now: Timestamp?) throws(StoreError) -> FamilyViews {
+        let (state, who) = try viewing(viewer)
+        return FamilyViews(state: state, viewer: who, now: now ?? configuration.clock())
     }
 
     // MARK: Following
