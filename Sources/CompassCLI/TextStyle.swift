@@ -5,10 +5,14 @@
 struct TextStyle {
     var colour: Bool
     var width: Int
+    /// Whether the output goes to a terminal of that width (or `$COLUMNS` says it does): only
+    /// then are tables cut to fit. Into a file or a pipe every cell is written whole.
+    var fitsWidth: Bool
 
-    init(colour: Bool, width: Int) {
+    init(colour: Bool, width: Int, fitsWidth: Bool = true) {
         self.colour = colour
         self.width = width
+        self.fitsWidth = fitsWidth
     }
 
     init(_ inv: Invocation) {
@@ -19,6 +23,7 @@ struct TextStyle {
             colour = inv.console.isTerminal && (inv.environment["NO_COLOR"] ?? "").isEmpty && inv.environment["TERM"] != "dumb"
         }
         width = Self.width(environment: inv.environment, console: inv.console)
+        fitsWidth = inv.console.isTerminal || Int(inv.environment["COLUMNS"] ?? "").map { $0 >= 40 } == true
     }
 
     /// The output's width in cells: `$COLUMNS` within 40 … 500 (a huge value would make

@@ -39,13 +39,22 @@ enum LookupCommands {
         let rows = items.map { item -> [String] in
             let contact = item.lastContactAt.map { DateText.short($0, in: context.zone) + " (\(item.daysSinceContact ?? 0)d)" } ?? "never"
             let gap = switch item.contactGap {
-            case .high?: s.red("● 30d+ gap")
-            case .medium?: s.yellow("● 21d+ gap")
+            case .high?: "● 30d+ gap"
+            case .medium?: "● 21d+ gap"
             case nil: ""
             }
             return [item.name, item.status.map(TextRules.humanize) ?? "—", String(item.interactionCount), contact, gap, item.schoolId]
         }
-        return Table.render(header: ["SCHOOL", "STATUS", "#", "LAST CONTACT", "GAP", "ID"], rows: rows, style: s)
+        // The gap is coloured once its cell is escaped, cut and padded: the colour is never text.
+        let gapColumn = 4
+        return Table.render(header: ["SCHOOL", "STATUS", "#", "LAST CONTACT", "GAP", "ID"], rows: rows, style: s) { row, column in
+            guard column == gapColumn else { return nil }
+            switch items[row].contactGap {
+            case .high?: return s.red
+            case .medium?: return s.yellow
+            case nil: return nil
+            }
+        }
     }
 
     static func coaches(_ items: [CoachItem], context: ReadContext) -> String {
@@ -62,19 +71,29 @@ enum LookupCommands {
 /// A plain table: a dim header, columns padded to their widest cell. When a row would not fit
 /// the terminal, the widest columns (never the last, the id people copy) are cut with `…`,
 /// keeping names readable; when even that does not fit, the id leaves the table for a line of
-/// its own under each row (broken only if it is wider than the terminal itself).
+/// its own under each row (broken only if it is wider than the terminal itself). Into a file or
+/// a pipe (no terminal, no `$COLUMNS`) every cell is written whole.
+///
+/// Cells are plain text: each is escaped (``TerminalText``), then cut and padded, and only then
+/// coloured by `colour` (a row's and column's style, or nil), so a colour is never escaped
+/// into text and never counts towards a column's width.
 enum Table {
-    static func render(header: [String], rows: [[String]], style: TextStyle) -> String {
+    static func render(header: [String], rows: [[String]], style: TextStyle,
+                       colour: (_ row: Int, _ column: Int) -> ((String) -> String)? = { _, _ in nil }) -> String {
+        // Into a file or a pipe nothing is cut: the table is as wide as its widest row.
+        var style = style
+        if !style.fitsWidth { style.width = .max / 4 }
         let escaped = rows.map { $0.map(TerminalText.escape) }
         let natural = header.indices.map { column in
-            max(header[column].count, escaped.map { visibleCount($0[column]) }.max() ?? 0)
+            max(header[column].count, escaped.map { Cells.width($0[column]) }.max() ?? 0)
         }
         // Readable minimums: the first column (a name) 16 cells, the others 6.
         let floors = natural.indices.map { min(natural[$0], $0 == 0 ? 16 : 6) }
         let idFits = floors.dropLast().reduce(0, +) + natural.last! + 2 * (natural.count - 1) <= style.width
-        guard !idFits, header.count > 1 else { return table(header, escaped, natural: natural, style: style) }
+        guard !idFits, header.count > 1 else { return table(header, escaped, natural: natural, style: style, colour: colour) }
         // The ids on their own lines.
-        let body = table(Array(header.dropLast()), escaped.map { Array($0.dropLast()) }, natural: Array(natural.dropLast()), style: style)
+        let body = table(Array(header.dropLast()), escaped.map { Array($0.dropLast()) }, natural: Array(natural.dropLast()), style: style,
+                         colour: colour)
         var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var out = lines.removeFirst() + "\n"
         for (index, row) in escaped.enumerated() where index < lines.count {
@@ -84,38 +103,27 @@ enum Table {
         return out
     }
 
-    private static func table(_ header: [String], _ escaped: [[String]], natural: [Int], style: TextStyle) -> String {
+    private static func table(_ header: [String], _ escaped: [[String]], natural: [Int], style: TextStyle,
+                              colour: (_ row: Int, _ column: Int) -> ((String) -> String)?) -> String {
         var widths = natural
         while widths.reduce(0, +) + 2 * (widths.count - 1) > style.width,
               let widest = widths.indices.dropLast().max(by: { widths[$0] < widths[$1] }), widths[widest] > 4 {
             widths[widest] -= 1
         }
         if widths.count == 1 { widths[0] = min(widths[0], style.width) }
-        func line(_ cells: [String], dim: Bool) -> String {
+        func line(_ cells: [String], row: Int?) -> String {
             var parts: [String] = []
             for (column, cell) in cells.enumerated() {
-                let cut = column < cells.count - 1 || widths.count == 1 || visibleCount(cell) > style.width
-                let text = cut && visibleCount(cell) > widths[column] && !cell.contains("\u{1B}") ? TextStyle.truncate(cell, to: widths[column]) : cell
-                let pad = column == cells.count - 1 ? "" : String(repeating: " ", count: max(0, widths[column] - visibleCount(text)))
-                parts.append(text + pad)
+                let cut = column < cells.count - 1 || widths.count == 1 || Cells.width(cell) > style.width
+                let text = cut && Cells.width(cell) > widths[column] ? TextStyle.truncate(cell, to: widths[column]) : cell
+                let pad = column == cells.count - 1 ? "" : String(repeating: " ", count: max(0, widths[column] - Cells.width(text)))
+                let styled = row.flatMap { colour($0, column) }.map { $0(text) } ?? text
+                parts.append(text.isEmpty ? pad : styled + pad)
             }
             var joined = parts.joined(separator: "  ")
             while joined.hasSuffix(" ") { joined.removeLast() }
-            return (dim ? style.dim(joined) : joined) + "\n"
+            return (row == nil ? style.dim(joined) : joined) + "\n"
         }
-        return line(header, dim: true) + escaped.map { line($0, dim: false) }.joined()
-    }
-
-    /// Terminal cells, not counting the ANSI colour sequences a style put around a cell.
-    static func visibleCount(_ text: String) -> Int {
-        guard text.contains("\u{1B}") else { return Cells.width(text) }
-        var plain = ""
-        var inEscape = false
-        for ch in text {
-            if ch == "\u{1B}" { inEscape = true; continue }
-            if inEscape { if ch == "m" { inEscape = false }; continue }
-            plain.append(ch)
-        }
-        return Cells.width(plain)
+        return line(header, row: nil) + escaped.enumerated().map { line($0.element, row: $0.offset) }.joined()
     }
 }
