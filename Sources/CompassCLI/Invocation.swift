@@ -96,28 +96,74 @@ struct Invocation {
 
     /// `--tz`, else `$COMPASS_TZ`, else `$TZ` when it names an IANA zone, else UTC (SPEC §4).
     func timeZone() throws -> TimeZone {
+        try chosenTimeZone()?.zone ?? TimeZone(secondsFromGMT: 0)!
+    }
+
+    /// The zone `--tz`, `$COMPASS_TZ` or `$TZ` names, with where it came from; nil when none is
+    /// set (a local time then has no zone to be read in).
+    func chosenTimeZone() throws -> (zone: TimeZone, name: String)? {
         let utc = TimeZone(secondsFromGMT: 0)!
         let given = arguments.value("tz").map { ($0, "--tz") } ?? environment["COMPASS_TZ"].flatMap { $0.isEmpty ? nil : ($0, "$COMPASS_TZ") }
         if let (name, source) = given {
             // Only a zone's offsets are read (DateText): UTC needs no time-zone database.
-            if name == "UTC" { return utc }
+            if name == "UTC" { return (utc, name) }
             guard let zone = TimeZone(identifier: name) else {
                 throw CLIError.usage("unknown time zone '\(TerminalText.escape(name))' for '\(source)' (expected an IANA name, e.g. America/Chicago or UTC)")
             }
-            return zone
+            return (zone, name)
         }
-        if let name = environment["TZ"].map({ $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }), name != "UTC", !name.isEmpty,
-           let zone = TimeZone(identifier: name) {
-            return zone
+        if let name = environment["TZ"].map({ $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }), !name.isEmpty {
+            if name == "UTC" { return (utc, name) }
+            if let zone = TimeZone(identifier: name) { return (zone, name) }
         }
-        return utc
+        return nil
     }
 
-    /// An RFC 3339 time, or a date (`2026-11-01`): midnight of that day in the time zone.
+    /// An RFC 3339 time; a local time without an offset (`2026-11-17T16:00`, seconds
+    /// optional), read in the `--tz` zone; or a date (`2026-11-01`): midnight of that day in the
+    /// time zone (SPEC §4).
     func time(_ text: String, option: String) throws -> Timestamp {
         if let time = Timestamp(rfc3339: text) { return time }
         if let midnight = try localMidnight(text) { return midnight }
-        throw CLIError.usage("invalid time '\(TerminalText.escape(text))' for '\(option)' (expected RFC 3339 between years 0000 and 9999, e.g. 2026-02-03T14:15:00Z, or a date, 2026-02-03)")
+        if let local = try localTime(text, option: option) { return local }
+        throw CLIError.usage("invalid time '\(TerminalText.escape(text))' for '\(option)' (expected RFC 3339 between years 0000 and 9999, e.g. 2026-02-03T14:15:00Z, a local time with --tz, 2026-02-03T14:15, or a date, 2026-02-03)")
+    }
+
+    /// `YYYY-MM-DDTHH:MM[:SS]` read in the chosen zone; nil when the text is not such a time.
+    /// Without a zone, a time that does not exist there (a spring-forward gap) or exists twice
+    /// (a fall-back hour), it is a usage error that says what would be valid.
+    func localTime(_ text: String, option: String) throws -> Timestamp? {
+        let seconds = text.utf8.count == 16 ? ":00" : ""
+        guard text.utf8.count == 16 || text.utf8.count == 19, let wall = Timestamp(rfc3339: text + seconds + "Z") else { return nil }
+        let shown = TerminalText.escape(text)
+        let full = TerminalText.escape(text + seconds)  // with an offset, RFC 3339 wants the seconds
+        guard let (zone, name) = try chosenTimeZone() else {
+            throw CLIError.usage("'\(option)' \(shown) has no offset: give the zone it is in with --tz (e.g. --tz America/Chicago), or an offset (\(full)-06:00)")
+        }
+        // The offsets the zone has around that wall-clock time; each is a reading when the
+        // zone has it at the instant it gives.
+        let day: Int64 = 86_400_000
+        let offsets = Set([wall.millisecondsSinceEpoch - day, wall.millisecondsSinceEpoch + day].map {
+            Int64(zone.secondsFromGMT(for: Timestamp(millisecondsSinceEpoch: $0).date)) * 1000
+        }).sorted()
+        let readings = offsets.filter { offset in
+            Int64(zone.secondsFromGMT(for: Timestamp(millisecondsSinceEpoch: wall.millisecondsSinceEpoch - offset).date)) * 1000 == offset
+        }
+        func spelled(_ offset: Int64) -> String {
+            let minutes = abs(offset) / 60_000
+            return (offset < 0 ? "-" : "+") + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+        }
+        let both = offsets.map(spelled).joined(separator: " or ")
+        switch readings.count {
+        case 1:
+            let instant = Timestamp(millisecondsSinceEpoch: wall.millisecondsSinceEpoch - readings[0])
+            guard Timestamp.validRange.contains(instant) else { return nil }
+            return instant
+        case 0:
+            throw CLIError.usage("'\(option)' \(shown) does not exist in \(TerminalText.escape(name)): the clocks skip it (\(both)); give an offset, e.g. \(full)\(spelled(offsets.last ?? 0))")
+        default:
+            throw CLIError.usage("'\(option)' \(shown) happens twice in \(TerminalText.escape(name)) (\(both)); give the offset, e.g. \(full)\(spelled(offsets.first ?? 0))")
+        }
     }
 
     /// `YYYY-MM-DD` as midnight in the time zone, or nil when the text is not a date.
