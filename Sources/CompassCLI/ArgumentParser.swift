@@ -7,6 +7,11 @@ struct OptionSpec: Sendable {
     var repeatable = false
     /// The values the option accepts, when they are a listed set (checked on every command).
     var choices: [String]? = nil
+    /// Words people use for a listed value, and the value they stand for (`athlete` → `player`).
+    var aliases: [String: String] = [:]
+    /// The usual values of an open set (a school's status): completed, and a value close to one
+    /// of them is taken for a typo; any other value is still accepted.
+    var suggestions: [String] = []
     /// A one-letter alias (`-o`).
     var short: Character? = nil
 }
@@ -98,10 +103,14 @@ enum ArgumentParser {
             if !option.repeatable, parsed.values[option.name] != nil {
                 throw UsageError("option '\(name)' given more than once")
             }
-            if let choices = option.choices, !choices.contains(value) {
-                throw UsageError("invalid value '\(TerminalText.escape(value))' for '\(name)' (expected \(choices.joined(separator: ", ")))")
+            let canonical = option.aliases[value] ?? value
+            if let choices = option.choices, !choices.contains(canonical) {
+                let words = option.aliases.keys.sorted() + choices
+                let near = Suggestions.closest(to: value, in: words)
+                throw UsageError("invalid value '\(TerminalText.escape(value))' for '\(name)' (expected \(words.joined(separator: ", ")))"
+                                 + (near.isEmpty ? "" : "; did you mean '\(near[0])'?"))
             }
-            parsed.values[option.name, default: []].append(value)
+            parsed.values[option.name, default: []].append(canonical)
         }
         if !parsed.flags.contains("help") {
             if parsed.positionals.count > spec.positionals.count {

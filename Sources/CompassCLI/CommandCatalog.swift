@@ -18,6 +18,13 @@ enum CommandCatalog {
     /// What an append takes.
     static let writing: [OptionSpec] = [log, viewer, now, tz, json]
 
+    /// A school's statuses as the web app and this tool name them (SPEC §2: any slug is valid;
+    /// these are completed, and a typo close to one of them is refused).
+    static let statuses = [
+        "researching", "contacted", "interested", "camp_invite", "official_visit_invited", "official_visit_scheduled",
+        "visit_scheduled", "visiting", "offer_received", "recruited", "committed", "declined", "not_pursuing", "not_interested",
+    ]
+
     static let timeTravel: [OptionSpec] = [
         OptionSpec(name: "as-of", value: "TIME", help: "replay only events recorded at or before this time (RFC 3339 or YYYY-MM-DD)"),
         OptionSpec(name: "at-seq", value: "N", help: "replay each family's events with seq ≤ N"),
@@ -87,14 +94,15 @@ enum CommandCatalog {
         spec("add-member", "Add a member to the family of --as, or start a new family with --family.", writing + [
             OptionSpec(name: "user", value: "ID", help: "the new member's user id"),
             OptionSpec(name: "name", value: "NAME", help: "full name"),
-            OptionSpec(name: "role", value: "player|parent", help: "athlete (player) or parent", choices: MemberRole.allCases.map(\.rawValue)),
+            OptionSpec(name: "role", value: "athlete|parent", help: "athlete or parent (an athlete is stored as player)",
+                       choices: MemberRole.allCases.map(\.rawValue), aliases: ["athlete": MemberRole.player.rawValue]),
             OptionSpec(name: "family", value: "ID", help: "a family id not in the log yet: start it (you are its first member)"),
         ] + append, examples: ["add-member --user u-pat --name \"Pat Lopez\" --role parent --family f-lopez",
                               "add-member --as u-pat --user u-maya --name \"Maya Lopez\" --role player"]),
         spec("add-school", "Add a school to the family's list.", writing + [
             OptionSpec(name: "name", value: "NAME", help: "school name"),
             OptionSpec(name: "school", value: "ID", help: "school id (default: from the name)"),
-            OptionSpec(name: "status", value: "S", help: "initial status, e.g. interested"),
+            OptionSpec(name: "status", value: "S", help: "initial status, e.g. interested", suggestions: statuses),
         ] + append, examples: ["add-school --as u-pat --name \"Arizona State\" --status interested"]),
         spec("add-coach", "Add a coach of one of the family's schools.", writing + [
             OptionSpec(name: "school", value: "ID", help: "the coach's school"),
@@ -125,7 +133,7 @@ enum CommandCatalog {
              examples: ["delete-interaction i-3 --as u-maya"]),
         spec("change-status", "Change a school's recruiting status.", writing + [
             OptionSpec(name: "school", value: "ID", help: "the school"),
-            OptionSpec(name: "status", value: "S", help: "new status, e.g. offer_received"),
+            OptionSpec(name: "status", value: "S", help: "new status, e.g. offer_received", suggestions: statuses),
             OptionSpec(name: "notes", value: "N", help: "notes; - reads standard input, @FILE a file"),
         ] + append, examples: ["change-status --as u-pat --school s-asu --status offer_received --notes \"Decide by Feb 1\""]),
         spec("upload-document", "Record an uploaded document.", writing + [

@@ -91,7 +91,8 @@ public enum Compass {
 
     /// `error: unknown command 'X'`, with the closest commands.
     static func unknownCommand(_ name: String, console: Console) -> Int32 {
-        let near = Suggestions.closest(to: name, in: CommandCatalog.all.map(\.name))
+        let near = name.hasPrefix("-") ? Suggestions.closest(to: name, in: ["--version", "--help"])
+                                       : Suggestions.closest(to: name, in: CommandCatalog.all.map(\.name))
         console.err("error: unknown command '\(TerminalText.escape(name))'" + (near.isEmpty ? "" : "; did you mean '\(near[0])'?") + "\n")
         console.err("Run 'compass --help' for the list of commands.\n")
         return 2

@@ -93,7 +93,9 @@ import Glibc
         let cli = CLIHarness()
         cli.seedFamily()
         let before = cli.logBytes
-        for time in ["2026-11-20T10:00:00", "yesterday", "2026-13-01"] {
+        // (A time without an offset is a local time, SPEC §4 v3.1: with no zone it is refused
+        // naming --tz, LocalTimeTests.)
+        for time in ["2026-11-20T10:00:00+25:00", "yesterday", "2026-13-01"] {
             let logged = cli.run(["log-interaction", "--as", "u-maya", "--school", "s-ucla", "--type", "email",
                                   "--direction", "outbound", "--occurred-at", time])
             let now = cli.run(["add-school", "--as", "u-pat", "--name", "X", "--now", time])

@@ -106,7 +106,7 @@ import Testing
 
     @Test func anUnknownIdGetsAHintWithTheClosestIdsOfTheViewersFamilyOnly() {
         let cli = Self.family()
-        let school = cli.run("change-status --as u-pat --school s-uclaa --status offer")
+        let school = cli.run("change-status --as u-pat --school s-uclaa --status offer_received")
         #expect(school.stderr == "error: Please select a school\nhint: no school 's-uclaa' in your family; did you mean s-ucla?\n")
         // Another family has s-ucla-2; it is never suggested.
         #expect(cli.run("add-member --user u-x --name X --role parent --family f-x").status == 0)

@@ -54,6 +54,22 @@ enum AppendCommands {
         }
     }
 
+    /// `--status` as typed: one of the usual statuses; a typo of one (an edit or two away) is a
+    /// usage error that names it; any other slug is recorded as given (SPEC §2 allows it), with
+    /// a note on stderr.
+    static func status(_ value: String?, _ inv: Invocation) throws -> String? {
+        guard let value, !value.isEmpty else { return value }
+        let known = CommandCatalog.statuses
+        guard !known.contains(value) else { return value }
+        if let near = known.min(by: { Suggestions.distance(value, $0) < Suggestions.distance(value, $1) }),
+           Suggestions.distance(value, near) <= max(1, min(2, value.count / 4)) {
+            throw CLIError.usage("invalid value '\(TerminalText.escape(value))' for '--status'; did you mean '\(near)'?")
+        }
+        guard TextRules.isSlug(value) else { return value }  // the rules refuse it: `Invalid status`
+        inv.console.err("note: '\(TerminalText.escape(value))' is not one of the usual statuses (\(known.joined(separator: ", "))); it is recorded as given\n")
+        return value
+    }
+
     /// The command the words ask for (absent options stay absent: the rules name what is missing).
     static func command(_ args: ParsedArguments, inv: Invocation) throws -> Command {
         func text(_ option: String) -> String { args.value(option) ?? "" }
@@ -61,7 +77,7 @@ enum AppendCommands {
         case "add-member":
             return .addMember(AddMember(userId: text("user"), fullName: text("name"), role: text("role"), newFamily: args.value("family")))
         case "add-school":
-            return .addSchool(AddSchool(name: text("name"), schoolId: args.value("school"), status: args.value("status")))
+            return .addSchool(AddSchool(name: text("name"), schoolId: args.value("school"), status: try status(args.value("status"), inv)))
         case "add-coach":
             return .addCoach(AddCoach(schoolId: text("school"), firstName: text("first"), lastName: text("last"), role: text("role"),
                                       coachId: args.value("coach")))
@@ -77,7 +93,8 @@ enum AppendCommands {
         case "delete-interaction":
             return .deleteInteraction(DeleteInteraction(interactionId: args.positionals[0]))
         case "change-status":
-            return .changeStatus(ChangeStatus(schoolId: text("school"), newStatus: text("status"), notes: try inv.longText("notes")))
+            return .changeStatus(ChangeStatus(schoolId: text("school"), newStatus: try status(args.value("status"), inv) ?? "",
+                                              notes: try inv.longText("notes")))
         default:  // upload-document: the store reads `--file` and records its name, size and hash
             return .uploadDocument(UploadDocument(title: text("title"), docType: text("doc-type"), documentId: args.value("document")))
         }

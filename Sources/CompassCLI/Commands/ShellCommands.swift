@@ -47,7 +47,7 @@ enum ShellCommands {
         """
         for spec in visible {
             for option in spec.options {
-                if let choices = option.choices {
+                if let choices = option.choices ?? (option.suggestions.isEmpty ? nil : option.suggestions) {
                     script += "    \(spec.name):--\(option.name)) COMPREPLY=( $(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\") ); return;;\n"
                 } else if option.value != nil, idOptions[option.name] == nil {
                     script += "    \(spec.name):--\(option.name)) COMPREPLY=( $(compgen -f -- \"$cur\") ); return;;\n"
@@ -87,7 +87,7 @@ enum ShellCommands {
             script += "complete -c compass -n '__fish_use_subcommand' -a \(spec.name) -d \(quoted(spec.summary))\n"
             for option in spec.options {
                 var line = "complete -c compass -n '__fish_seen_subcommand_from \(spec.name)' -l \(option.name) -d \(quoted(option.help))"
-                if let choices = option.choices { line += " -r -a \(quoted(choices.joined(separator: " ")))" }
+                if let choices = option.choices ?? (option.suggestions.isEmpty ? nil : option.suggestions) { line += " -r -a \(quoted(choices.joined(separator: " ")))" }
                 if let kind = idOptions[option.name] { line += " -r -a '(compass __ids \(kind) 2>/dev/null)'" }
                 script += line + "\n"
             }
