@@ -9,6 +9,9 @@ struct OptionSpec: Sendable {
     var choices: [String]? = nil
     /// Words people use for a listed value, and the value they stand for (`athlete` → `player`).
     var aliases: [String: String] = [:]
+    /// Whether one `--name` takes every value after it up to the next option
+    /// (`--attach a.pdf b.png`); each is one more value of a repeatable option.
+    var takesSeveral = false
     /// The usual values of an open set (a school's status): completed, and a value close to one
     /// of them is taken for a typo; any other value is still accepted.
     var suggestions: [String] = []
@@ -111,6 +114,12 @@ enum ArgumentParser {
                                  + (near.isEmpty ? "" : "; did you mean '\(near[0])'?"))
             }
             parsed.values[option.name, default: []].append(canonical)
+            if option.takesSeveral, inlineValue == nil {
+                while index < words.count, !words[index].hasPrefix("-") {
+                    parsed.values[option.name, default: []].append(words[index])
+                    index += 1
+                }
+            }
         }
         if !parsed.flags.contains("help") {
             if parsed.positionals.count > spec.positionals.count {

@@ -33,12 +33,21 @@ enum AppendCommands {
             : args.command == "upload-document" ? args.all("file").map { AttachmentFile.path(inv.resolve($0)) } : []
         let ids = IdSource(inv.makeId)
         let store = try inv.store(mustExist: false, clock: { now }, makeId: { ids.next() })
+        if case .addSchool(let school) = command, school.schoolId == nil, eventId == nil {
+            try refuseSecondSchoolOfAName(school.name, as: actor, store: store)
+        }
         let receipt: Receipt
         do throws(StoreError) {
             receipt = try store.append(command, as: actor, idempotencyKey: eventId, expectVersion: expectVersion, files: files)
         } catch {
-            guard case .rejected(let rejection) = error, let hint = IdHints.hint(for: args, actor: actor, store: store) else { throw error }
-            throw CLIError.hinted(rejection.message, hint: hint)
+            guard case .rejected(let rejection) = error else { throw error }
+            if let hint = IdHints.hint(for: args, actor: actor, store: store) { throw CLIError.hinted(rejection.message, hint: hint) }
+            // An interaction needs a school or a coach (a tweet too): say which options name them.
+            if args.command == "log-interaction", rejection.message == RuleMessage.selectSchool,
+               args.value("school") == nil, args.value("coach") == nil, args.value("new-coach") == nil {
+                throw CLIError.hinted(rejection.message, hint: "give --school ID or --coach ID ('compass schools' and 'compass coaches' list them)")
+            }
+            throw error
         }
         if inv.json {
             var w = JSONWriter()
@@ -52,6 +61,24 @@ enum AppendCommands {
         } else {
             inv.console.out(receipt.entityId + "\n")
         }
+    }
+
+    /// A school whose name the family already has is most likely the same school typed again:
+    /// it is refused, with how to add a second school of that name on purpose (its own
+    /// `--school ID`). (A retry with `--event-id` is an idempotent append, never refused here.)
+    static func refuseSecondSchoolOfAName(_ name: String, as actor: String, store: CompassStore) throws {
+        let key = name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard !key.isEmpty else { return }
+        let views: FamilyViews
+        do throws(StoreError) {
+            views = try store.views(as: actor)
+        } catch {
+            guard case .rejected = error else { throw error }
+            return  // not a member: the append says so in the rules' words
+        }
+        guard let same = views.schools().first(where: { $0.name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == key }) else { return }
+        throw CLIError.hinted("Your family already has a school named \(TerminalText.escape(same.name)) (\(same.schoolId))",
+                              hint: "to add a second school of that name, give it its own id: --school ID")
     }
 
     /// `--status` as typed: one of the usual statuses; a typo of one (an edit or two away) is a

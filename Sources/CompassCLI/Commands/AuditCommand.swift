@@ -56,6 +56,22 @@ enum AuditCommand {
         }
         if written == 0, !json { out = Array((style.dim("No history matches") + "\n").utf8) }
         inv.console.out(bytes: out)
+        if written == 0, let entity = query.entity, let viewer, let hint = try entityHint(entity, viewer: viewer, store: store) {
+            inv.console.err("hint: \(hint)\n")
+        }
+    }
+
+    /// When `--entity` names no id of the viewer's family: the closest ones it has (never
+    /// another family's).
+    static func entityHint(_ entity: String, viewer: Viewer, store: CompassStore) throws -> String? {
+        let views = try store.views(as: viewer.userId)
+        var ids = views.schools().map(\.schoolId) + views.coaches().map(\.coachId) + views.documents().map(\.documentId)
+        ids += try views.interactions().items.map(\.id)
+        guard !ids.contains(entity) else { return nil }
+        let near = Suggestions.closest(to: entity, in: ids)
+        let named = "no '\(TerminalText.escape(entity))' in your family"
+        return near.isEmpty ? named + "; 'compass schools', 'compass coaches' and 'compass interactions' list its ids"
+                            : named + "; did you mean " + near.joined(separator: ", ") + "?"
     }
 
     static func line(_ entry: AuditEntry, zone: TimeZone, style s: TextStyle) -> String {

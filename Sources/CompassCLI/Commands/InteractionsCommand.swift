@@ -143,7 +143,10 @@ enum ShowCommand {
             throw CLIError.domain(error.message)
         }
         if inv.arguments.has("csv") {
-            guard detail.canExport else { throw CLIError.domain("Export is available to players only") }
+            guard detail.canExport else {
+                throw CLIError.hinted("Export is available to players only",
+                                      hint: "a parent exports the family's list with: compass export --as \(TerminalText.escape(context.viewer.userId)) > interactions.csv")
+            }
             inv.console.out(InteractionCSV.detail(detail, zone: context.zone))
         } else if inv.json {
             inv.console.out(bytes: InteractionJSON.detail(detail))

@@ -31,7 +31,11 @@ enum NotificationsCommand {
         let list = context.views.notifications(unreadOnly: args.has("unread"))
         if inv.json { return inv.console.out(bytes: LookupJSON.notifications(list)) }
         let s = context.style
-        var out = s.bold("\(list.unread) unread") + "\n"
+        // What the command changed, said first: a parent who turned alerts off sees it took.
+        var out = ""
+        if let alerts { out += "Inbound alerts are now \(alerts) for you.\n" }
+        if args.has("mark-read") { out += "Every alert is marked read.\n" }
+        out += s.bold("\(list.unread) unread") + "\n"
         if list.items.isEmpty { out += s.dim(args.has("unread") ? "No unread alerts" : "No alerts yet") + "\n" }
         for item in list.items {
             let title = TerminalText.escape(item.title)
