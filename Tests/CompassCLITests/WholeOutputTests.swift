@@ -36,3 +36,25 @@ import CompassTestSupport
         #expect(fitted.stdout.contains("…") && fitted.stdout.contains("s-seattle-2"))
     }
 }
+
+/// The printed report says which interactions carry files, and a table that runs onto the
+/// next page repeats its header there (its header row is the table's `thead`, repeated by
+/// every browser's print layout, and asked for again in the print CSS).
+@Suite struct ReportPrintTests {
+    @Test func cardsMarkTheirFilesAndEveryTableHasAHeaderThatRepeats() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.write("a.pdf", "A PDF")
+        cli.write("b.png", "A PNG")
+        cli.runAll([
+            "log-interaction --as u-maya --school s-ucla --type email --direction inbound --subject 'With files' --attach \(cli.directory)/a.pdf \(cli.directory)/b.png",
+            "log-interaction --as u-maya --school s-ucla --type email --direction outbound --subject 'Without'",
+        ])
+        let html = cli.run("report --as u-pat").stdout
+        #expect(html.contains("📎 2 files"))
+        #expect(html.components(separatedBy: "📎").count == 2, "only the card with files is marked")
+        let tables = html.components(separatedBy: "<table>").count - 1
+        #expect(tables >= 3 && html.components(separatedBy: "<thead>").count - 1 == tables)
+        #expect(html.contains("thead { display: table-header-group; }"))
+    }
+}

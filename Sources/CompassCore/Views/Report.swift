@@ -42,22 +42,22 @@ public enum ReportView {
         h.raw("</section>\n")
 
         // Counts by type and by sentiment.
-        h.raw("<section class=\"counts\">\n<h2>By type and sentiment</h2>\n<div class=\"twocol\">\n<table>\n<tr><th>Type</th><th>Count</th></tr>\n")
+        h.raw("<section class=\"counts\">\n<h2>By type and sentiment</h2>\n<div class=\"twocol\">\n<table>\n<thead><tr><th>Type</th><th>Count</th></tr></thead>\n<tbody>\n")
         for type in InteractionType.allCases {
             let count = list.items.count { $0.type == type }
             if count > 0 { h.raw("<tr><td>\(type.icon) \(type.displayName)</td><td>\(count)</td></tr>\n") }
         }
-        h.raw("</table>\n<table>\n<tr><th>Sentiment</th><th>Count</th></tr>\n")
+        h.raw("</tbody>\n</table>\n<table>\n<thead><tr><th>Sentiment</th><th>Count</th></tr></thead>\n<tbody>\n")
         for sentiment in Sentiment.allCases {
             let count = list.items.count { $0.sentiment == sentiment }
             if count > 0 { h.raw("<tr><td>\(sentiment.displayName)</td><td>\(count)</td></tr>\n") }
         }
         let none = list.items.count { $0.sentiment == nil }
         if none > 0 { h.raw("<tr><td>Not rated</td><td>\(none)</td></tr>\n") }
-        h.raw("</table>\n</div>\n</section>\n")
+        h.raw("</tbody>\n</table>\n</div>\n</section>\n")
 
         // Schools with status and last contact.
-        h.raw("<section class=\"schools\">\n<h2>Schools</h2>\n<table>\n<tr><th>School</th><th>Status</th><th>Interactions</th><th>Last contact</th></tr>\n")
+        h.raw("<section class=\"schools\">\n<h2>Schools</h2>\n<table>\n<thead><tr><th>School</th><th>Status</th><th>Interactions</th><th>Last contact</th></tr></thead>\n<tbody>\n")
         for school in LookupViews.schools(state, viewer: viewer, now: now) {
             h.raw("<tr><td>")
             h.text(school.name)
@@ -72,7 +72,7 @@ public enum ReportView {
             }
             h.raw("</td></tr>\n")
         }
-        h.raw("</table>\n</section>\n")
+        h.raw("</tbody>\n</table>\n</section>\n")
 
         // The interactions, as the seed's cards.
         h.raw("<section class=\"interactions\">\n<h2>Interactions (\(list.items.count))</h2>\n")
@@ -89,7 +89,8 @@ public enum ReportView {
             if !place.isEmpty { h.raw("<p class=\"place\">"); h.text(place.joined(separator: " • ")); h.raw("</p>\n") }
             if let content = item.content { h.raw("<p class=\"content\">"); h.text(content); h.raw("</p>\n") }
             h.raw("<p class=\"date\">")
-            h.text(DateText.long(item.occurredAt, in: zone) + (viewer.role == .parent ? " · logged by \(item.loggedByName)" : ""))
+            h.text(DateText.long(item.occurredAt, in: zone) + (viewer.role == .parent ? " · logged by \(item.loggedByName)" : "")
+                   + (item.attachmentCount > 0 ? " · 📎 \(item.attachmentCount) file\(item.attachmentCount == 1 ? "" : "s")" : ""))
             h.raw("</p>\n</article>\n")
         }
         h.raw("</section>\n")
@@ -206,6 +207,7 @@ public enum ReportView {
     @media print {
       body { margin: 0; max-width: none; font-size: 10.5pt; }
       h2 { break-after: avoid; margin-top: 1.2rem; }
+      thead { display: table-header-group; }
       section.analytics, section.weeks, section.counts { break-inside: avoid; }
       .cards { flex-wrap: nowrap; } .stat { flex: 1 1 0; min-width: 0; padding: .5rem .75rem; }
       .card, tr, li, .stat, .chart { break-inside: avoid; }
