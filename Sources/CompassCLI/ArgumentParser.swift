@@ -135,7 +135,8 @@ enum ArgumentParser {
     /// The `--help` text of a command.
     ///
     /// - Parameter width: the terminal's width in cells: the summary and each option's help are
-    ///   wrapped at word boundaries to it (examples stay whole, to be copied).
+    ///   wrapped at word boundaries to it; an example too long for it is broken between its
+    ///   words with `\` continuations, so it still pastes into a shell as one command.
     static func help(for spec: CommandSpec, width: Int = 80) -> String {
         let usage = (["usage: compass", spec.name] + spec.positionals + ["[options]"]).joined(separator: " ")
         var text = TextStyle.wrap(usage, width: width).joined(separator: "\n") + "\n\n"
@@ -148,9 +149,37 @@ enum ArgumentParser {
         }
         text += table(rows, width: width)
         if !spec.examples.isEmpty {
-            text += "\nexamples:\n" + spec.examples.map { "  compass \($0)\n" }.joined()
+            text += "\nexamples:\n" + spec.examples.map { example(" compass " + $0, width: width) }.joined()
         }
         return text
+    }
+
+    /// A command line indented by one more space, broken between shell words (never inside a
+    /// quoted one) with ` \` at the end of each line but the last, to fit `width`.
+    static func example(_ line: String, width: Int) -> String {
+        var words: [String] = []
+        var current = "", quote: Character?
+        for character in line.dropFirst() {
+            if character == " ", quote == nil {
+                if !current.isEmpty { words.append(current); current = "" }
+                continue
+            }
+            if character == "\"" || character == "'" { quote = quote == nil ? character : (quote == character ? nil : quote) }
+            current.append(character)
+        }
+        if !current.isEmpty { words.append(current) }
+        var lines: [String] = []
+        var out = "  "
+        for word in words {
+            let start = out == "  " || out == "      "
+            if !start, Cells.width(out) + 1 + Cells.width(word) + 2 > width {
+                lines.append(out + " \\")
+                out = "      "
+            }
+            out += (out == "  " || out == "      " ? "" : " ") + word
+        }
+        lines.append(out)
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// Two columns, indented by two: names, then their help wrapped to `width` and continued

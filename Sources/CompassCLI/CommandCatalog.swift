@@ -123,7 +123,7 @@ enum CommandCatalog {
             OptionSpec(name: "content", value: "C", help: "notes (≤ 10,000); - reads standard input, @FILE a file (@@ for a literal @)"),
             OptionSpec(name: "sentiment", value: "S", help: sentiments.joined(separator: "|"), choices: sentiments),
             OptionSpec(name: "interest", value: "y,n,y,n,n,y", help: "the six interest-calibration answers"),
-            OptionSpec(name: "attach", value: "PATH…", help: "attach files (each ≤ 10 MB; pdf, jpg, png, gif, txt, doc, docx)", repeatable: true,
+            OptionSpec(name: "attach", value: "PATH", help: "attach files (each ≤ 10 MB; pdf, jpg, png, gif, txt, doc, docx)", repeatable: true,
                        takesSeveral: true),
             OptionSpec(name: "interaction", value: "ID", help: "interaction id (default: next i-N)"),
             OptionSpec(name: "new-coach", value: "\"FIRST LAST\"", help: "a coach not on the list yet, added at --school in the same batch"),

@@ -207,7 +207,11 @@ import Testing
                         "notifications --as u-pat", "replay", "verify"] {
             let out = cli.run(CLIHarness.words(command), environment: env).stdout
             for line in out.split(separator: "\n", omittingEmptySubsequences: false) {
-                #expect(Cells.width(String(line)) <= columns, "\(command) at \(columns): \(line)")
+                // A command to copy and a hash stand whole on a line of their own, never broken
+                // inside (issue 58): the terminal wraps them where they are wider than it.
+                let text = line.trimmingCharacters(in: .whitespaces)
+                let wholeToken = text.hasPrefix("› compass ") || (text.count == 64 && text.allSatisfy(\.isHexDigit))
+                #expect(wholeToken || Cells.width(String(line)) <= columns, "\(command) at \(columns): \(line)")
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CompassTestSupport
+@testable import CompassCLI
 
 /// Output into a file or a pipe is whole: tables are fitted to a terminal only when there is
 /// one (or `COLUMNS` says how wide it is); otherwise every cell is written as it is.
@@ -56,5 +57,40 @@ import CompassTestSupport
         let tables = html.components(separatedBy: "<table>").count - 1
         #expect(tables >= 3 && html.components(separatedBy: "<thead>").count - 1 == tables)
         #expect(html.contains("thead { display: table-header-group; }"))
+    }
+}
+
+/// At 40 columns: a command to copy and a hash are never broken inside (each stands whole on
+/// its own line), a status change keeps its new status, and every help page fits 80 columns
+/// with long examples continued by `\`.
+@Suite struct NarrowTerminalTests {
+    @Test func commandsAndHashesStayWholeAndStatusesStayReadable() throws {
+        let cli = CLIHarness()
+        cli.write("events.jsonl", try String(contentsOfFile: Binary.packageRoot + "/events-samples/family.jsonl", encoding: .utf8))
+        let env = ["COLUMNS": "40"]
+        let activity = cli.run(["activity", "--as", "u-pat", "--now", "2026-02-15T12:00:00Z"], environment: env).stdout
+        #expect(activity.contains("→ Offer received"), "\(activity)")
+        for line in activity.split(separator: "\n") where line.contains("compass ") {
+            #expect(line.contains("› compass show i-") || line.contains("› compass audit --entity s-"), "a command was broken: \(line)")
+        }
+        let verify = cli.run(["verify"], environment: env).stdout
+        let hashes = verify.split(separator: "\n").filter { $0.count == 64 && $0.allSatisfy(\.isHexDigit) }
+        #expect(hashes.count == 2, "the head and the root, each whole on its own line: \(verify)")
+    }
+
+    @Test func everyHelpPageFitsEightyColumns() {
+        let cli = CLIHarness()
+        let overview = cli.run(["--help"], environment: ["COLUMNS": "80"]).stdout
+        let commands = overview.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("  "), let word = line.split(separator: " ").first, word.allSatisfy({ $0.isLetter || $0 == "-" }) else { return nil }
+            return String(word)
+        }
+        #expect(commands.count > 20)
+        for command in commands {
+            let help = cli.run(["help", command], environment: ["COLUMNS": "80"]).stdout
+            for line in help.split(separator: "\n") { #expect(Cells.width(String(line)) <= 80, "help \(command): \(line)") }
+        }
+        let example = cli.run(["help", "log-interaction"], environment: ["COLUMNS": "80"]).stdout
+        #expect(example.contains(" \\\n      "), "a long example continues with a backslash")
     }
 }

@@ -68,21 +68,35 @@ enum ActivityRendering {
         }
     }
 
+    /// The title in `room` cells; a status change keeps its new status whole and cuts the
+    /// school's name instead (`Arizona St… → Offer received`).
+    static func fitted(_ item: ActivityItem, room: Int) -> String {
+        let arrow = " → "
+        guard item.type == .schoolStatusChange, Cells.width(item.title) > room, let split = item.title.range(of: arrow) else {
+            return TextStyle.truncate(item.title, to: room)
+        }
+        let status = String(item.title[split.lowerBound...])
+        let left = room - Cells.width(status)
+        guard left >= 4 else { return TextStyle.truncate(item.title, to: room) }
+        return TextStyle.truncate(String(item.title[..<split.lowerBound]), to: left) + status
+    }
+
     static func row(_ item: ActivityItem, style s: TextStyle) -> String {
         let item = item.forTerminal
         let width = s.width
         let time = item.relativeTime
         // The icon takes two cells and two spaces follow it; the time sits at the right edge.
         let titleRoom = max(10, width - 4 - Cells.width(time) - 2)
-        let title = TextStyle.truncate(item.title, to: titleRoom)
+        let title = fitted(item, room: titleRoom)
         let gap = max(2, width - 4 - Cells.width(title) - Cells.width(time))
         var out = item.icon + "  " + s.bold(title) + String(repeating: " ", count: gap) + s.dim(time) + "\n"
         if !item.description.isEmpty {
             for line in TextStyle.clamp(item.description, width: width - 4, lines: 2) { out += "    " + line + "\n" }
         }
         if let target = target(item) {
-            // A command to copy: broken only where it is wider than the room (never cut).
-            for piece in TextStyle.hardWrap("› " + target, width: max(1, width - 4)) { out += "    " + s.blue(piece) + "\n" }
+            // A command to copy stands whole on its own line (never cut or broken inside a
+            // token): where it is wider than the terminal, the terminal wraps it.
+            out += Cells.width("    › " + target) <= width ? "    " + s.blue("› " + target) + "\n" : s.blue("› " + target) + "\n"
         }
         return out
     }

@@ -66,10 +66,12 @@ enum VerifyCommand {
             let width = TextStyle(inv).width
             func hash(_ label: String, _ value: String, after lead: String) -> String {
                 if Cells.width(lead + label + value) <= width { return lead + label + value + "\n" }
+                // A hash is copied whole: on a line of its own, never broken (a terminal
+                // narrower than it wraps it, and a copy still takes it in one piece).
                 var out = lead.trimmingCharacters(in: CharacterSet(charactersIn: ", ")) + "\n"
-                let pieces = TextStyle.hardWrap(value, width: max(1, width - 2 - Cells.width(label)))
-                out += "  " + label + pieces[0] + "\n"
-                for piece in pieces.dropFirst() { out += String(repeating: " ", count: 2 + Cells.width(label)) + piece + "\n" }
+                if Cells.width("  " + label + value) <= width { return out + "  " + label + value + "\n" }
+                if !label.isEmpty { out += "  " + label.trimmingCharacters(in: .whitespaces) + ":\n" }
+                out += value + "\n"
                 return out
             }
             for family in report.families {
