@@ -189,7 +189,8 @@ enum CommandCatalog {
         spec("completions", "Print a shell completion script (bash, zsh or fish).", positionals: ["SHELL"], [],
              examples: ["completions bash > ~/.local/share/bash-completion/completions/compass", "completions fish | source"]),
         spec("man", "Print the manual page (roff).", [], examples: ["man | man -l -"]),
-        spec("__ids", "The ids of the viewer's family, for completion.", positionals: ["KIND"], [log, viewer]),
+        spec("__ids", "The ids of the viewer's family, for completion.", positionals: ["KIND"],
+             [log, viewer, OptionSpec(name: "school", value: "ID", help: "coaches of this school only")]),
         spec("help", "Show the help of a command.", positionals: ["COMMAND"], [], examples: ["help log-interaction"]),
     ]
 

@@ -111,3 +111,18 @@ import CompassTestSupport
         #expect(cli.run("audit --as u-pat --entity s-ucla").stderr.isEmpty)
     }
 }
+
+/// Completion goes where people go next: `attachment get`, and after `--school S` that
+/// school's coaches only.
+@Suite struct CompletionTests {
+    @Test func attachmentOffersGetAndCoachesFollowTheSchool() {
+        let cli = CLIHarness()
+        cli.seedFamily()
+        cli.runAll(["add-school --as u-pat --name Rice --school s-rice", "add-coach --as u-pat --school s-rice --first Ann --last Lee --role head"])
+        #expect(cli.run("completions bash").stdout.contains(#"COMPREPLY=( $(compgen -W "get" -- "$cur") )"#))
+        #expect(cli.run("completions bash").stdout.contains("--as|--log|--school) ctx+="))
+        #expect(cli.run("__ids coach --as u-pat --school s-rice").stdout == "c-ann-lee\n")
+        #expect(cli.run("__ids coach --as u-pat --school s-ucla").stdout == "c-jane-doe\n")
+        #expect(cli.run("__ids coach --as u-pat").stdout == "c-ann-lee\nc-jane-doe\n")
+    }
+}

@@ -37,7 +37,7 @@ enum ShellCommands {
           fi
           local i ctx=()
           for ((i = 2; i < ${#COMP_WORDS[@]} - 1; i++)); do
-            case "${COMP_WORDS[i]}" in --as|--log) ctx+=("${COMP_WORDS[i]}" "${COMP_WORDS[i+1]}");; esac
+            case "${COMP_WORDS[i]}" in --as|--log|--school) ctx+=("${COMP_WORDS[i]}" "${COMP_WORDS[i+1]}");; esac
           done
           case "$prev" in
         \(idCases)
@@ -58,7 +58,9 @@ enum ShellCommands {
           esac
           if [[ "$cur" != -* ]]; then
             case "$cmd" in
-              show|delete-interaction|attachment) COMPREPLY=( $(compgen -W "$(compass __ids interaction "${ctx[@]}" 2>/dev/null)" -- "$cur") ); return;;
+              attachment) if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=( $(compgen -W "get" -- "$cur") ); return; fi
+                 COMPREPLY=( $(compgen -W "$(compass __ids interaction "${ctx[@]}" 2>/dev/null)" -- "$cur") ); return;;
+              show|delete-interaction) COMPREPLY=( $(compgen -W "$(compass __ids interaction "${ctx[@]}" 2>/dev/null)" -- "$cur") ); return;;
               help) COMPREPLY=( $(compgen -W "\(visible.map(\.name).joined(separator: " "))" -- "$cur") ); return;;
               completions) COMPREPLY=( $(compgen -W "bash zsh fish" -- "$cur") ); return;;
               import) COMPREPLY=( $(compgen -f -- "$cur") ); return;;
@@ -128,7 +130,10 @@ enum ShellCommands {
         var ids: [String] = []
         switch inv.arguments.positionals[0] {
         case "school": ids = Array(family.schools.keys)
-        case "coach": ids = Array(family.coaches.keys)
+        case "coach":
+            // After `--school S`, that school's coaches.
+            let school = inv.arguments.value("school")
+            ids = Array(family.coaches.keys).filter { id in school == nil || family.coaches[id]?.schoolId == school }
         case "interaction": family.forEachVisibleInteraction(to: context.viewer) { ids.append($0.logged.interactionId) }
         case "member", "user": ids = family.memberIds
         case "document": ids = context.views.documents().map(\.documentId)
