@@ -71,6 +71,22 @@ struct TextStyle {
         return Cells.width(flat) <= limit ? flat : prefix(flat, cells: limit - 1) + "…"
     }
 
+    /// `text` cut to `limit` cells in its middle (`Seattle Univ…Campus`): its start and its end
+    /// kept, for names that share a long start.
+    static func truncateMiddle(_ text: String, to limit: Int) -> String {
+        let flat = String(text.map { $0.isNewline ? " " : $0 })
+        guard Cells.width(flat) > limit, limit >= 5 else { return truncate(flat, to: limit) }
+        let tailCells = (limit - 1) / 3
+        var tail = "", used = 0
+        for ch in flat.reversed() {
+            let w = Cells.width(ch)
+            if used + w > tailCells { break }
+            tail.insert(ch, at: tail.startIndex)
+            used += w
+        }
+        return prefix(flat, cells: limit - 1 - used) + "…" + tail
+    }
+
     /// The longest start of `text` that fits in `cells`.
     ///
     /// - Complexity: O(cells): the text after the cut is never visited.

@@ -94,3 +94,24 @@ import CompassTestSupport
         #expect(example.contains(" \\\n      "), "a long example continues with a backslash")
     }
 }
+
+/// In a terminal, two names cut to fit still read differently, and the audit fits the width.
+@Suite struct FittedTableTests {
+    @Test func twoNamesWithALongCommonStartStayApartWhenCut() {
+        let cli = WholeOutputTests.family()
+        let fitted = cli.run(CLIHarness.words("schools --as u-pat"), environment: ["COLUMNS": "60"]).stdout
+        let seattle = fitted.split(separator: "\n").filter { $0.hasPrefix("Seattle") }.map { String($0.split(separator: "  ").first ?? "") }
+        #expect(seattle.count == 2 && Set(seattle).count == 2, "\(seattle)")
+        #expect(seattle.contains { $0.hasSuffix("Crew") } && seattle.contains { $0.hasSuffix("mpus") }, "\(seattle)")
+    }
+
+    @Test(arguments: [40, 80, 120])
+    func auditLinesFitTheTerminalAndStayWholeInAPipe(columns: Int) throws {
+        let cli = CLIHarness()
+        cli.write("events.jsonl", try String(contentsOfFile: Binary.packageRoot + "/events-samples/family.jsonl", encoding: .utf8))
+        let fitted = cli.run(["audit", "--as", "u-pat"], environment: ["COLUMNS": String(columns)]).stdout
+        for line in fitted.split(separator: "\n") { #expect(Cells.width(String(line)) <= columns, "\(columns): \(line)") }
+        let piped = cli.run(["audit", "--as", "u-pat"]).stdout
+        #expect(piped.split(separator: "\n").allSatisfy { $0.hasPrefix("#") || $0.hasPrefix("line ") }, "one entry a line into a pipe")
+    }
+}

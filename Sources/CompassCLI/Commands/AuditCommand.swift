@@ -86,12 +86,16 @@ enum AuditCommand {
             }
         }
         if let type = entry.type { parts.append(type) }
-        if let reason = entry.rejection {
-            parts.append(s.red("REJECTED (line \(entry.line)): \(reason)"))
-        } else {
-            parts.append(entry.summary)
-        }
-        // One entry, one line (greppable, like `git log --oneline`; a pager chops long ones).
-        return parts.joined(separator: " · ") + "\n"
+        let what = entry.rejection.map { "REJECTED (line \(entry.line)): \($0)" } ?? entry.summary
+        let rejected = entry.rejection != nil
+        func colour(_ text: String) -> String { rejected ? s.red(text) : text }
+        // One entry, one line (greppable, like `git log --oneline`) into a file or a pipe, and on
+        // a terminal wide enough; on a narrower one the entry's facts, cut to fit, then what it
+        // did on the lines under them, each within the width (colour put on after the cut).
+        let lead = parts.joined(separator: " · ")
+        guard s.fitsWidth, Cells.width(lead + " · " + what) > s.width else { return lead + " · " + colour(what) + "\n" }
+        var out = TextStyle.truncate(lead, to: s.width) + "\n"
+        for piece in TextStyle.clamp(what, width: max(10, s.width - 2), lines: 3) { out += "  " + colour(piece) + "\n" }
+        return out
     }
 }

@@ -111,11 +111,24 @@ enum Table {
             widths[widest] -= 1
         }
         if widths.count == 1 { widths[0] = min(widths[0], style.width) }
+        // Cells cut at their end; two different cells of a column that would read the same are
+        // cut in their middle instead, so their ends still tell them apart.
+        var shown = escaped.map { row in row.indices.map { column -> String in
+            let cut = column < row.count - 1 || widths.count == 1 || Cells.width(row[column]) > style.width
+            return cut && Cells.width(row[column]) > widths[column] ? TextStyle.truncate(row[column], to: widths[column]) : row[column]
+        } }
+        for column in widths.indices {
+            var originals: [String: Set<String>] = [:]
+            for (index, row) in shown.enumerated() where column < row.count { originals[row[column], default: []].insert(escaped[index][column]) }
+            for index in shown.indices where column < shown[index].count && (originals[shown[index][column]]?.count ?? 0) > 1 {
+                shown[index][column] = TextStyle.truncateMiddle(escaped[index][column], to: widths[column])
+            }
+        }
         func line(_ cells: [String], row: Int?) -> String {
             var parts: [String] = []
             for (column, cell) in cells.enumerated() {
-                let cut = column < cells.count - 1 || widths.count == 1 || Cells.width(cell) > style.width
-                let text = cut && Cells.width(cell) > widths[column] ? TextStyle.truncate(cell, to: widths[column]) : cell
+                let text = row.map { shown[$0][column] }
+                    ?? (column < cells.count - 1 && Cells.width(cell) > widths[column] ? TextStyle.truncate(cell, to: widths[column]) : cell)
                 let pad = column == cells.count - 1 ? "" : String(repeating: " ", count: max(0, widths[column] - Cells.width(text)))
                 let styled = row.flatMap { colour($0, column) }.map { $0(text) } ?? text
                 parts.append(text.isEmpty ? pad : styled + pad)
