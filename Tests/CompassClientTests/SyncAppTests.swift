@@ -59,4 +59,24 @@ import Testing
         #expect(throws: StoreError.self) { try athletePhone.append(recorded: stranger) }
         #expect(try athletePhone.verify().ok)
     }
+
+    /// A document the original upload accepted (a highlight video: any type is a document) is
+    /// accepted when it is synced to another phone with its bytes.
+    @Test func aDocumentAcceptedOnceIsAcceptedWhenSynced() async throws {
+        let base = folder + "-video"
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let phone = try CompassStore(path: base + "/phone/events.jsonl")
+        let other = try CompassStore(path: base + "/other/events.jsonl")
+        try phone.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat", role: .parent, newFamily: "f-v")), as: "u-pat")
+        try phone.append(.addMember(AddMember(userId: "u-maya", fullName: "Maya", role: .player)), as: "u-pat")
+        let video = Array(repeating: UInt8(7), count: 4096)
+        try phone.append(.uploadDocument(UploadDocument(title: "Highlights", docType: "video")), as: "u-maya",
+                         files: [.bytes(name: "highlights.mp4", video)])
+        let recorded = await Self.events(of: "f-v", in: phone, count: 3)
+        for event in recorded {
+            let files: [AttachmentFile] = event.type == .documentUploaded ? [.bytes(name: "highlights.mp4", video)] : []
+            try other.append(recorded: event, files: files)
+        }
+        #expect(try other.documents(as: "u-pat").map(\.title) == ["Highlights"])
+    }
 }

@@ -30,8 +30,12 @@ extension CompassStore {
             throw .rejected(EventError("The recorded event is not a valid event"))
         }
         draft.data = Self.data(of: line)
+        // The files are checked by the rules the original append applied: a document's file is
+        // any type up to its size limit; an interaction's attachments are by type and size.
         var staged: [StagedAttachment] = []
-        for file in files { staged.append(try file.staged(fs: fileSystem)) }
+        for file in files {
+            if case .documentUploaded = built { staged.append(try file.stagedAsDocument(fs: fileSystem)) } else { staged.append(try file.staged(fs: fileSystem)) }
+        }
         for sha in Self.blobHashes(of: built) where !staged.contains(where: { $0.sha256 == sha }) {
             guard try backend.hasBlob(sha) else {
                 throw .rejected(EventError("attachment \(sha) is not in this store; pass its bytes in files", kind: .notFound))
