@@ -35,3 +35,22 @@ import CompassStore
         #expect(throws: StoreError.self) { try store.views(as: "u-nobody") }
     }
 }
+
+/// The async door covers every screen: one awaited read gives every read model, and a
+/// refusal's error describes itself in the SPEC's words.
+@Suite struct AsyncViewsAppTests {
+    @Test func aScreenAwaitsEveryReadModelAndErrorsDescribeThemselves() async throws {
+        let folder = NSTemporaryDirectory() + "compass-async-views-" + UUID().uuidString.lowercased()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try await AsyncCompassStore.open(path: folder + "/events.jsonl")
+        try await store.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat", role: .parent, newFamily: "fam-a")), as: "u-pat")
+        try await store.append(.addSchool(AddSchool(name: "UCLA", schoolId: "s-ucla")), as: "u-pat")
+        let views = try await store.views(as: "u-pat")
+        #expect(views.schools().map(\.name) == ["UCLA"] && views.members().count == 1)
+        #expect(try await store.audit(as: "u-pat").count == 2)
+        let atStart = try await store.views(as: "u-pat", atSeq: 0)
+        #expect(atStart.schools().isEmpty)
+        let refusal = EventError("Please select a school")
+        #expect((refusal as Error).localizedDescription == "Please select a school")
+    }
+}

@@ -24,3 +24,12 @@ public struct EventError: Error, Equatable, Sendable, CustomStringConvertible {
     static func missing(_ field: String) -> EventError { EventError("missing field \(field)", kind: .shape) }
     static func mustBe(_ field: String, _ kind: String) -> EventError { EventError("field \(field) must be \(kind)", kind: .shape) }
 }
+
+#if canImport(Foundation)
+import Foundation
+
+extension EventError: LocalizedError {
+    /// The SPEC's message, as `localizedDescription` shows it.
+    public var errorDescription: String? { message }
+}
+#endif

@@ -1,5 +1,6 @@
 import CompassCore
 import Dispatch
+import Foundation
 
 /// The store for Swift concurrency: every call's blocking work (reading the log, `fsync`, a
 /// database round trip) runs on a dispatch queue of the store's own, never on a thread of
@@ -74,6 +75,24 @@ public struct AsyncCompassStore: Sendable {
     }
 
     /// The version of `user`'s family (the `seq` of its last line).
+    /// Every read model of `viewer`'s family from one read (``FamilyViews``): schools,
+    /// coaches, members, documents, notifications, the list and its analytics, a detail, the
+    /// timeline, the report; now, or as it was at `atSeq` / `asOf` (SPEC §4 time travel).
+    public func views(as viewer: String, atSeq: Int64? = nil, asOf: Timestamp? = nil) async throws(StoreError) -> FamilyViews {
+        try await read { store throws(StoreError) in try store.views(as: viewer, atSeq: atSeq, asOf: asOf) }
+    }
+
+    /// The recruiting history the viewer may see (see ``CompassStore/audit(as:query:zone:)``).
+    public func audit(as viewer: String, query: AuditQuery = AuditQuery(),
+                      zone: TimeZone = TimeZone(secondsFromGMT: 0)!) async throws(StoreError) -> [AuditEntry] {
+        try await read { store throws(StoreError) in try store.audit(as: viewer, query: query, zone: zone) }
+    }
+
+    /// An attachment's or a document's bytes, checked against their hash.
+    public func attachmentBytes(_ attachment: Attachment) async throws(StoreError) -> [UInt8] {
+        try await read { store throws(StoreError) in try store.attachmentBytes(attachment) }
+    }
+
     public func version(as user: String) async throws(StoreError) -> Int64 {
         try await read { store throws(StoreError) in try store.version(as: user) }
     }
