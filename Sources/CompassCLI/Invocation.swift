@@ -209,7 +209,7 @@ struct Invocation {
     /// `finish()` on the meter (the second value) when done.
     func readProgress(_ label: String) -> (ReadProgress?, ProgressMeter?) {
         guard let meter = ProgressMeter.forTerminal(label, self) else { return (nil, nil) }
-        return ({ done, total, lines in meter.bytes(done, of: total, events: lines) }, meter)
+        return ({ done, total, lines in meter.bytes(done, of: total, events: lines); return true }, meter)
     }
 
     /// `--limit N`: how many items a human list shows at most (nil: all).

@@ -191,6 +191,8 @@ package enum LogReader {
         // Reads start small and double too: the first lines are being prepared on both cores
         // while the rest of a family-sized log is still being read.
         var readLimit = 1 << 18
+        // Set when the progress callback asks to stop; the next read fails with `.cancelled`.
+        let stopped = StopFlag()
         /// Where the log's next bytes go in `buffer` after its first `kept` bytes; nil at its end.
         func nextRead(into buffer: UnsafeMutableBufferPointer<UInt8>, after kept: Int) -> UnsafeMutableRawBufferPointer? {
             let want = min(buffer.count - kept, extent.complete - offset, readLimit)
@@ -201,6 +203,7 @@ package enum LogReader {
         /// Reads the log's next bytes into `buffer` after its first `kept` bytes; 0 at its end.
         func readNext(into buffer: UnsafeMutableBufferPointer<UInt8>, after kept: Int) throws(StoreError) -> Int {
             guard let target = nextRead(into: buffer, after: kept) else { return 0 }
+            if stopped.isSet { throw .cancelled }
             let n = try fs.read(fd, into: target, at: offset, path: path)
             offset += n
             return n
@@ -284,7 +287,9 @@ package enum LogReader {
                     // of their own (the kernel's copy is not the folding thread's work).
                     let kept = carry(from: consumed)
                     carried = kept
-                    if let target = nextRead(into: buffers.other, after: kept) {
+                    if stopped.isSet, offset < extent.complete {
+                        readFailure = .cancelled  // stopped: this read fails, as a failed read does
+                    } else if let target = nextRead(into: buffers.other, after: kept) {
                         readAhead = ReadAhead(fs: fs, fd: fd, into: target, at: offset, path: path)
                     } else {
                         aheadCount = 0
@@ -317,7 +322,7 @@ package enum LogReader {
                 limit = min(limit * 2, Self.maxLinesPerBlock)
                 if !full { break }
             } while true
-            progress?(offset, extent.complete, replayer.linesRead)
+            if let progress, !progress(offset, extent.complete, replayer.linesRead) { stopped.set() }
             filled = carried ?? carry(from: consumed)
             // A block still to fold reads its texts where its lines are. One of the buffer
             // before this one (a long line's reads went by without a block) is folded now: its
@@ -618,5 +623,7 @@ private final class PreparedBlock: @unchecked Sendable {
     }
 }
 
-/// Told how far a long read has come: bytes read, bytes in all, lines folded.
-package typealias ReadProgress = (_ done: Int, _ total: Int, _ lines: Int) -> Void
+/// Told how far a long read has come: bytes read, bytes in all, lines folded; returns false to
+/// stop the read (its task was cancelled): the read then fails with ``StoreError/cancelled``
+/// at its next read of the log, the way a failed read fails it, nothing folded twice.
+package typealias ReadProgress = (_ done: Int, _ total: Int, _ lines: Int) -> Bool

@@ -14,7 +14,8 @@ import Foundation
 /// ```
 ///
 /// A call cancelled before its work starts throws ``StoreError/cancelled`` and does nothing;
-/// once started, a read or an append runs to its end (an append is then acknowledged or
+/// the first read `open(path:preparing:progress:)` makes stops between blocks of the log when
+/// its task is cancelled; any other read or append, once started, runs to its end (an append is then acknowledged or
 /// not, never half done), and the result of a read whose task was cancelled meanwhile is
 /// still returned. The blocking ``CompassStore`` stays available as ``store`` (the CLI's).
 public struct AsyncCompassStore: Sendable {
@@ -31,14 +32,16 @@ public struct AsyncCompassStore: Sendable {
     /// Opens the store at `path` (a file, or a `postgresql://` address) off the cooperative
     /// pool. With `progress`, also makes the first read of `viewer`'s family (every family for
     /// nil) now, telling `progress` how many bytes of the log are read of how many (a big log
-    /// without a snapshot takes seconds): the screen's first view is then fast.
+    /// without a snapshot takes seconds): the screen's first view is then fast. Cancelling the
+    /// task stops that read between blocks of the log (``StoreError/cancelled``), as GRDB's
+    /// async accesses check for cancellation.
     public static func open(path: String, createIfMissing: Bool = true,
                             configuration: CompassStore.Configuration = CompassStore.Configuration(),
                             preparing viewer: String? = nil,
                             progress: (@Sendable (_ read: Int, _ total: Int) -> Void)? = nil) async throws(StoreError) -> AsyncCompassStore {
-        try await run { () throws(StoreError) in
+        try await run { (cancelled: StopFlag) throws(StoreError) in
             let store = try CompassStore(path: path, createIfMissing: createIfMissing, configuration: configuration)
-            if let progress { try store.prepare(as: viewer, progress: progress) }
+            if let progress { try store.prepare(as: viewer, progress: progress, isCancelled: { cancelled.isSet }) }
             return AsyncCompassStore(store)
         }
     }
@@ -107,12 +110,17 @@ public struct AsyncCompassStore: Sendable {
     /// Runs blocking work on the store's queue; ``StoreError/cancelled`` if the task was
     /// cancelled before it started.
     private static func run<T: Sendable>(_ work: @escaping @Sendable () throws(StoreError) -> T) async throws(StoreError) -> T {
+        try await run { (_: StopFlag) throws(StoreError) -> T in try work() }
+    }
+
+    /// ``run(_:)`` handing `work` the flag its task's cancellation sets (a long read checks it).
+    private static func run<T: Sendable>(_ work: @escaping @Sendable (StopFlag) throws(StoreError) -> T) async throws(StoreError) -> T {
         let cancelled = StopFlag()
         let result: Result<T, StoreError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 queue.async {
                     if cancelled.isSet { return continuation.resume(returning: .failure(.cancelled)) }
-                    continuation.resume(returning: Result { () throws(StoreError) -> T in try work() })
+                    continuation.resume(returning: Result { () throws(StoreError) -> T in try work(cancelled) })
                 }
             }
         } onCancel: {

@@ -277,8 +277,19 @@ public final class CompassStore: @unchecked Sendable {
     /// seconds, and is otherwise made by the first view. Reads `viewer`'s family (every
     /// family for nil). On PostgreSQL the first read is one statement and reports nothing.
     public func prepare(as viewer: String? = nil, progress: @escaping @Sendable (_ read: Int, _ total: Int) -> Void) throws(StoreError) {
+        try prepare(as: viewer, progress: progress, isCancelled: { false })
+    }
+
+    /// ``prepare(as:progress:)`` that stops, with ``StoreError/cancelled``, once `isCancelled`
+    /// says so: checked after each block of the log, the read fails at its next read as a
+    /// failed read does (what it folded stays folded, and the next read goes on after it).
+    package func prepare(as viewer: String?, progress: @escaping @Sendable (_ read: Int, _ total: Int) -> Void,
+                         isCancelled: @escaping @Sendable () -> Bool) throws(StoreError) {
         lock.lock()
-        firstReadProgress = { done, total, _ in progress(done, total) }
+        firstReadProgress = { done, total, _ in
+            progress(done, total)
+            return !isCancelled()
+        }
         lock.unlock()
         defer {
             lock.lock()
