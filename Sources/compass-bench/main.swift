@@ -1,7 +1,7 @@
 // compass-bench: the baselines `bench/run.sh` compares `compass` against.
 //
 //   compass-bench decode FILE        Foundation JSONDecoder, live interactions by direction and type
-//   compass-bench appends N FOLDER   in-process LogWriter appends (fsync each) vs a raw write+fsync loop
+//   compass-bench appends N FOLDER   in-process appends through CompassStore (fsync each) vs a raw write+fsync loop
 //   compass-bench hammer LOG N W     N appends by worker W (one process of a concurrent-writers test)
 //   compass-bench stages FILE        one core: time per line of each stage of preparing it (fastest of 3), and of the fold
 //   compass-bench snapshot-check LOG verify's comparison of LOG's snapshot (covering the whole log) with the state its
@@ -99,16 +99,21 @@ case "stages":
 
 case "snapshot-check":
     // The replay verify makes (texts left in the log), once; then only the comparison, timed.
-    let path = args[2], fs = POSIXFileSystem()
-    let replayer = try LogReader.replay(path: path, fs: fs, textsStayInLog: true)
-    guard let fd = try fs.open(path + ".snapshot", .read), let log = try fs.open(path, .read) else {
+    let path = args[2]
+    // Through the door, as verify reads: a replay that leaves its texts in the log and does not
+    // resume from the snapshot it is then compared with.
+    let store = try CompassStore(path: path, createIfMissing: false, configuration: .init(), fileSystem: POSIXFileSystem(), snapshots: nil)
+    var options = CompassStore.ReadOptions(problems: .summary)
+    options.readsNoTexts = true
+    let replayer = try store.replay(options)
+    guard try store.storedSnapshotMatches(replayer) != nil else {
         print("compass-bench: \(path) has no snapshot beside it")
         exit(1)
     }
-    let snapshot = replayer.snapshot, prefix = try fs.size(log, path: path)
+    let snapshot = replayer.snapshot
     var same = false
     let time = try (0..<5).map { _ in
-        try seconds { same = try LogVerifier.storedSnapshot(fd, path: path + ".snapshot", equals: snapshot, log: (log, path), prefix: prefix, fs: fs) }
+        try seconds { same = try store.storedSnapshotMatches(replayer) == true }
     }.min()!
     let opening = (0..<5).map { _ in seconds { _ = SnapshotStream(snapshot) } }.min()!
     print(String(format: "snapshot check: %.3f s (fastest of 5), %@; of which the header and ids, on one core: %.3f s",

@@ -36,6 +36,15 @@ final class FileLogBackend: LogBackend {
 
     func makeCursor() -> any LogCursor { LogTail(path: path, fs: fs) }
 
+    func storedSnapshotMatches(_ snapshot: ReplaySnapshot) throws(StoreError) -> Bool? {
+        guard let stored = try fs.open(path + ".snapshot", .read) else { return nil }
+        defer { fs.close(stored) }
+        guard let log = try fs.open(path, .read) else { throw .noLog(path: path) }
+        defer { fs.close(log) }
+        return try LogVerifier.storedSnapshot(stored, path: path + ".snapshot", equals: snapshot, log: (log, path),
+                                              prefix: try fs.size(log, path: path), fs: fs)
+    }
+
     func append(_ request: AppendRequest, build: DraftBuilder) throws(StoreError) -> AppendOutcome {
         try writer.append(eventId: request.eventId, expectVersion: request.expectVersion, actor: request.actor,
                           sanitizing: request.sanitizing, lineNumbers: request.lineNumbers, prebuilt: request.prebuilt,

@@ -266,6 +266,9 @@ final class PostgresLogBackend: LogBackend {
         return replayer
     }
 
+    /// A family's snapshot is checked where it is read (its generation); there is no store-wide one.
+    func storedSnapshotMatches(_ snapshot: ReplaySnapshot) throws(StoreError) -> Bool? { nil }
+
     func makeCursor() -> any LogCursor { PostgresCursor(backend: self) }
 
     func changes(scope: ReplayScope, after: (family: String, seq: Int64)?) throws(StoreError) -> any ChangeSource {

@@ -48,6 +48,12 @@ extension CompassStore {
         try backend.replay(options)
     }
 
+    /// For measuring `verify`'s comparison alone (`compass-bench snapshot-check`): whether the
+    /// stored snapshot is the one `replayer`'s state encodes; nil when there is none.
+    package func storedSnapshotMatches(_ replayer: Replayer) throws(StoreError) -> Bool? {
+        try backend.storedSnapshotMatches(replayer.snapshot)
+    }
+
     /// `verify`, every problem handed to `problems` as it is found.
     package func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
                         progress: ReadProgress?) throws(StoreError) -> VerifyReport {

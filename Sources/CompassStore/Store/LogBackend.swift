@@ -52,6 +52,10 @@ package protocol LogBackend: AnyObject {
     func importLines(from source: inout some ImportSource, expectVersion: Int64?,
                      progress: ReadProgress?) throws(StoreError) -> ImportSummary
 
+    /// For measuring `verify`'s comparison alone: whether the snapshot the backend keeps is
+    /// the one `snapshot` encodes; nil when it keeps none.
+    func storedSnapshotMatches(_ snapshot: ReplaySnapshot) throws(StoreError) -> Bool?
+
     /// `verify`, every problem handed to `problems` as it is found.
     func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
                 progress: ReadProgress?) throws(StoreError) -> VerifyReport
