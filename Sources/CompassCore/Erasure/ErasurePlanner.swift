@@ -253,9 +253,11 @@ package enum ErasurePlanner {
             for (index, range) in ranges.enumerated() where index >= inStream.count || inStream[index] {
                 let line = UnsafeBufferPointer(rebasing: buffer[range])
                 proof.consume(line: line)
-                guard position < writtenBefore.count else { continue }
+                // Only an erasure that changed a line from before an earlier record can lose a
+                // head: otherwise the chain is not walked a second time.
+                guard changedBeforeRecord, position < writtenBefore.count else { continue }
                 let now = writtenAfter.consume(line, ChainLine(line, tape: &tape))
-                if changedBeforeRecord, now != writtenBefore[position].hash { lost.append(writtenBefore[position].seq ?? 0) }
+                if now != writtenBefore[position].hash { lost.append(writtenBefore[position].seq ?? 0) }
                 position += 1
             }
         }
