@@ -9,7 +9,7 @@ import CompassStore
 enum VerifyCommand {
     static func run(_ inv: Invocation) throws {
         let expected = inv.arguments.value("expect-head")
-        if let expected, !EnvelopeDecoder.isSHA256Hex(expected) {
+        if let expected, !SHA256.isHex(expected) {
             throw CLIError.usage("invalid value '\(TerminalText.escape(expected))' for '--expect-head' (expected 64 lowercase hex digits)")
         }
         let spool = ProblemSpool()

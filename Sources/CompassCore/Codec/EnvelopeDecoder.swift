@@ -32,7 +32,7 @@ package enum EnvelopeDecoder {
         }
         var prev: String?
         if let value = object["prev"], value != .null {
-            guard case .string(let hash) = value, isSHA256Hex(hash) else { throw .mustBe("prev", "a SHA-256 hex string") }
+            guard case .string(let hash) = value, SHA256.isHex(hash) else { throw .mustBe("prev", "a SHA-256 hex string") }
             prev = hash
         }
         return EventDraft(seq: seq, id: id, type: type, at: at, actor: actor, family: family,
@@ -65,11 +65,5 @@ package enum EnvelopeDecoder {
         guard let value = object[key], value != .null else { throw .missing(name) }
         guard case .string(let text) = value, Identifier.isValid(text) else { throw .mustBe(name, "an id") }
         return text
-    }
-
-    /// Whether text is 64 lowercase hex digits.
-    package static func isSHA256Hex(_ text: String) -> Bool {
-        var text = text
-        return text.utf8.count == 64 && text.withUTF8 { ByteClass.allLowerHex($0.baseAddress!, count: 64) }
     }
 }

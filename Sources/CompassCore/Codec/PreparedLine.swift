@@ -238,7 +238,7 @@ package struct PreparedLine: Equatable, Sendable {
     static func isErasureOutsideStreams(_ object: JSONObject) -> Bool {
         guard object.members.count == 3, case .string(Rules.erasedType)? = object["type"], case .string("-")? = object["actor"],
               case .object(let data)? = object["data"], data.members.count == 1, case .string(let was)? = data["was"] else { return false }
-        return EnvelopeDecoder.isSHA256Hex(was)
+        return SHA256.isHex(was)
     }
 
     /// Puts a line read by ``CommonLineReader`` (what the tape's fast path makes of it) in

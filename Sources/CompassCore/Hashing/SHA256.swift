@@ -210,17 +210,14 @@ package struct SHA256: Sendable {
         }
     }
 
-    /// The hex digest of the empty string, the `prev` of line 1.
-    /// Whether `text` is a hash as the log writes one: 64 lowercase hex digits.
+    /// Whether `text` is a hash as the log writes one: 64 lowercase hex digits (the one check
+    /// of a `prev`, a `was`, an attachment's or a document's hash, an expected head).
     package static func isHex(_ text: String) -> Bool {
-        var count = 0
-        for byte in text.utf8 {
-            guard (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) else { return false }
-            count += 1
-        }
-        return count == 64
+        var text = text
+        return text.utf8.count == 64 && text.withUTF8 { ByteClass.allLowerHex($0.baseAddress!, count: 64) }
     }
 
+    /// The hex digest of the empty string, the `prev` of a family's first line.
     package static let emptyHex = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
     /// Adds bytes to the message.

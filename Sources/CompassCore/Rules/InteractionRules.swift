@@ -84,7 +84,7 @@ extension RuleContext {
             }
             var sha: String?
             if let hash = object["sha256"], hash != .null, hash != .string("") {
-                guard case .string(let text) = hash, EnvelopeDecoder.isSHA256Hex(text) else {
+                guard case .string(let text) = hash, SHA256.isHex(text) else {
                     throw .mustBe("\(path).sha256", "a SHA-256 hex string")
                 }
                 sha = text

@@ -211,7 +211,7 @@ struct RuleContext<Fields: JSONFields> {
         // v3: the bytes' hash, with their size (SPEC §2).
         let sha256 = try reader.optionalText("sha256", else: "Invalid file hash")
         if let sha256 {
-            guard EnvelopeDecoder.isSHA256Hex(sha256) else { throw EventError("Invalid file hash") }
+            guard SHA256.isHex(sha256) else { throw EventError("Invalid file hash") }
             guard sizeBytes != nil else { throw EventError("missing field sizeBytes", kind: .shape) }
         }
         return DocumentUploaded(documentId: documentId, title: title, docType: docType, fileName: fileName, sizeBytes: sizeBytes,

@@ -509,7 +509,7 @@ public final class CompassStore: @unchecked Sendable {
 
     /// The bytes of a stored attachment, checked against its hash.
     public func attachmentBytes(_ attachment: Attachment) throws(StoreError) -> [UInt8] {
-        guard let sha = attachment.sha256, EnvelopeDecoder.isSHA256Hex(sha) else {
+        guard let sha = attachment.sha256, SHA256.isHex(sha) else {
             throw .rejected(EventError("Attachment \(attachment.name) has no stored bytes", kind: .notFound))
         }
         let blob = AttachmentStore(logPath: backend.location).path(for: sha)
