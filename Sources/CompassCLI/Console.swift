@@ -1,7 +1,10 @@
 import Foundation
 
 /// Where a command's output goes: the process's stdout/stderr, or buffers in tests.
-final class Console {
+///
+/// Unchecked `Sendable`: a command, its output and its deferred work (handed to the store's
+/// snapshot policy) all run on the command's one thread.
+final class Console: @unchecked Sendable {
     private(set) var capturedOut: [UInt8] = []
     private(set) var capturedErr: [UInt8] = []
     private let captures: Bool

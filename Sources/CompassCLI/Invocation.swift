@@ -50,12 +50,12 @@ struct Invocation {
     /// (a file, a folder, a database).
     func store(mustExist: Bool = true, clock: (@Sendable () -> Timestamp)? = nil, makeId: (@Sendable () -> String)? = nil,
                snapshots useSnapshots: Bool = true) throws -> CompassStore {
-        var configuration = CompassStore.Configuration()
+        var configuration = CompassStore.Configuration(snapshots: useSnapshots ? snapshots : nil)
         if let clock { configuration.clock = clock }
         if let makeId { configuration.makeId = makeId }
+        configuration.fileSystem = fileSystem
         do {
-            return try CompassStore(path: logPath, createIfMissing: !mustExist, configuration: configuration, fileSystem: fileSystem,
-                                    snapshots: useSnapshots ? snapshots : nil)
+            return try CompassStore(path: logPath, createIfMissing: !mustExist, configuration: configuration)
         } catch .noLog {
             throw CLIError.domain("no log at \(logPathForDisplay)")
         }
@@ -67,7 +67,7 @@ struct Invocation {
         let setting = environment["COMPASS_SNAPSHOT_MIN_BYTES"]
         if setting == "off" { return nil }
         let console = console
-        return SnapshotPolicy(minimumNewBytes: setting.flatMap(Int.init).map { max(0, $0) } ?? SnapshotPolicy.defaultMinimumNewBytes,
+        return SnapshotPolicy(minimumNewBytes: setting.flatMap(Int.init) ?? SnapshotPolicy.defaultMinimumNewBytes,
                               afterOutput: { console.afterOutput($0) })
     }
 

@@ -102,7 +102,7 @@ case "snapshot-check":
     let path = args[2]
     // Through the door, as verify reads: a replay that leaves its texts in the log and does not
     // resume from the snapshot it is then compared with.
-    let store = try CompassStore(path: path, createIfMissing: false, configuration: .init(), fileSystem: POSIXFileSystem(), snapshots: nil)
+    let store = try CompassStore(path: path, createIfMissing: false, configuration: .init(snapshots: nil))
     var options = CompassStore.ReadOptions(problems: .summary)
     options.readsNoTexts = true
     let replayer = try store.replay(options)
@@ -128,7 +128,7 @@ case "retained":
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
     let before = residentBytes()
-    let replayer = try CompassStore(path: args[2], createIfMissing: false, configuration: .init(snapshots: false)).replay()
+    let replayer = try CompassStore(path: args[2], createIfMissing: false, configuration: .init(snapshots: nil)).replay()
     let retained = residentBytes() - before
     var usage = rusage()
     getrusage(rusageSelf, &usage)
@@ -146,7 +146,7 @@ case "appends":
     let ticks = Ticks()
     let start = Timestamp(rfc3339: "2026-01-01T00:00:00Z")!
     let store = try CompassStore(path: folder + "/appends.jsonl", configuration: .init(
-        clock: { start.adding(seconds: Int64(ticks.value)) }, makeId: { "bench-\(ticks.next())" }, snapshots: false))
+        clock: { start.adding(seconds: Int64(ticks.value)) }, makeId: { "bench-\(ticks.next())" }, snapshots: nil))
     try store.append(.addMember(AddMember(userId: "u-p", fullName: "Pat", role: .parent, newFamily: "fam")), as: "u-p")
     try store.append(.addSchool(AddSchool(name: "UCLA", schoolId: "s-1")), as: "u-p")
     // The raw loop writes the same number of lines of the same size, write(2) + fsync each, to a
@@ -366,7 +366,7 @@ case "hammer":
     let worker = args[4]
     let ticks = Ticks()
     let store = try CompassStore(path: args[2], createIfMissing: false, configuration: .init(
-        clock: { Timestamp(rfc3339: "2026-01-01T00:00:00Z")! }, makeId: { "w\(worker)-\(ticks.next())" }, snapshots: false))
+        clock: { Timestamp(rfc3339: "2026-01-01T00:00:00Z")! }, makeId: { "w\(worker)-\(ticks.next())" }, snapshots: nil))
     for n in 0..<count {
         try store.append(.changeStatus(ChangeStatus(schoolId: "s-1", newStatus: "contacted", notes: "w\(worker)-\(n)")), as: "u-pat")
     }

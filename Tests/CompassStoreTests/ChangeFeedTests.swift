@@ -74,8 +74,7 @@ import CompassTestSupport
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let log = folder + "/events.jsonl"
-        let writer = try CompassStore(path: log, createIfMissing: false, configuration: .init(), fileSystem: POSIXFileSystem(),
-                                      snapshots: SnapshotPolicy(minimumNewBytes: 0, afterOutput: { $0() }))
+        let writer = try CompassStore(path: log, createIfMissing: false, configuration: .init(snapshots: SnapshotPolicy(minimumNewBytes: 0)))
         let state = try writer.state()
         #expect(FileManager.default.fileExists(atPath: log + ".snapshot"))
         let parent = try #require(state.members.values.filter { $0.role == .parent }.map(\.userId).min())

@@ -22,8 +22,7 @@ import CompassTestSupport
         let fs = FaultyFileSystem(root: folder, failAt: .max, fault: .error)
         var members = 0
         for _ in 0..<50 {
-            let store = try CompassStore(path: folder + "/events.jsonl", createIfMissing: false, configuration: .init(),
-                                         fileSystem: fs, snapshots: nil)
+            let store = try CompassStore(path: folder + "/events.jsonl", createIfMissing: false, configuration: .over(fs))
             members = try store.state().members.count
         }
         #expect(members > 0)
@@ -35,8 +34,7 @@ import CompassTestSupport
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let fs = FaultyFileSystem(root: folder, failAt: .max, fault: .error)
         do {
-            let store = try CompassStore(path: folder + "/events.jsonl", createIfMissing: false, configuration: .init(),
-                                         fileSystem: fs, snapshots: nil)
+            let store = try CompassStore(path: folder + "/events.jsonl", createIfMissing: false, configuration: .over(fs))
             let parent = try #require(try store.state().members.values.filter { $0.role == .parent }.map(\.userId).min())
             for round in 1...20 {
                 let stream = store.changes(every: .milliseconds(10))

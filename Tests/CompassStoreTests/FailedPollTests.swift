@@ -144,8 +144,7 @@ import CompassTestSupport
         try Self.eachFailedOperation(head) { path, fs in
             let store: CompassStore
             do {
-                store = try CompassStore(path: path, createIfMissing: false, configuration: CompassStore.Configuration(),
-                                         fileSystem: fs, snapshots: nil)
+                store = try CompassStore(path: path, createIfMissing: false, configuration: .over(fs))
             } catch {
                 #expect(fs.hitFault, "\(error)")
                 return

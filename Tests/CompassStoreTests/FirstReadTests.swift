@@ -12,8 +12,7 @@ import CompassTestSupport
 
     /// A fresh store on `log` that keeps snapshots (written at once, whatever their size).
     static func store(_ log: String) throws -> CompassStore {
-        try CompassStore(path: log, createIfMissing: false, configuration: .init(clock: { now }), fileSystem: POSIXFileSystem(),
-                         snapshots: SnapshotPolicy(minimumNewBytes: 0, afterOutput: { $0() }))
+        try CompassStore(path: log, createIfMissing: false, configuration: .init(clock: { now }, snapshots: SnapshotPolicy(minimumNewBytes: 0)))
     }
 
     /// Every view of every member, as JSON, from a state built without any snapshot.

@@ -269,8 +269,7 @@ import CompassTestSupport
         let members = held.members.values.sorted { $0.userId < $1.userId }
         let viewers = Dictionary(members.map { ($0.family, $0) }, uniquingKeysWith: { first, _ in first }).values.sorted { $0.userId < $1.userId }
         #expect(viewers.count == 4)
-        let store = try CompassStore(path: path, createIfMissing: false, configuration: .init(), fileSystem: POSIXFileSystem(),
-                                     snapshots: SnapshotPolicy(minimumNewBytes: .max))
+        let store = try CompassStore(path: path, createIfMissing: false, configuration: .init(snapshots: SnapshotPolicy(minimumNewBytes: .max)))
         // Another file of the same size, every text in it different, held open while each
         // family is loaded: it takes the lowest free descriptor numbers, a closed one's too.
         let other = path + ".other"

@@ -23,16 +23,16 @@ enum AppendCommands {
             actor = try inv.viewer()
         }
         let command = try command(args, inv: inv)
+        let ids = IdSource(inv.makeId)
+        let store = try inv.store(mustExist: false, clock: { now }, makeId: { ids.next() })
         // Only a new family's first member starts a log: any other append to a path with no
         // log is a mistyped --log, not an unknown user.
-        if !startsFamily, !CompassStore.isDatabaseAddress(inv.logPath), try inv.fileSystem.kind(of: inv.logPath) == .missing {
+        if !startsFamily, try !store.logExists() {
             throw CLIError.hinted("no log at \(inv.logPathForDisplay)",
                                   hint: "a log starts with its family's first member: compass add-member --family FAMILY --user USER --name NAME --role ROLE")
         }
         let files = args.command == "log-interaction" ? args.all("attach").map { AttachmentFile.path(inv.resolve($0)) }
             : args.command == "upload-document" ? args.all("file").map { AttachmentFile.path(inv.resolve($0)) } : []
-        let ids = IdSource(inv.makeId)
-        let store = try inv.store(mustExist: false, clock: { now }, makeId: { ids.next() })
         if case .addSchool(let school) = command, school.schoolId == nil, eventId == nil {
             try refuseSecondSchoolOfAName(school.name, as: actor, store: store)
         }

@@ -7,7 +7,6 @@ import CompassStore
 enum LookupCommands {
     static func run(_ inv: Invocation) throws {
         let context = try ReadContext(inv)
-        let state = context.state, viewer = context.viewer, now = context.now
         switch inv.arguments.command {
         case "schools":
             let items = context.views.schools()

@@ -54,7 +54,7 @@ final class BlockWrite: @unchecked Sendable {
 
         func run() -> Result<Written, StoreError> {
             Result { () throws(StoreError) in
-                let sealed = try BatchSealer.lines(of: events) { heads[$0]! }.sealed
+                let sealed = try BatchSealer.lines(of: events) { heads[$0]! }
                 try fs.writeAll(fd, sealed.output, path: path)
                 let last = sealed.lines.last.map { Array(sealed.output[$0]) } ?? []
                 // (A closure, not a key path: a key path is applied at run time, about 300 instructions a line.)

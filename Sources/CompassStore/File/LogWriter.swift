@@ -273,7 +273,7 @@ final class LogWriter {
     /// else the stream's) and folded as reading it back would. Returns the bytes to write and
     /// the last line's range in them.
     func seal(_ events: inout [Event], heads: inout [String: String], replayer: inout Replayer) throws(StoreError) -> (output: [UInt8], lastLine: Range<Int>) {
-        let (sealed, unsealed) = try BatchSealer.lines(of: events) { family in
+        let sealed = try BatchSealer.lines(of: events) { family in
             heads[family] ?? replayer.streams[family: family]?.head.text ?? SHA256.emptyHex
         }
         for index in events.indices {

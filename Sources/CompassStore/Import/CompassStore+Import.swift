@@ -24,7 +24,7 @@ extension CompassStore {
     /// in `FILE.attachments/HASH`.
     @discardableResult
     public func importEvents(fromFile path: String, expectVersion: Int64? = nil) throws(StoreError) -> ImportSummary {
-        let fs = fileSystem
+        let fs = self.fs
         guard let fd = try fs.open(path, .read) else { throw .io(path: path, message: "cannot open \(path): no such file") }
         defer { fs.close(fd) }
         var source = ImportFile(file: (fd, path, fs), now: configuration.clock(), makeId: configuration.makeId, store: self,

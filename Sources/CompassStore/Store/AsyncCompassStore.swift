@@ -101,7 +101,7 @@ public struct AsyncCompassStore: Sendable {
     }
 
     /// A value of `viewer`'s family, observed: see ``CompassStore/observe(as:every:_:)``.
-    public func observe<Value: Equatable & Sendable>(as viewer: String, every interval: Duration = CompassStore.feedInterval,
+    public func observe<Value: Equatable & Sendable>(as viewer: String, every interval: Duration? = nil,
                                                       _ value: @escaping @Sendable (CompassStore) throws(StoreError) -> Value)
         -> AsyncThrowingStream<Observed<Value>, any Error> {
         store.observe(as: viewer, every: interval, value)

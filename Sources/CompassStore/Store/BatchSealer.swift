@@ -84,12 +84,11 @@ struct BatchSealer {
     }
 
     /// The lines of decided events: encoded without `prev` on every core, then sealed (`head`:
-    /// each family's hash before them). Also returns the unsealed lines, for a caller that
-    /// leaves freeing them to the exit.
-    static func lines(of events: [Event], head: (String) -> String) throws(StoreError) -> (sealed: BatchSealer, unsealed: [[UInt8]]) {
+    /// each family's hash before them).
+    static func lines(of events: [Event], head: (String) -> String) throws(StoreError) -> BatchSealer {
         let unsealed = Parallel.map(events, EventEncoder.unsealedLine)
         do throws(EventError) {
-            return (try BatchSealer(unsealed: unsealed, families: { events[$0].family }, head: head), unsealed)
+            return try BatchSealer(unsealed: unsealed, families: { events[$0].family }, head: head)
         } catch {
             throw .rejected(error)
         }

@@ -130,9 +130,9 @@ extension CompassStore {
             guard let sha = attachment.sha256 else { continue }
             if own.contains(sha), try backend.hasBlob(sha) { continue }
             let refusal = EventError("attachment \(sha) is not in this family's store, nor beside the imported file", kind: .notFound)
-            guard let supplied, try fileSystem.kind(of: supplied.path(for: sha)) == .regular,
-                  try AttachmentStore.describe(supplied.path(for: sha), fs: fileSystem).size <= maxBytes,
-                  let bytes = try fileSystem.readFile(supplied.path(for: sha)), SHA256.hex(bytes) == sha else { return .failure(refusal) }
+            guard let supplied, try fs.kind(of: supplied.path(for: sha)) == .regular,
+                  try AttachmentStore.describe(supplied.path(for: sha), fs: fs).size <= maxBytes,
+                  let bytes = try fs.readFile(supplied.path(for: sha)), SHA256.hex(bytes) == sha else { return .failure(refusal) }
             staged.append(StagedAttachment(name: attachment.name, bytes: bytes, mimeType: attachment.mimeType, sha256: sha))
         }
         return .success(staged)

@@ -85,7 +85,7 @@ extension CompassStore {
     }
 
     private func writeLog(_ lines: [UInt8], blobs: [String], to target: String) throws(StoreError) {
-        let fs = fileSystem
+        let fs = self.fs
         guard try fs.kind(of: target) == .missing else { throw .conflict("\(target) already exists (choose another path)") }
         // An export to `target` that was killed left its temporary log and its attachments.
         try fs.removeUnfinishedExport(at: target)

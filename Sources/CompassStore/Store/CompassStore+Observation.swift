@@ -27,7 +27,7 @@ extension CompassStore {
     /// `interval`). The stream fails with the error `value` throws: at once for a viewer who
     /// is not a member (`Unknown user`), or later if the viewer is erased. It ends when the
     /// consumer stops iterating.
-    public func observe<Value: Equatable & Sendable>(as viewer: String, every interval: Duration = CompassStore.feedInterval,
+    public func observe<Value: Equatable & Sendable>(as viewer: String, every interval: Duration? = nil,
                                                       _ value: @escaping @Sendable (CompassStore) throws(StoreError) -> Value)
         -> AsyncThrowingStream<Observed<Value>, any Error> {
         // The feed is made first: a change after this is read again, so none falls between
@@ -41,7 +41,7 @@ extension CompassStore {
             }
             // Changes of other families read nothing; an erasure's record is the family's.
             let progress = ObservationProgress<Value>()
-            let stop = FeedThread.start(source, every: interval, name: "compass observation", finish: { continuation.finish() }) {
+            let stop = FeedThread.start(source, every: interval ?? configuration.feedInterval, name: "compass observation", finish: { continuation.finish() }) {
                 [self] feed in
                 do {
                     let events = try feed.next()

@@ -34,7 +34,7 @@ extension CompassStore {
         // any type up to its size limit; an interaction's attachments are by type and size.
         var staged: [StagedAttachment] = []
         for file in files {
-            if case .documentUploaded = built { staged.append(try file.stagedAsDocument(fs: fileSystem)) } else { staged.append(try file.staged(fs: fileSystem)) }
+            if case .documentUploaded = built { staged.append(try file.stagedAsDocument(fs: fs)) } else { staged.append(try file.staged(fs: fs)) }
         }
         for sha in Self.blobHashes(of: built) where !staged.contains(where: { $0.sha256 == sha }) {
             guard try backend.hasBlob(sha) else {

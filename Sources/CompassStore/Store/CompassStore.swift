@@ -18,21 +18,30 @@ import Foundation
 /// for await event in store.changes() { refresh(event) }
 /// ```
 public final class CompassStore: @unchecked Sendable {
-    /// What the store takes from the outside world; tests pass fixed ones.
+    /// What the store takes from the outside world, all of it: the clock, the ids, when to
+    /// write snapshots, how often a feed looks for changes; tests pass fixed ones.
     public struct Configuration: Sendable {
         /// The time of each new event (`at`) and the default `now` of views.
         public var clock: @Sendable () -> Timestamp
         /// The id of each new event (a lowercase UUID by default).
         public var makeId: @Sendable () -> String
-        /// Keep `LOG.snapshot` beside the log so a cold open reads only what changed.
-        public var snapshots: Bool
+        /// When reads keep `LOG.snapshot` beside the log so a cold open reads only what
+        /// changed; nil: never.
+        public var snapshots: SnapshotPolicy?
+        /// How long a feed or an observation waits for a change before it looks again when
+        /// nothing wakes it (a notification or a file watch wakes it at once).
+        public var feedInterval: Duration
+        /// The file system the log, its snapshot and attachments go through (tests inject faults).
+        package var fileSystem: any FileSystem = POSIXFileSystem()
 
         public init(clock: @escaping @Sendable () -> Timestamp = Configuration.systemClock,
                     makeId: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
-                    snapshots: Bool = true) {
+                    snapshots: SnapshotPolicy? = SnapshotPolicy(),
+                    feedInterval: Duration = CompassStore.feedInterval) {
             self.clock = clock
             self.makeId = makeId
             self.snapshots = snapshots
+            self.feedInterval = feedInterval
         }
 
         /// The real clock, to the millisecond.
@@ -44,8 +53,6 @@ public final class CompassStore: @unchecked Sendable {
     /// The log's path, or the database's address.
     public let path: String
     let configuration: Configuration
-    private let fs: FileSystem
-    private let snapshots: SnapshotPolicy?
     let lock = NSLock()
     /// Where the log lives: every read, append, erasure and blob goes through it.
     let backend: any LogBackend
@@ -55,31 +62,22 @@ public final class CompassStore: @unchecked Sendable {
     /// Told how far the first read has gone, while ``prepare(as:progress:)`` makes it.
     private var firstReadProgress: ReadProgress?
 
-    /// Opens the log at `path`.
+    /// Opens the log at `path`: a file, or a PostgreSQL database address
+    /// (`postgresql://…`); the store decides which.
     ///
     /// - Parameter createIfMissing: when false, a missing log is ``StoreError/noLog(path:)``;
     ///   when true (the default) the log and its folders are created by the first append that
     ///   the rules accept (never by a read, never by a rejected append).
-    public convenience init(path: String, createIfMissing: Bool = true, configuration: Configuration = Configuration()) throws(StoreError) {
-        let policy = configuration.snapshots ? SnapshotPolicy() : nil
-        try self.init(path: path, createIfMissing: createIfMissing, configuration: configuration,
-                      fileSystem: POSIXFileSystem(), snapshots: policy)
-    }
-
-    /// A store over any file system (tests inject faults) with an explicit snapshot policy.
-    package init(path: String, createIfMissing: Bool, configuration: Configuration, fileSystem: FileSystem,
-                 snapshots: SnapshotPolicy?) throws(StoreError) {
+    public init(path: String, createIfMissing: Bool = true, configuration: Configuration = Configuration()) throws(StoreError) {
         let backend: any LogBackend
         if Self.isDatabaseAddress(path) {
             backend = try PostgresLogBackend(address: path)
         } else {
-            backend = FileLogBackend(path: path, fs: fileSystem, snapshots: snapshots)
+            backend = FileLogBackend(path: path, fs: configuration.fileSystem, snapshots: configuration.snapshots)
         }
         if !createIfMissing, try !backend.exists() { throw .noLog(path: path) }
         self.path = path
         self.configuration = configuration
-        self.fs = fileSystem
-        self.snapshots = snapshots
         self.backend = backend
         self.tail = backend.makeCursor()
     }
@@ -108,9 +106,9 @@ public final class CompassStore: @unchecked Sendable {
 
     /// The file system the store reads files given to it and writes files it is asked for
     /// through (the log itself is the backend's).
-    var fileSystem: FileSystem { fs }
+    var fs: FileSystem { configuration.fileSystem }
     /// When reads write a snapshot.
-    var snapshotPolicy: SnapshotPolicy? { snapshots }
+    var snapshots: SnapshotPolicy? { configuration.snapshots }
 
     // MARK: Appending
 
@@ -234,6 +232,12 @@ public final class CompassStore: @unchecked Sendable {
     }
 
     // MARK: Reading
+
+    /// Whether the log is there yet: a file store's log file (a folder at its path is an
+    /// error); a database store's tables are always there once `initializeDatabase` ran.
+    public func logExists() throws(StoreError) -> Bool {
+        try backend.exists()
+    }
 
     /// The state of every committed line, read incrementally: only bytes appended since the
     /// last read are folded (a replaced log is read again from its start).
@@ -454,30 +458,30 @@ public final class CompassStore: @unchecked Sendable {
     /// Every event committed after this returns is delivered: the log is measured here, at
     /// once, and what it held then is read (not delivered) by the feed's first poll. Reads the
     /// log when it changes (inotify on Linux; a PostgreSQL store's `NOTIFY`) and at least
-    /// every `interval`; reads only committed complete lines (a torn line or an unfinished
+    /// every `interval` (by default the configuration's `feedInterval`); reads only committed complete lines (a torn line or an unfinished
     /// batch is delivered once whole); after the log is replaced (an erasure's rename, or
     /// removed and made again) it reads the new file and delivers only events not in the old
     /// one. The stream ends when the consumer stops iterating, or at once when the log cannot
     /// be read to measure it.
-    public func changes(every interval: Duration = CompassStore.feedInterval) -> AsyncStream<Event> {
+    public func changes(every interval: Duration? = nil) -> AsyncStream<Event> {
         feed(every: interval) { () throws(StoreError) in try backend.changes(scope: .summary, after: nil) }
     }
 
     /// Every event of `family` after its `seq` (SPEC §1.1: each family counts on its own),
     /// already in the log or appended later, in log order: an app that kept the `seq` of the
     /// last event it handled resumes with no gap and no duplicate.
-    public func changes(inFamily family: String, after seq: Int64, every interval: Duration = CompassStore.feedInterval) -> AsyncStream<Event> {
+    public func changes(inFamily family: String, after seq: Int64, every interval: Duration? = nil) -> AsyncStream<Event> {
         feed(every: interval) { () throws(StoreError) in try backend.changes(scope: .summary, after: (family, seq)) }
     }
 
-    private func feed(every interval: Duration, _ make: () throws(StoreError) -> any ChangeSource) -> AsyncStream<Event> {
+    private func feed(every interval: Duration?, _ make: () throws(StoreError) -> any ChangeSource) -> AsyncStream<Event> {
         let made = Result { () throws(StoreError) in try make() }
         return AsyncStream { continuation in
             guard case .success(let start) = made else {
                 continuation.finish()
                 return
             }
-            FeedThread.run(start, every: interval, continuation: continuation) { _, events in events }
+            FeedThread.run(start, every: interval ?? configuration.feedInterval, continuation: continuation) { _, events in events }
         }
     }
 
@@ -485,7 +489,7 @@ public final class CompassStore: @unchecked Sendable {
     /// timeline: the live dashboard widget. Items are built one by one, never by rebuilding
     /// the timeline. For a viewer who is not a member (or a log that cannot be read) the
     /// stream ends at once, with no item; ``observe(as:every:_:)`` says why.
-    public func activityChanges(as viewer: String, every interval: Duration = CompassStore.feedInterval,
+    public func activityChanges(as viewer: String, every interval: Duration? = nil,
                                 zone: TimeZone = TimeZone(secondsFromGMT: 0)!) -> AsyncStream<ActivityItem> {
         let clock = configuration.clock
         let made = Result { () throws(StoreError) -> any ChangeSource in
@@ -498,7 +502,7 @@ public final class CompassStore: @unchecked Sendable {
                 continuation.finish()
                 return
             }
-            FeedThread.run(start, every: interval, continuation: continuation) { feed, events in
+            FeedThread.run(start, every: interval ?? configuration.feedInterval, continuation: continuation) { feed, events in
                 guard let who = try? Viewer(viewer, in: feed.state) else { return [] }
                 return events.compactMap { ActivityViews.newItem(for: $0, in: feed.state, viewer: who, now: clock(), zone: zone) }
             }
