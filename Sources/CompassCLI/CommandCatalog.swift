@@ -173,6 +173,13 @@ enum CommandCatalog {
         spec("db", "Create (init) or upgrade (init, migrate) the store's tables in a PostgreSQL database (idempotent).",
              positionals: ["init|migrate"], [log],
              examples: ["db init --log postgresql://compass@localhost/compass", "db migrate --log postgresql://compass@localhost/compass"]),
+        spec("project", "Keep the read models as tables in a PostgreSQL database, per-role by row-level security (SPEC §6).", [log,
+            OptionSpec(name: "to", value: "URL", help: "the database to keep the tables in (postgresql://USER@HOST/DB)"),
+            OptionSpec(name: "once", value: nil, help: "bring the tables up to date, print what was projected, exit"),
+            OptionSpec(name: "rebuild", value: nil, help: "build the tables anew beside the old ones, then swap them in"),
+            OptionSpec(name: "check", value: nil, help: "compare the tables with a fresh fold; name each family that differs (exit 1)"),
+        ], examples: ["project --to postgresql://compass@localhost/app", "project --once --to postgresql://compass@localhost/app",
+                      "project --check --to postgresql://compass@localhost/app"]),
         spec("generate", "Write a valid synthetic log to stdout.", [
             OptionSpec(name: "families", value: "N", help: "number of families (default 3)"),
             OptionSpec(name: "events", value: "N", help: "number of events (default 1000)"),

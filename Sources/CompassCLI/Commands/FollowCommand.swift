@@ -2,9 +2,6 @@ import CompassCore
 import CompassStore
 import Foundation
 
-/// Set by SIGINT/SIGTERM; `follow` checks it between polls.
-nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
-
 /// `compass follow`: the dashboard's live feed. Prints the viewer's 10 most recent activity
 /// items, then each new item the viewer may see as other processes append it, until
 /// interrupted. Only bytes appended since the last read are read; the state is folded
@@ -17,15 +14,7 @@ enum FollowCommand {
         let interval = try inv.arguments.value("interval").map { text throws in
             try inv.integer(text, option: "--interval", minimum: 1, maximum: 86_400_000)
         } ?? 100
-        signal(SIGINT) { _ in stopRequested = SIGINT }
-        signal(SIGTERM) { _ in stopRequested = SIGTERM }
-        signal(SIGPIPE, SIG_IGN)
-        // A parent may have spawned us with signals blocked (Foundation's Process does): unblock ours.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGINT)
-        sigaddset(&stopSignals, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+        Interruption.install()
 
         // The store's feed: committed complete lines only; a replaced log is read again and
         // only events the old one lacked come out, so nothing is lost or repeated.
@@ -33,7 +22,7 @@ enum FollowCommand {
         var printed: Set<String> = []
         var started = false
         var warnedWaiting = false
-        while stopRequested == 0 {
+        while !Interruption.requested {
             let newEvents = try feed.next()
             let now = fixedNow ?? inv.clock()
             if let viewer = try? Viewer(viewerId, in: feed.state) {
@@ -61,21 +50,9 @@ enum FollowCommand {
                 inv.console.err("waiting for \(TerminalText.escape(inv.logPathForDisplay)): \(what)…\n")
                 warnedWaiting = true
             }
-            wait(for: feed, milliseconds: interval)
+            Interruption.wait(for: feed, milliseconds: interval)
         }
-        // Interrupted: exit 128 + the signal (130 for Ctrl-C), as shells and other tools do.
-        throw CLIError.interrupted(Int32(stopRequested))
-    }
-
-    /// Waits until the log changes (inotify, or a PostgreSQL store's `NOTIFY`) or `milliseconds`
-    /// pass, in steps of at most a second (a stop request is noticed within a second).
-    static func wait(for feed: ChangeFeed, milliseconds: Int64) {
-        var left = milliseconds
-        while left > 0, stopRequested == 0 {
-            let step = min(left, 1000)
-            if feed.wait(upTo: .milliseconds(step)) { return }  // woken: something changed
-            left -= step
-        }
+        throw Interruption.error
     }
 
     static func emit(_ item: ActivityItem, inv: Invocation) {

@@ -18,6 +18,15 @@ public struct Viewer: Hashable, Sendable, Codable {
         family = member.family
     }
 
+    /// Someone who sees all of `family` and is none of its members: what the SQL projection
+    /// reads the family's items as (each member's share is then the database's to filter).
+    package init(seeingAllOf family: String) {
+        userId = ""
+        role = .parent
+        name = ""
+        self.family = family
+    }
+
     /// Whether the viewer may see something done by `actor`: a player sees only their own
     /// actions, a parent the whole family.
     public func sees(actor: String) -> Bool { role == .parent || actor == userId }

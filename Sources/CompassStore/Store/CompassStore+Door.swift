@@ -144,6 +144,12 @@ extension CompassStore {
         try backend.saveBlobs(staged)
     }
 
+    /// A feed of every family's new events, polled by its owner (`project`, which reads the
+    /// store again after each wake-up).
+    package func feed() throws(StoreError) -> ChangeFeed {
+        ChangeFeed(try backend.changes(scope: .summary, after: nil))
+    }
+
     /// A feed of the events the log gains from now on, polled by its owner (`follow`); its
     /// state holds `viewer`'s family from the start.
     package func feed(for viewer: String) throws(StoreError) -> ChangeFeed {

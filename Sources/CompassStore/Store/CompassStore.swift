@@ -315,6 +315,15 @@ public final class CompassStore: @unchecked Sendable {
         return replayer.streams.version(of: family)
     }
 
+    /// The state of every committed line and each family's stream (its last `seq` and head):
+    /// what a ``Projector`` projects.
+    package func projectionSource() throws(StoreError) -> (state: CompassState, streams: [FamilyStream]) {
+        let state = try state(for: nil)
+        lock.lock()
+        defer { lock.unlock() }
+        return (state, replayer.streams.list)
+    }
+
     /// What the reads so far folded past (unreadable or refused lines) that `viewer` may be
     /// told about: their family's lines and lines naming no family, as the CLI's warning line
     /// counts them. Cheap: kept as lines are read; ``verify()`` lists every problem.

@@ -1,0 +1,247 @@
+import CompassCore
+import Foundation
+
+/// Keeps a store's read models as tables in a PostgreSQL database (SPEC §6), where a web
+/// app, a reporting tool or `psql` reads them under the same per-role visibility as the views.
+///
+/// Each pass reads the source (a file or a PostgreSQL store) as any reader does, folds every
+/// family whose last line is not the one its checkpoint names, and writes the rows that
+/// differ from the family's rows in the tables **and** the new checkpoint in one transaction:
+/// a reader sees each family as of one `seq`; a pass killed at any moment leaves the last
+/// committed checkpoints and their rows, and the next pass goes on from them. Every write
+/// transaction takes one advisory lock, so several projectors on one database take turns,
+/// and each skips the families another already brought to the same line.
+///
+/// ```swift
+/// let projector = try Projector(source: store, target: "postgresql://app@db/compass")
+/// let summary = try projector.project()      // brings the tables up to date
+/// for await _ in store.changes() { _ = try projector.project() }
+/// ```
+public final class Projector: @unchecked Sendable {
+    /// The store read.
+    public let source: CompassStore
+    private let lock = NSLock()
+    private let target: ProjectionConnection
+    /// Each family's checkpoint as the tables held it when last read or written: a family
+    /// whose source stream ends there is not written again. (The write transaction checks
+    /// the tables' own checkpoints: this only saves work.)
+    private var known: [String: Checkpoint]?
+
+    /// How big one write transaction grows: families are added to it until it holds this many
+    /// rows (a family is never split).
+    static let rowsPerTransaction = 20_000
+
+    /// A family's last projected line: its `seq` and its head as `verify` prints them.
+    struct Checkpoint: Equatable {
+        var seq: Int64
+        var head: String
+    }
+
+    /// Connects to the target database (`postgresql://…`).
+    public init(source: CompassStore, target address: String) throws(StoreError) {
+        guard CompassStore.isDatabaseAddress(address) else {
+            throw .io(path: address, message: "--to needs a PostgreSQL address (postgresql://…), not '\(address)'")
+        }
+        self.source = source
+        target = try ProjectionConnection(address)
+    }
+
+    /// Brings the tables up to date with every line committed to the source now; with
+    /// `rebuild`, builds them anew beside the old ones and swaps them in, in one transaction,
+    /// so readers never see an empty or half-built table (a schema of another projection
+    /// version is rebuilt so, whatever `rebuild` says).
+    public func project(rebuild: Bool = false) throws(StoreError) -> ProjectionSummary {
+        lock.lock()
+        defer { lock.unlock() }
+        let version = try schemaVersion(ProjectionSchema.live)
+        if version > ProjectionSchema.version {
+            throw .io(path: target.display, message: "the tables at \(target.display) are of projection version \(version), newer than this compass's \(ProjectionSchema.version)")
+        }
+        let (state, streams) = try source.projectionSource()
+        if version == 0 {
+            try target.transaction { () throws(StoreError) in
+                try target.run("SELECT pg_advisory_xact_lock($1)", [.int(ProjectionSchema.writeLock)])
+                for statement in ProjectionSchema.create(in: ProjectionSchema.live) { try target.run(statement) }
+            }
+        } else if rebuild || version < ProjectionSchema.version {
+            return try self.rebuild(state, streams)
+        }
+        if known == nil { known = try checkpoints(in: ProjectionSchema.live) }
+        var summary = try write(state, streams, into: ProjectionSchema.live, known: &known!)
+        summary.rebuilt = false
+        return summary
+    }
+
+    /// The families whose rows or checkpoint differ from a fresh fold of the source: a row
+    /// edited by hand, missing or extra, a checkpoint behind (lines not projected yet) or
+    /// a family the source does not have. Sorted by id.
+    public func check() throws(StoreError) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        let schema = ProjectionSchema.live
+        guard try schemaVersion(schema) != 0 else {
+            throw .io(path: target.display, message: "no projection at \(target.display); run 'compass project --to \(target.display)'")
+        }
+        let (state, streams) = try source.projectionSource()
+        let held = try checkpoints(in: schema)
+        var differing: Set<String> = []
+        let names = Set(streams.map(\.family))
+        for family in held.keys where !names.contains(family) { differing.insert(family) }
+        for stream in streams where held[stream.family] != Checkpoint(seq: stream.seq, head: stream.head.text) { differing.insert(stream.family) }
+        let all = Self.jsonArray(streams.map(\.family))
+        for table in ProjectionTable.allCases {
+            for row in try target.run("SELECT DISTINCT family FROM \(schema).\(table.name) WHERE family NOT IN (SELECT jsonb_array_elements_text($1::jsonb))",
+                                      [.text(all)]).rows {
+                if let family = row[0] { differing.insert(family) }
+            }
+        }
+        for batch in Self.batches(streams, state) {
+            let families = Self.jsonArray(batch.map(\.family))
+            for table in ProjectionTable.allCases {
+                let rows = Self.rowsJSON(batch, table)
+                for row in try target.run(ProjectionSchema.differingFamilies(table, in: schema), [.text(rows), .text(families)]).rows {
+                    if let family = row[0] { differing.insert(family) }
+                }
+            }
+        }
+        return differing.sorted()
+    }
+
+    // MARK: Writing
+
+    /// Writes every family of `streams` whose checkpoint in `schema` is not its last line,
+    /// a transaction per batch of families.
+    private func write(_ state: CompassState, _ streams: [FamilyStream], into schema: String,
+                       known: inout [String: Checkpoint]) throws(StoreError) -> ProjectionSummary {
+        let pending = streams.filter { known[$0.family] != Checkpoint(seq: $0.seq, head: $0.head.text) }
+        var summary = ProjectionSummary()
+        for batch in Self.batches(pending, state) {
+            let written = try target.transaction { () throws(StoreError) -> (ProjectionSummary, [String: Checkpoint]) in
+                try target.run("SELECT pg_advisory_xact_lock($1)", [.int(ProjectionSchema.writeLock)])
+                // The checkpoints as committed now (another projector may have moved them).
+                var held: [String: Checkpoint] = [:]
+                for row in try target.run("SELECT family, seq, head FROM \(schema).checkpoints WHERE family IN (SELECT jsonb_array_elements_text($1::jsonb))",
+                                          [.text(Self.jsonArray(batch.map(\.family)))]).rows {
+                    if let family = row[0], let seq = row[1].flatMap({ Int64($0) }), let head = row[2] { held[family] = Checkpoint(seq: seq, head: head) }
+                }
+                let todo = batch.filter { held[$0.family] != $0.checkpoint }
+                var pass = ProjectionSummary()
+                if !todo.isEmpty {
+                    let families = Self.jsonArray(todo.map(\.family))
+                    for table in ProjectionTable.allCases {
+                        let rows = Self.rowsJSON(todo, table)
+                        pass.rowsWritten += Int(try target.run(ProjectionSchema.deleteChanged(table, in: schema), [.text(rows), .text(families)])[0, 0] ?? "0") ?? 0
+                        pass.rowsWritten += Int(try target.run(ProjectionSchema.insertMissing(table, in: schema), [.text(rows)])[0, 0] ?? "0") ?? 0
+                    }
+                    var w = JSONWriter()
+                    w.beginArray()
+                    for family in todo {
+                        w.beginObject()
+                        w.field("family", family.family)
+                        w.field("seq", family.checkpoint.seq)
+                        w.field("head", family.checkpoint.head)
+                        w.endObject()
+                    }
+                    w.endArray()
+                    try target.run(ProjectionSchema.saveCheckpoints(in: schema), [.text(w.string)])
+                    pass.families = todo.count
+                    pass.lines = todo.reduce(0) { $0 + max(0, $1.checkpoint.seq - (held[$1.family]?.seq ?? 0)) }
+                }
+                var now = held
+                for family in batch { now[family.family] = family.checkpoint }
+                return (pass, now)
+            }
+            summary.lines += written.0.lines
+            summary.families += written.0.families
+            summary.rowsWritten += written.0.rowsWritten
+            known.merge(written.1) { $1 }
+        }
+        return summary
+    }
+
+    /// Builds every table anew in the `next` schema, then swaps it for the live one in one
+    /// transaction. One rebuild at a time (a session lock); appends go on meanwhile, and the
+    /// next pass projects what came after the rebuild's read.
+    private func rebuild(_ state: CompassState, _ streams: [FamilyStream]) throws(StoreError) -> ProjectionSummary {
+        try target.holding(ProjectionSchema.rebuildLock) { () throws(StoreError) -> ProjectionSummary in
+            let next = ProjectionSchema.next
+            try target.transaction { () throws(StoreError) in
+                try target.run("DROP SCHEMA IF EXISTS \(next) CASCADE")  // a killed rebuild's
+                for statement in ProjectionSchema.create(in: next) { try target.run(statement) }
+            }
+            var built: [String: Checkpoint] = [:]
+            var summary = try write(state, streams, into: next, known: &built)
+            try target.transaction { () throws(StoreError) in
+                try target.run("SELECT pg_advisory_xact_lock($1)", [.int(ProjectionSchema.writeLock)])
+                try target.run("DROP SCHEMA IF EXISTS \(ProjectionSchema.live) CASCADE")
+                try target.run("ALTER SCHEMA \(next) RENAME TO \(ProjectionSchema.live)")
+            }
+            known = built
+            summary.rebuilt = true
+            return summary
+        }
+    }
+
+    // MARK: Reading the target
+
+    /// The projection version of `schema` (0: not there).
+    private func schemaVersion(_ schema: String) throws(StoreError) -> Int {
+        guard try target.run("SELECT to_regclass('\(schema).meta') IS NOT NULL")[0, 0] == "t" else { return 0 }
+        return Int(try target.run("SELECT value FROM \(schema).meta WHERE key = 'version'").rows.first?[0] ?? "0") ?? 0
+    }
+
+    /// Every checkpoint in `schema`.
+    private func checkpoints(in schema: String) throws(StoreError) -> [String: Checkpoint] {
+        var held: [String: Checkpoint] = [:]
+        for row in try target.run("SELECT family, seq, head FROM \(schema).checkpoints").rows {
+            if let family = row[0], let seq = row[1].flatMap({ Int64($0) }), let head = row[2] { held[family] = Checkpoint(seq: seq, head: head) }
+        }
+        return held
+    }
+
+    // MARK: Rows
+
+    /// A family to write: its rows and the checkpoint they are as of.
+    private struct Pending {
+        var family: String
+        var checkpoint: Checkpoint
+        var rows: FamilyRows
+    }
+
+    /// `streams`' families with their rows, in batches of about ``rowsPerTransaction`` rows.
+    private static func batches(_ streams: [FamilyStream], _ state: CompassState) -> [[Pending]] {
+        var batches: [[Pending]] = []
+        var batch: [Pending] = []
+        var rows = 0
+        for stream in streams {
+            let family = FamilyRows(family: stream.family, in: state)
+            batch.append(Pending(family: stream.family, checkpoint: Checkpoint(seq: stream.seq, head: stream.head.text), rows: family))
+            rows += family.count
+            if rows >= rowsPerTransaction {
+                batches.append(batch)
+                batch = []
+                rows = 0
+            }
+        }
+        if !batch.isEmpty { batches.append(batch) }
+        return batches
+    }
+
+    /// The rows of `table` of every family in `batch`, as one JSON array.
+    private static func rowsJSON(_ batch: [Pending], _ table: ProjectionTable) -> String {
+        var w = JSONWriter()
+        w.beginArray()
+        for family in batch { family.rows.write(table, into: &w) }
+        w.endArray()
+        return w.string
+    }
+
+    /// `texts` as a JSON array of strings.
+    private static func jsonArray(_ texts: [String]) -> String {
+        var w = JSONWriter()
+        w.beginArray()
+        for text in texts { w.string(text) }
+        w.endArray()
+        return w.string
+    }
+}
