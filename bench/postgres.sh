@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The PostgreSQL store's figures (issue 25), run inside a throwaway cluster:
 #
-#   pg_virtualenv bash bench/postgres.sh           appends, notify modes, feed lag, erasure under load
+#   pg_virtualenv bash bench/postgres.sh           appends, notify modes, feed lag, erasure under load, projections
 #   pg_virtualenv bash bench/postgres.sh --large   also 100,000 families (2M lines): import, reads, export, verify
 #
 # Release build; the load generator and the server share this machine's cores (loopback).
@@ -44,6 +44,16 @@ family fam-erase u-erase 2000 5 > "$W/erase.jsonl"
 $C import --log "$A" "$W/erase.jsonl" >/dev/null
 $B pg-lag "$A" 10000 32 10 u-erase-2 u-erase-1
 $C verify --log "$A" | tail -1
+
+echo "== projections (SPEC §6): lag under 32 appenders, rows written per line; rebuild of the 1M-event log"
+P=$(fresh compass_proj_source)
+T=$(fresh compass_proj_target)
+$B projection-lag "$P" "$T" 200 32 10
+LOG1M=.build/bench/log-v3-1000000.jsonl
+[ -f "$LOG1M" ] || $C generate --events 1000000 --families 200 --seed 1 > "$LOG1M"
+V=$(fresh compass_proj_rebuild)
+COMPASS_SNAPSHOT_MIN_BYTES=off /usr/bin/time -f "rebuild of the 1M log into an empty target: %e s, peak RSS %M KB" \
+    $C project --once --log "$LOG1M" --to "$V"
 
 if [ "${1:-}" = "--large" ]; then
     echo "== 100,000 families, 2,000,000 generated events"

@@ -13,6 +13,10 @@
 //                                    the same load with a store-wide feed: delivery lag after the append's acknowledgement
 //                                    (p50/p99, every event delivered once, waiting up to 30 s after the load); with MEMBER, erases them halfway and reports
 //                                    the erasure's time and other families' append latency while it ran
+//   compass-bench projection-lag ADDRESS TARGET FAMILIES WRITERS SECONDS
+//                                    WRITERS athletes append interactions to a PostgreSQL store while a projector keeps
+//                                    TARGET's tables: lag from an acknowledged append to its row committed (p50/p99),
+//                                    and rows written per appended line
 import CompassCLI
 import CompassCore
 import CompassStore
@@ -258,6 +262,68 @@ case "pg-load":
     func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
     print(String(format: "%d writers, %d families%@: %.0f appends/s, p50 %.1f ms, p99 %.1f ms, %d failed",
                  writers, families, zipf ? " (zipf)" : "", Double(sorted.count) / duration, percentile(0.5), percentile(0.99), tally.failures))
+
+case "projection-lag":
+    let address = args[2], target = args[3]
+    let families = Int(args[4]) ?? 200, writers = Int(args[5]) ?? 32, duration = Double(args[6]) ?? 10
+    let setup = try CompassStore(path: address)
+    let existing = Set(try setup.state().members.keys)
+    for index in 0..<families where !existing.contains("u-lagp-\(index)") {
+        try setup.append(.addMember(AddMember(userId: "u-lagp-\(index)", fullName: "Parent \(index)", role: .parent, newFamily: "lag-fam-\(index)")),
+                         as: "u-lagp-\(index)")
+        try setup.append(.addMember(AddMember(userId: "u-laga-\(index)", fullName: "Athlete \(index)", role: .player)), as: "u-lagp-\(index)")
+        try setup.append(.addSchool(AddSchool(name: "School \(index)", schoolId: "s-lag")), as: "u-lagp-\(index)")
+    }
+    let projector = try Projector(source: try CompassStore(path: address), target: target)
+    _ = try projector.project()
+    final class Acks: @unchecked Sendable {
+        let lock = NSLock()
+        var pending: [(family: String, seq: Int64, at: UInt64)] = []
+        var lags: [Double] = []
+        var lines: Int64 = 0
+        var rows = 0
+    }
+    let acks = Acks()
+    let deadline = Date().addingTimeInterval(duration)
+    let threads = (0..<writers).map { writer in
+        Thread {
+            guard let store = try? CompassStore(path: address) else { return }
+            var rng = SplitMix64(seed: UInt64(writer + 1))
+            while Date() < deadline {
+                let family = rng.below(families)
+                guard let receipt = try? store.append(.logInteraction(LogInteraction(type: .email, direction: .outbound, schoolId: "s-lag",
+                                                                                   subject: "lag \(writer)")), as: "u-laga-\(family)") else { continue }
+                let now = DispatchTime.now().uptimeNanoseconds
+                acks.lock.withLock { acks.pending.append(("lag-fam-\(family)", receipt.seq, now)) }
+            }
+        }
+    }
+    let feed = try setup.feed()
+    var passes: [Double] = []
+    for thread in threads { thread.start() }
+    while threads.contains(where: { !$0.isFinished }) || acks.lock.withLock({ !acks.pending.isEmpty }) {
+        let passStart = DispatchTime.now().uptimeNanoseconds
+        let summary = try projector.project()
+        let committed = DispatchTime.now().uptimeNanoseconds
+        passes.append(Double(committed - passStart) / 1e6)
+        let held = try projector.committedSeqs()
+        acks.lock.withLock {
+            acks.lines += summary.lines
+            acks.rows += summary.rowsWritten
+            acks.pending.removeAll { ack in
+                guard let seq = held[ack.family], seq >= ack.seq else { return false }
+                acks.lags.append(Double(committed - ack.at) / 1e6)
+                return true
+            }
+        }
+        if !threads.contains(where: { !$0.isFinished }), Date() > deadline.addingTimeInterval(30) { break }
+        feed.wait(upTo: .milliseconds(200))
+    }
+    let sorted = acks.lags.sorted()
+    func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+    print(String(format: "%d writers, %d families: %d appends projected, lag p50 %.0f ms, p99 %.0f ms; %.2f rows written per line; %d never projected",
+                 writers, families, sorted.count, percentile(0.5), percentile(0.99), Double(acks.rows) / Double(max(1, acks.lines)), acks.pending.count))
+    print(String(format: "%d passes, median %.0f ms, longest %.0f ms", passes.count, passes.sorted()[passes.count / 2], passes.max() ?? 0))
 
 case "pg-lag":
     let address = args[2]

@@ -36,11 +36,11 @@ enum ProjectCommand {
             return
         }
         Interruption.install()
-        var feed = try store.feed()
+        // Woken by the store's change signal (inotify, NOTIFY); each pass reads the store itself.
+        let feed = try store.feed()
         var rebuild = inv.arguments.has("rebuild")
         while !Interruption.requested {
-            _ = try feed.next()
-            let summary = try projector.project(rebuild: rebuild)
+                let summary = try projector.project(rebuild: rebuild)
             rebuild = false
             if summary.families > 0 || summary.rebuilt { inv.console.out(line(summary)) }
             Interruption.wait(for: feed, milliseconds: 1000)

@@ -19,6 +19,9 @@ final class ProjectionConnection {
         let db = try PostgresConnection(address)
         do throws(PostgresConnection.Failure) {
             try db.run("SET client_min_messages = warning")
+            // The tables are rebuilt from the log: a commit lost to a server crash is rolled back
+            // with its checkpoint, and the next pass writes it again. No fsync wait per commit.
+            try db.run("SET synchronous_commit = off")
         } catch {
             throw .io(path: db.display, message: "PostgreSQL: \(error.message)")
         }

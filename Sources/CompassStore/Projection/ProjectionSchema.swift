@@ -70,7 +70,7 @@ enum ProjectionSchema {
     static func deleteChanged(_ table: ProjectionTable, in schema: String) -> String {
         let qualified = "\(schema).\(table.name)"
         return """
-            WITH n AS MATERIALIZED (SELECT * FROM jsonb_populate_recordset(NULL::\(qualified), $1::jsonb)),
+            WITH n AS MATERIALIZED (SELECT * FROM json_populate_recordset(NULL::\(qualified), $1::json)),
                  gone AS (DELETE FROM \(qualified) t WHERE t.family IN (SELECT jsonb_array_elements_text($2::jsonb))
                           AND NOT EXISTS (SELECT 1 FROM n WHERE n.family = t.family AND n.\(table.key) = t.\(table.key)
                                           AND ROW(n.*) IS NOT DISTINCT FROM ROW(t.*))
@@ -84,7 +84,7 @@ enum ProjectionSchema {
         let qualified = "\(schema).\(table.name)"
         return """
             WITH added AS (INSERT INTO \(qualified)
-                           SELECT * FROM jsonb_populate_recordset(NULL::\(qualified), $1::jsonb) n
+                           SELECT * FROM json_populate_recordset(NULL::\(qualified), $1::json) n
                            WHERE NOT EXISTS (SELECT 1 FROM \(qualified) t WHERE t.family = n.family AND t.\(table.key) = n.\(table.key))
                            RETURNING 1)
             SELECT count(*) FROM added
@@ -94,7 +94,7 @@ enum ProjectionSchema {
     /// Sets the checkpoints of `$1` (a JSON array of `{family, seq, head}`).
     static func saveCheckpoints(in schema: String) -> String {
         """
-        INSERT INTO \(schema).checkpoints SELECT * FROM jsonb_populate_recordset(NULL::\(schema).checkpoints, $1::jsonb)
+        INSERT INTO \(schema).checkpoints SELECT * FROM json_populate_recordset(NULL::\(schema).checkpoints, $1::json)
         ON CONFLICT (family) DO UPDATE SET seq = EXCLUDED.seq, head = EXCLUDED.head
         """
     }
@@ -104,7 +104,7 @@ enum ProjectionSchema {
     static func differingFamilies(_ table: ProjectionTable, in schema: String) -> String {
         let qualified = "\(schema).\(table.name)"
         return """
-            WITH n AS MATERIALIZED (SELECT * FROM jsonb_populate_recordset(NULL::\(qualified), $1::jsonb)),
+            WITH n AS MATERIALIZED (SELECT * FROM json_populate_recordset(NULL::\(qualified), $1::json)),
                  t AS MATERIALIZED (SELECT * FROM \(qualified) WHERE family IN (SELECT jsonb_array_elements_text($2::jsonb)))
             SELECT DISTINCT family FROM ((SELECT * FROM n EXCEPT ALL SELECT * FROM t) UNION ALL (SELECT * FROM t EXCEPT ALL SELECT * FROM n)) d
             """

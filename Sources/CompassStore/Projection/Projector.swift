@@ -95,11 +95,12 @@ public final class Projector: @unchecked Sendable {
                 if let family = row[0] { differing.insert(family) }
             }
         }
-        for batch in Self.batches(streams, state) {
-            let families = Self.jsonArray(batch.map(\.family))
+        let batches = RowBatches(streams, state: state, rowsPerBatch: Self.rowsPerTransaction)
+        defer { batches.stop() }
+        while let batch = batches.next() {
+            let families = Self.jsonArray(batch.families.map(\.name))
             for table in ProjectionTable.allCases {
-                let rows = Self.rowsJSON(batch, table)
-                for row in try target.run(ProjectionSchema.differingFamilies(table, in: schema), [.text(rows), .text(families)]).rows {
+                for row in try target.run(ProjectionSchema.differingFamilies(table, in: schema), [.text(batch.json[table]!), .text(families)]).rows {
                     if let family = row[0] { differing.insert(family) }
                 }
             }
@@ -115,29 +116,35 @@ public final class Projector: @unchecked Sendable {
                        known: inout [String: Checkpoint]) throws(StoreError) -> ProjectionSummary {
         let pending = streams.filter { known[$0.family] != Checkpoint(seq: $0.seq, head: $0.head.text) }
         var summary = ProjectionSummary()
-        for batch in Self.batches(pending, state) {
+        let batches = RowBatches(pending, state: state, rowsPerBatch: Self.rowsPerTransaction)
+        defer { batches.stop() }
+        while let batch = batches.next() {
             let written = try target.transaction { () throws(StoreError) -> (ProjectionSummary, [String: Checkpoint]) in
                 try target.run("SELECT pg_advisory_xact_lock($1)", [.int(ProjectionSchema.writeLock)])
                 // The checkpoints as committed now (another projector may have moved them).
                 var held: [String: Checkpoint] = [:]
                 for row in try target.run("SELECT family, seq, head FROM \(schema).checkpoints WHERE family IN (SELECT jsonb_array_elements_text($1::jsonb))",
-                                          [.text(Self.jsonArray(batch.map(\.family)))]).rows {
+                                          [.text(Self.jsonArray(batch.families.map(\.name)))]).rows {
                     if let family = row[0], let seq = row[1].flatMap({ Int64($0) }), let head = row[2] { held[family] = Checkpoint(seq: seq, head: head) }
                 }
-                let todo = batch.filter { held[$0.family] != $0.checkpoint }
+                let todo = batch.families.filter { held[$0.name] != $0.checkpoint }
                 var pass = ProjectionSummary()
                 if !todo.isEmpty {
-                    let families = Self.jsonArray(todo.map(\.family))
+                    let families = Self.jsonArray(todo.map(\.name))
+                    // Rows are written only with their checkpoint: a family with none has no rows to delete.
+                    let anyHeld = todo.contains { held[$0.name] != nil }
                     for table in ProjectionTable.allCases {
-                        let rows = Self.rowsJSON(todo, table)
-                        pass.rowsWritten += Int(try target.run(ProjectionSchema.deleteChanged(table, in: schema), [.text(rows), .text(families)])[0, 0] ?? "0") ?? 0
+                        let rows = todo.count == batch.families.count ? batch.json[table]! : RowBatches.Batch.json(todo, table)
+                        if anyHeld {
+                            pass.rowsWritten += Int(try target.run(ProjectionSchema.deleteChanged(table, in: schema), [.text(rows), .text(families)])[0, 0] ?? "0") ?? 0
+                        }
                         pass.rowsWritten += Int(try target.run(ProjectionSchema.insertMissing(table, in: schema), [.text(rows)])[0, 0] ?? "0") ?? 0
                     }
                     var w = JSONWriter()
                     w.beginArray()
                     for family in todo {
                         w.beginObject()
-                        w.field("family", family.family)
+                        w.field("family", family.name)
                         w.field("seq", family.checkpoint.seq)
                         w.field("head", family.checkpoint.head)
                         w.endObject()
@@ -145,10 +152,10 @@ public final class Projector: @unchecked Sendable {
                     w.endArray()
                     try target.run(ProjectionSchema.saveCheckpoints(in: schema), [.text(w.string)])
                     pass.families = todo.count
-                    pass.lines = todo.reduce(0) { $0 + max(0, $1.checkpoint.seq - (held[$1.family]?.seq ?? 0)) }
+                    pass.lines = todo.reduce(0) { $0 + max(0, $1.checkpoint.seq - (held[$1.name]?.seq ?? 0)) }
                 }
                 var now = held
-                for family in batch { now[family.family] = family.checkpoint }
+                for family in batch.families { now[family.name] = family.checkpoint }
                 return (pass, now)
             }
             summary.lines += written.0.lines
@@ -190,6 +197,13 @@ public final class Projector: @unchecked Sendable {
         return Int(try target.run("SELECT value FROM \(schema).meta WHERE key = 'version'").rows.first?[0] ?? "0") ?? 0
     }
 
+    /// Each family's projected `seq` as the live tables hold it now (benchmarks).
+    package func committedSeqs() throws(StoreError) -> [String: Int64] {
+        lock.lock()
+        defer { lock.unlock() }
+        return try checkpoints(in: ProjectionSchema.live).mapValues(\.seq)
+    }
+
     /// Every checkpoint in `schema`.
     private func checkpoints(in schema: String) throws(StoreError) -> [String: Checkpoint] {
         var held: [String: Checkpoint] = [:]
@@ -199,42 +213,7 @@ public final class Projector: @unchecked Sendable {
         return held
     }
 
-    // MARK: Rows
-
-    /// A family to write: its rows and the checkpoint they are as of.
-    private struct Pending {
-        var family: String
-        var checkpoint: Checkpoint
-        var rows: FamilyRows
-    }
-
-    /// `streams`' families with their rows, in batches of about ``rowsPerTransaction`` rows.
-    private static func batches(_ streams: [FamilyStream], _ state: CompassState) -> [[Pending]] {
-        var batches: [[Pending]] = []
-        var batch: [Pending] = []
-        var rows = 0
-        for stream in streams {
-            let family = FamilyRows(family: stream.family, in: state)
-            batch.append(Pending(family: stream.family, checkpoint: Checkpoint(seq: stream.seq, head: stream.head.text), rows: family))
-            rows += family.count
-            if rows >= rowsPerTransaction {
-                batches.append(batch)
-                batch = []
-                rows = 0
-            }
-        }
-        if !batch.isEmpty { batches.append(batch) }
-        return batches
-    }
-
-    /// The rows of `table` of every family in `batch`, as one JSON array.
-    private static func rowsJSON(_ batch: [Pending], _ table: ProjectionTable) -> String {
-        var w = JSONWriter()
-        w.beginArray()
-        for family in batch { family.rows.write(table, into: &w) }
-        w.endArray()
-        return w.string
-    }
+    // MARK: JSON
 
     /// `texts` as a JSON array of strings.
     private static func jsonArray(_ texts: [String]) -> String {
