@@ -276,6 +276,27 @@ struct ProjectionTests {
         #expect(cli.run(["project", "--check", "--to", address]).status == 0)
     }
 
+    @Test func hostileTextsAndTheYearZeroArriveAsTheLogHasThem() throws {
+        let cli = CLIHarness()
+        let subject = "'); DROP TABLE compass_views.members; -- \"quoted\" \\ tab\t line\n 🔥 \u{1B}[31m"
+        cli.runAll([
+            "add-member --user u-pat --name 'Pat' --role parent --family fam-h",
+            "add-member --as u-pat --user u-ana --name 'Ana' --role player",
+            "add-school --as u-pat --name UCLA --school s-ucla",
+        ])
+        let logged = cli.run(["log-interaction", "--as", "u-ana", "--school", "s-ucla", "--type", "email", "--direction", "inbound",
+                              "--occurred-at", "0000-01-01T00:00:00Z", "--subject", subject])
+        #expect(logged.status == 0, "\(logged.stderr)")
+        let address = try Self.target()
+        let projected = cli.run(["project", "--once", "--to", address])
+        #expect(projected.status == 0, "\(projected.stderr)")
+        let rows = try Self.asReader(try PostgresConnection(address), "u-ana",
+                                     "SELECT subject, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS BC') FROM compass_views.interactions")
+        #expect(rows.count == 1 && rows.first?[0] == subject, "\(rows)")
+        #expect(rows.first?[1] == "0001-01-01 00:00:00 BC", "the year 0000 is 1 BC: \(rows)")
+        #expect(cli.run(["project", "--check", "--to", address]).status == 0)
+    }
+
     @Test func badTargetsAreClearErrors() throws {
         let cli = ErasureTests.family()
         let notAnAddress = cli.run(["project", "--once", "--to", "views.db"])

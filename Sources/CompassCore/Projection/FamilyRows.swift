@@ -49,6 +49,15 @@ public struct FamilyRows: Equatable, Sendable {
     /// How many rows the family has in all tables.
     public var count: Int { rows.values.reduce(0) { $0 + $1.count } }
 
+    /// A time as PostgreSQL reads it: RFC 3339, except that the year 0000 (which PostgreSQL
+    /// refuses) is written as what it is, 1 BC.
+    static func postgresText(_ time: Timestamp) -> String {
+        let text = time.rfc3339
+        guard text.hasPrefix("0000-") else { return text }
+        let rest = String(text.dropFirst(5).dropLast()).map { $0 == "T" ? " " : $0 }  // "MM-DD HH:MM:SS.sss"
+        return "0001-" + String(rest) + "+00 BC"
+    }
+
     /// Writes `table`'s rows as JSON objects (`{"family":…,"column":…}`) into an open array:
     /// what PostgreSQL's `jsonb_populate_recordset` reads.
     package func write(_ table: ProjectionTable, into w: inout JSONWriter) {
@@ -60,7 +69,7 @@ public struct FamilyRows: Equatable, Sendable {
                 w.key(column.name)
                 switch value {
                 case .text(let text): w.string(text)
-                case .time(let time): w.string(time.rfc3339)
+                case .time(let time): w.string(Self.postgresText(time))
                 case .count(let count): w.int(count)
                 case .null: w.null()
                 }
