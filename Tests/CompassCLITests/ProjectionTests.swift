@@ -139,6 +139,35 @@ struct ProjectionTests {
         #expect(cli.run(["project", "--check", "--to", address]).status == 0)
     }
 
+    @Test func aProjectorFollowingEveryKindOfChangeWritesOnlyWhatChangedAndMatchesAFreshFold() throws {
+        let cli = ErasureTests.family()
+        let address = try Self.target()
+        let projector = try Projector(source: try CompassStore(path: cli.logPath, createIfMissing: false), target: address)
+        _ = try projector.project()
+        let steps: [(command: String, rows: Int)] = [
+            ("log-interaction --as u-kid --school s-ucla --type email --direction outbound --subject 'One more'", 1),
+            ("change-status --as u-sib --school s-kid --status offer_received --notes 'Big news'", 3),  // the school's row (out, in) and the change
+            ("add-school --as u-pat --name Rice --school s-rice", 1),
+            ("add-coach --as u-pat --school s-rice --first Ann --last Lee --role assistant", 1),
+            ("log-interaction --as u-sib --school s-rice --coach c-ann-lee --type camp --direction inbound --sentiment positive --interest y,y,y,y,n,n", 1),
+            ("delete-interaction i-1 --as u-kid", 1),
+            ("upload-document --as u-sib --title 'Highlights' --doc-type video", 1),
+            ("add-member --as u-pat --user u-gran --name 'Gran Parent' --role parent", 1),
+            ("notifications --as u-pat --mark-read", 0),
+        ]
+        for step in steps {
+            #expect(cli.run(step.command).status == 0, "\(step.command)")
+            let summary = try projector.project()
+            #expect(summary.families == 1 && summary.rowsWritten == step.rows, "\(step.command): \(summary)")
+            #expect(try projector.check() == [], "after \(step.command)")
+        }
+        #expect(cli.run("erase --as u-pat --member u-kid").status == 0)
+        let afterErasure = try projector.project()
+        #expect(afterErasure.rowsWritten > 3, "\(afterErasure)")
+        #expect(try projector.check() == [])
+        #expect(!(try Self.dump(address)).contains("Xyzzyname"))
+    }
+
     @Test func aTamperedOrMissingRowIsNamedByCheckAndARebuildMendsIt() throws {
         let cli = ErasureTests.family()
         let address = try Self.target()

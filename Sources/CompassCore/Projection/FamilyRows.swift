@@ -59,22 +59,56 @@ public struct FamilyRows: Equatable, Sendable {
     }
 
     /// Writes `table`'s rows as JSON objects (`{"family":…,"column":…}`) into an open array:
-    /// what PostgreSQL's `jsonb_populate_recordset` reads.
+    /// what PostgreSQL's `json_populate_recordset` reads.
     package func write(_ table: ProjectionTable, into w: inout JSONWriter) {
+        Self.write(rows[table] ?? [], of: family, table, into: &w)
+    }
+
+    /// Writes `rows` of `family` as JSON objects into an open array.
+    package static func write(_ rows: [[ProjectionValue]], of family: String, _ table: ProjectionTable, into w: inout JSONWriter) {
         let columns = table.columns
-        for row in rows[table] ?? [] {
+        for row in rows {
             w.beginObject()
             w.field("family", family)
             for (column, value) in zip(columns, row) {
                 w.key(column.name)
                 switch value {
                 case .text(let text): w.string(text)
-                case .time(let time): w.string(Self.postgresText(time))
+                case .time(let time): w.string(postgresText(time))
                 case .count(let count): w.int(count)
                 case .null: w.null()
                 }
             }
             w.endObject()
         }
+    }
+
+    /// What turns `old` (rows of the same family) into these, table by table: the keys whose
+    /// rows go (removed or changed) and the rows that come (changed or new). Rows equal in
+    /// both are in neither.
+    public func changes(since old: FamilyRows) -> [ProjectionTable: RowChanges] {
+        var changes: [ProjectionTable: RowChanges] = [:]
+        for table in ProjectionTable.allCases {
+            let before = Dictionary((old.rows[table] ?? []).map { (Self.key($0), $0) }, uniquingKeysWith: { first, _ in first })
+            var change = RowChanges()
+            var kept = Set<String>()
+            for row in rows[table] ?? [] {
+                let key = Self.key(row)
+                kept.insert(key)
+                if before[key] != row {
+                    change.removedKeys.append(key)
+                    change.added.append(row)
+                }
+            }
+            for (key, _) in before where !kept.contains(key) { change.removedKeys.append(key) }
+            if !change.isEmpty { changes[table] = change }
+        }
+        return changes
+    }
+
+    /// A row's key: its first cell.
+    static func key(_ row: [ProjectionValue]) -> String {
+        if case .text(let key)? = row.first { return key }
+        return ""
     }
 }

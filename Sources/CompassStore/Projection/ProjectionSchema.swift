@@ -79,15 +79,25 @@ enum ProjectionSchema {
             """
     }
 
-    /// Inserts the rows of `$1` that `table` in `schema` does not hold yet; returns how many.
+    /// Inserts the rows of `$1` that `table` in `schema` does not hold yet (by key); returns how
+    /// many.
     static func insertMissing(_ table: ProjectionTable, in schema: String) -> String {
         let qualified = "\(schema).\(table.name)"
         return """
-            WITH added AS (INSERT INTO \(qualified)
-                           SELECT * FROM json_populate_recordset(NULL::\(qualified), $1::json) n
-                           WHERE NOT EXISTS (SELECT 1 FROM \(qualified) t WHERE t.family = n.family AND t.\(table.key) = n.\(table.key))
-                           RETURNING 1)
+            WITH added AS (INSERT INTO \(qualified) SELECT * FROM json_populate_recordset(NULL::\(qualified), $1::json)
+                           ON CONFLICT (family, \(table.key)) DO NOTHING RETURNING 1)
             SELECT count(*) FROM added
+            """
+    }
+
+    /// Removes the rows of `table` in `schema` whose family and key are a pair of `$1` (a JSON
+    /// array of `[family, key]`); returns how many.
+    static func deleteKeys(_ table: ProjectionTable, in schema: String) -> String {
+        let qualified = "\(schema).\(table.name)"
+        return """
+            WITH gone AS (DELETE FROM \(qualified) t USING json_array_elements($1::json) x
+                          WHERE t.family = x->>0 AND t.\(table.key) = x->>1 RETURNING 1)
+            SELECT count(*) FROM gone
             """
     }
 

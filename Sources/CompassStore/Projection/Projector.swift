@@ -26,10 +26,14 @@ public final class Projector: @unchecked Sendable {
     /// whose source stream ends there is not written again. (The write transaction checks
     /// the tables' own checkpoints: this only saves work.)
     private var known: [String: Checkpoint]?
+    /// The rows last written of recently written families.
+    private var cache = RowCache(budget: Projector.rowsCached)
 
     /// How big one write transaction grows: families are added to it until it holds this many
     /// rows (a family is never split).
     static let rowsPerTransaction = 20_000
+    /// How many written rows a projector keeps to diff the next pass against (about 100 MB).
+    static let rowsCached = 200_000
 
     /// A family's last projected line: its `seq` and its head as `verify` prints them.
     struct Checkpoint: Equatable {
@@ -130,15 +134,22 @@ public final class Projector: @unchecked Sendable {
                 let todo = batch.families.filter { held[$0.name] != $0.checkpoint }
                 var pass = ProjectionSummary()
                 if !todo.isEmpty {
-                    let families = Self.jsonArray(todo.map(\.name))
-                    // Rows are written only with their checkpoint: a family with none has no rows to delete.
-                    let anyHeld = todo.contains { held[$0.name] != nil }
-                    for table in ProjectionTable.allCases {
-                        let rows = todo.count == batch.families.count ? batch.json[table]! : RowBatches.Batch.json(todo, table)
-                        if anyHeld {
-                            pass.rowsWritten += Int(try target.run(ProjectionSchema.deleteChanged(table, in: schema), [.text(rows), .text(families)])[0, 0] ?? "0") ?? 0
+                    // Families whose rows this projector wrote at the checkpoint the tables hold:
+                    // only what differs is sent. The others are diffed by the server.
+                    let cached = todo.filter { cache.rows(of: $0.name, at: held[$0.name]) != nil }
+                    let whole = todo.filter { cache.rows(of: $0.name, at: held[$0.name]) == nil }
+                    if !cached.isEmpty { pass.rowsWritten += try writeChanges(of: cached, held: held, into: schema) }
+                    if !whole.isEmpty {
+                        let families = Self.jsonArray(whole.map(\.name))
+                        // Rows are written only with their checkpoint: a family with none has no rows to delete.
+                        let anyHeld = whole.contains { held[$0.name] != nil }
+                        for table in ProjectionTable.allCases {
+                            let rows = whole.count == batch.families.count ? batch.json[table]! : RowBatches.Batch.json(whole, table)
+                            if anyHeld {
+                                pass.rowsWritten += try count(ProjectionSchema.deleteChanged(table, in: schema), [.text(rows), .text(families)])
+                            }
+                            pass.rowsWritten += try count(ProjectionSchema.insertMissing(table, in: schema), [.text(rows)])
                         }
-                        pass.rowsWritten += Int(try target.run(ProjectionSchema.insertMissing(table, in: schema), [.text(rows)])[0, 0] ?? "0") ?? 0
                     }
                     var w = JSONWriter()
                     w.beginArray()
@@ -158,12 +169,60 @@ public final class Projector: @unchecked Sendable {
                 for family in batch.families { now[family.name] = family.checkpoint }
                 return (pass, now)
             }
+            // Committed: each family's rows in the tables are its rows at its checkpoint.
+            for family in batch.families { cache.keep(family.rows, at: family.checkpoint) }
             summary.lines += written.0.lines
             summary.families += written.0.families
             summary.rowsWritten += written.0.rowsWritten
             known.merge(written.1) { $1 }
         }
         return summary
+    }
+
+    /// Writes the rows of `families` that differ from the rows this projector last wrote of
+    /// them (at the checkpoints `held`); returns the rows deleted and inserted.
+    private func writeChanges(of families: [RowBatches.Family], held: [String: Checkpoint], into schema: String) throws(StoreError) -> Int {
+        var removed: [ProjectionTable: JSONWriter] = [:], added: [ProjectionTable: JSONWriter] = [:]
+        for family in families {
+            guard let old = cache.rows(of: family.name, at: held[family.name]) else { continue }
+            for (table, change) in family.rows.changes(since: old) {
+                var keys = removed[table] ?? Self.openArray()
+                for key in change.removedKeys {
+                    keys.beginArray()
+                    keys.string(family.name)
+                    keys.string(key)
+                    keys.endArray()
+                }
+                removed[table] = keys
+                var rows = added[table] ?? Self.openArray()
+                FamilyRows.write(change.added, of: family.name, table, into: &rows)
+                added[table] = rows
+            }
+        }
+        var written = 0
+        for table in ProjectionTable.allCases {
+            if var keys = removed[table] {
+                keys.endArray()
+                written += try count(ProjectionSchema.deleteKeys(table, in: schema), [.text(keys.string)])
+            }
+            if var rows = added[table] {
+                rows.endArray()
+                written += try count(ProjectionSchema.insertMissing(table, in: schema), [.text(rows.string)])
+            }
+        }
+        return written
+    }
+
+    /// A statement's one count.
+    private func count(_ sql: String, _ values: [PostgresConnection.Value]) throws(StoreError) -> Int {
+        Int(try target.run(sql, values)[0, 0] ?? "0") ?? 0
+    }
+
+    /// A writer with an array begun.
+    private static func openArray() -> JSONWriter {
+        var w = JSONWriter()
+        w.beginArray()
+        return w
     }
 
     /// Builds every table anew in the `next` schema, then swaps it for the live one in one
