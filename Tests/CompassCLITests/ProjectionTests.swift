@@ -8,8 +8,10 @@ import CompassTestSupport
 /// rows under row-level security exactly what their views show, exactly once across kills and
 /// rival projectors, forgetting what an erasure forgets. Run against the CI's throwaway
 /// cluster (`pg_virtualenv`); skipped, and counted as skipped, without one.
-@Suite(.serialized, .enabled(if: PostgresServer.named, "no PostgreSQL server (run inside pg_virtualenv, as .ci/run does)"))
-struct ProjectionTests {
+/// Nested in ``PostgresStoreTests``, whose `.serialized` reaches it: no test here runs while
+/// another restarts the server.
+extension PostgresStoreTests {
+@Suite struct ProjectionTests {
     /// A new, empty database: the projection's target.
     static func target() throws -> String {
         let base = ProcessInfo.processInfo.environment["PGDATABASE"] ?? "postgres"
@@ -335,6 +337,7 @@ struct ProjectionTests {
         let noLog = CLIHarness().run(["project", "--once", "--to", "postgresql:///nothing"])
         #expect(noLog.status == 1 && noLog.stderr.contains("no log at"), "\(noLog.stderr)")
     }
+}
 }
 
 /// A connection that counts the interactions table's rows as fast as it can, until stopped.

@@ -22,8 +22,18 @@ enum FollowCommand {
         var printed: Set<String> = []
         var started = false
         var warnedWaiting = false
+        var retry = ConnectionRetry(inv)
         while !Interruption.requested {
-            let newEvents = try feed.next()
+            // A database that restarts or fails over is waited for; the feed goes on after the
+            // last line it delivered (its cursor keeps its place), so nothing is lost or repeated.
+            let newEvents: [Event]
+            do {
+                newEvents = try feed.next()
+                retry.succeeded()
+            } catch {
+                try retry.failed(error)
+                continue
+            }
             let now = fixedNow ?? inv.clock()
             if let viewer = try? Viewer(viewerId, in: feed.state) {
                 let state = feed.state

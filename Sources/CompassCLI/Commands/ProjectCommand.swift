@@ -39,8 +39,18 @@ enum ProjectCommand {
         // Woken by the store's change signal (inotify, NOTIFY); each pass reads the store itself.
         let feed = try store.feed()
         var rebuild = inv.arguments.has("rebuild")
+        var retry = ConnectionRetry(inv)
         while !Interruption.requested {
-                let summary = try projector.project(rebuild: rebuild)
+            let summary: ProjectionSummary
+            do {
+                summary = try projector.project(rebuild: rebuild)
+                retry.succeeded()
+            } catch {
+                // A database that went away (the source's or the target's) is waited for; the
+                // pass that failed is rolled back and the next goes on from the checkpoints.
+                try retry.failed(error)
+                continue
+            }
             rebuild = false
             if summary.families > 0 || summary.rebuilt { inv.console.out(line(summary)) }
             Interruption.wait(for: feed, milliseconds: 1000)

@@ -6,6 +6,7 @@ import CompassCore
 final class ProjectionConnection {
     private let address: String
     private var db: PostgresConnection
+    private var inTransaction = false
     /// The address as messages show it: without a password.
     var display: String { db.display }
 
@@ -31,6 +32,9 @@ final class ProjectionConnection {
     /// Runs one statement.
     @discardableResult
     func run(_ sql: String, _ values: [PostgresConnection.Value] = []) throws(StoreError) -> PostgresConnection.Rows {
+        // A connection lost between transactions is made again (libpq marks it bad when a
+        // statement fails on it; a transaction's statements never run on a new one).
+        if !inTransaction, !db.isUp { db = try Self.connect(address) }
         do throws(PostgresConnection.Failure) {
             return try db.run(sql, values)
         } catch {
@@ -41,8 +45,9 @@ final class ProjectionConnection {
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws
     /// (a connection lost meanwhile rolls it back on the server).
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        if !db.isUp { db = try Self.connect(address) }
         try run("BEGIN")
+        inTransaction = true
+        defer { inTransaction = false }
         do throws(StoreError) {
             let value = try body()
             try run("COMMIT")
