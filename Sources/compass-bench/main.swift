@@ -13,7 +13,7 @@
 //                                    the same load with a store-wide feed: delivery lag after the append's acknowledgement
 //                                    (p50/p99, every event delivered once, waiting up to 30 s after the load); with MEMBER, erases them halfway and reports
 //                                    the erasure's time and other families' append latency while it ran
-//   compass-bench projection-lag ADDRESS TARGET FAMILIES WRITERS SECONDS
+//   compass-bench projection-lag ADDRESS TARGET FAMILIES WRITERS SECONDS [nice]
 //                                    WRITERS athletes append interactions to a PostgreSQL store while a projector keeps
 //                                    TARGET's tables: lag from an acknowledged append to its row committed (p50/p99),
 //                                    and rows written per appended line
@@ -266,6 +266,9 @@ case "pg-load":
 case "projection-lag":
     let address = args[2], target = args[3]
     let families = Int(args[4]) ?? 200, writers = Int(args[5]) ?? 32, duration = Double(args[6]) ?? 10
+    // "nice": the appender threads run at nice 10, as if they were app servers on other machines
+    // (Linux: a thread's own nice value).
+    let niceWriters = args.count > 7 && args[7] == "nice"
     let setup = try CompassStore(path: address)
     let existing = Set(try setup.state().members.keys)
     for index in 0..<families where !existing.contains("u-lagp-\(index)") {
@@ -287,6 +290,10 @@ case "projection-lag":
     let deadline = Date().addingTimeInterval(duration)
     let threads = (0..<writers).map { writer in
         Thread {
+            #if canImport(Glibc)
+            // who 0 is the calling thread on Linux.
+            if niceWriters { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
+            #endif
             guard let store = try? CompassStore(path: address) else { return }
             var rng = SplitMix64(seed: UInt64(writer + 1))
             while Date() < deadline {
@@ -299,7 +306,7 @@ case "projection-lag":
         }
     }
     let feed = try setup.feed()
-    var passes: [Double] = []
+    var passes: [Double] = [], reads: [Double] = [], waits: [Double] = []
     for thread in threads { thread.start() }
     while threads.contains(where: { !$0.isFinished }) || acks.lock.withLock({ !acks.pending.isEmpty }) {
         let passStart = DispatchTime.now().uptimeNanoseconds
@@ -307,23 +314,27 @@ case "projection-lag":
         let committed = DispatchTime.now().uptimeNanoseconds
         passes.append(Double(committed - passStart) / 1e6)
         let held = try projector.committedSeqs()
+        reads.append(Double(DispatchTime.now().uptimeNanoseconds - committed) / 1e6)
         acks.lock.withLock {
             acks.lines += summary.lines
             acks.rows += summary.rowsWritten
             acks.pending.removeAll { ack in
                 guard let seq = held[ack.family], seq >= ack.seq else { return false }
-                acks.lags.append(Double(committed - ack.at) / 1e6)
+                acks.lags.append(Double(committed > ack.at ? committed - ack.at : 0) / 1e6)  // projected before the writer saw its ack: 0
                 return true
             }
         }
         if !threads.contains(where: { !$0.isFinished }), Date() > deadline.addingTimeInterval(30) { break }
+        let waitStart = DispatchTime.now().uptimeNanoseconds
         feed.wait(upTo: .milliseconds(200))
+        waits.append(Double(DispatchTime.now().uptimeNanoseconds - waitStart) / 1e6)
     }
     let sorted = acks.lags.sorted()
     func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
     print(String(format: "%d writers, %d families: %d appends projected, lag p50 %.0f ms, p99 %.0f ms; %.2f rows written per line; %d never projected",
                  writers, families, sorted.count, percentile(0.5), percentile(0.99), Double(acks.rows) / Double(max(1, acks.lines)), acks.pending.count))
-    print(String(format: "%d passes, median %.0f ms, longest %.0f ms", passes.count, passes.sorted()[passes.count / 2], passes.max() ?? 0))
+    print(String(format: "%d passes, median %.0f ms, longest %.0f ms; checkpoint reads median %.0f ms; waits median %.0f ms",
+                 passes.count, passes.sorted()[passes.count / 2], passes.max() ?? 0, reads.sorted()[reads.count / 2], waits.sorted()[waits.count / 2]))
 
 case "pg-lag":
     let address = args[2]

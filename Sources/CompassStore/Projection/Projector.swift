@@ -70,10 +70,11 @@ public final class Projector: @unchecked Sendable {
         } else if rebuild || version < ProjectionSchema.version {
             return try self.rebuild(state, streams)
         }
-        if known == nil { known = try checkpoints(in: ProjectionSchema.live) }
-        var summary = try write(state, streams, into: ProjectionSchema.live, known: &known!)
-        summary.rebuilt = false
-        return summary
+        // A projector's first pass catches up (every family, perhaps the whole log): it keeps no
+        // rows; later passes keep the rows of the families they write, to send only changes.
+        let catchingUp = known == nil
+        if catchingUp { known = try checkpoints(in: ProjectionSchema.live) }
+        return try write(state, streams, into: ProjectionSchema.live, known: &known!, keepingRows: !catchingUp)
     }
 
     /// The families whose rows or checkpoint differ from a fresh fold of the source: a row
@@ -117,7 +118,7 @@ public final class Projector: @unchecked Sendable {
     /// Writes every family of `streams` whose checkpoint in `schema` is not its last line,
     /// a transaction per batch of families.
     private func write(_ state: CompassState, _ streams: [FamilyStream], into schema: String,
-                       known: inout [String: Checkpoint]) throws(StoreError) -> ProjectionSummary {
+                       known: inout [String: Checkpoint], keepingRows: Bool) throws(StoreError) -> ProjectionSummary {
         let pending = streams.filter { known[$0.family] != Checkpoint(seq: $0.seq, head: $0.head.text) }
         var summary = ProjectionSummary()
         let batches = RowBatches(pending, state: state, rowsPerBatch: Self.rowsPerTransaction)
@@ -170,7 +171,7 @@ public final class Projector: @unchecked Sendable {
                 return (pass, now)
             }
             // Committed: each family's rows in the tables are its rows at its checkpoint.
-            for family in batch.families { cache.keep(family.rows, at: family.checkpoint) }
+            if keepingRows { for family in batch.families { cache.keep(family.rows, at: family.checkpoint) } }
             summary.lines += written.0.lines
             summary.families += written.0.families
             summary.rowsWritten += written.0.rowsWritten
@@ -236,7 +237,8 @@ public final class Projector: @unchecked Sendable {
                 for statement in ProjectionSchema.create(in: next) { try target.run(statement) }
             }
             var built: [String: Checkpoint] = [:]
-            var summary = try write(state, streams, into: next, known: &built)
+            cache.removeAll()
+            var summary = try write(state, streams, into: next, known: &built, keepingRows: false)
             try target.transaction { () throws(StoreError) in
                 try target.run("SELECT pg_advisory_xact_lock($1)", [.int(ProjectionSchema.writeLock)])
                 try target.run("DROP SCHEMA IF EXISTS \(ProjectionSchema.live) CASCADE")
