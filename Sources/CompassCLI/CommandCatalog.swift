@@ -180,6 +180,10 @@ enum CommandCatalog {
             OptionSpec(name: "check", value: nil, help: "compare the tables with a fresh fold; name each family that differs (exit 1)"),
         ], examples: ["project --to postgresql://compass@localhost/app", "project --once --to postgresql://compass@localhost/app",
                       "project --check --to postgresql://compass@localhost/app"]),
+        spec("sync", "Sync this device's store of your family with the family's store (SPEC §7); a missing --log is cloned.", [log, viewer,
+            OptionSpec(name: "remote", value: "URL|PATH", help: "the family's store: a postgresql:// address or a log file"),
+        ], examples: ["sync --log phone.jsonl --remote postgresql://compass@db.internal/compass --as u-maya",
+                      "sync --log laptop.jsonl --remote family.jsonl --as u-pat"]),
         spec("generate", "Write a valid synthetic log to stdout.", [
             OptionSpec(name: "families", value: "N", help: "number of families (default 3)"),
             OptionSpec(name: "events", value: "N", help: "number of events (default 1000)"),

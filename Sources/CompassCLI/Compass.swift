@@ -114,6 +114,7 @@ public enum Compass {
         case "migrate": try MigrateCommand.run(inv)
         case "db": try DatabaseCommand.run(inv)
         case "project": try ProjectCommand.run(inv)
+        case "sync": try SyncCommand.run(inv)
         case "schools", "coaches", "members", "documents": try LookupCommands.run(inv)
         case "notifications": try NotificationsCommand.run(inv)
         case "report": try ReportCommand.run(inv)

@@ -6,12 +6,16 @@ extension Command {
     /// issued before, erased lines included (SPEC §4): the count of the family's `Erased`
     /// records is added, since each erased line could have held one.
     ///
-    /// - Parameter reusing: the entity id of an event already logged under the same event id
-    ///   (an idempotent retry reuses it, so the two compare equal).
+    /// - Parameters:
+    ///   - reusing: the entity id of an event already logged under the same event id (an
+    ///     idempotent retry reuses it, so the two compare equal).
+    ///   - deviceTag: the tag of a store that syncs with others (SPEC §7): default interaction,
+    ///     document and coach ids end in `.TAG` (`i-3.k2x9f4`), so two devices never make the same.
     /// - Throws: `Unknown user U` when the actor is not a member (a new family's first member
     ///   excepted). Every other rule is the ``Rules``' to decide.
     package func draft(by actor: String, at: Timestamp, eventId: String, in state: CompassState,
-                      reusing entityId: String? = nil) throws(EventError) -> EventDraft {
+                      reusing entityId: String? = nil, deviceTag: String? = nil) throws(EventError) -> EventDraft {
+        let tag = deviceTag.map { "." + $0 } ?? ""
         var data = JSONObject()
         func put(_ key: String, _ value: String?) {
             if let value { data.append(key, .string(value)) }
@@ -36,14 +40,14 @@ extension Command {
             put("status", school.status)
         case .addCoach(let coach):
             let name = coach.firstName + " " + coach.lastName
-            put("coachId", coach.coachId ?? entityId ?? DefaultIds.unique("c-" + Identifier.slug(name)) { family.coaches[$0] != nil })
+            put("coachId", coach.coachId ?? entityId ?? DefaultIds.unique("c-" + Identifier.slug(name), suffix: tag) { family.coaches[$0] != nil })
             put("schoolId", coach.schoolId)
             put("firstName", coach.firstName)
             put("lastName", coach.lastName)
             put("role", coach.role)
         case .logInteraction(let logged):
             put("interactionId", logged.interactionId ?? entityId
-                ?? DefaultIds.numbered("i-", after: family.interactions.count + family.erasedLines) { family.interactions.contains($0) })
+                ?? DefaultIds.numbered("i-", after: family.interactions.count + family.erasedLines, suffix: tag) { family.interactions.contains($0) })
             put("schoolId", logged.schoolId)
             put("coachId", logged.coachId)
             put("eventId", logged.eventId)
@@ -64,7 +68,7 @@ extension Command {
             put("notes", change.notes)
         case .uploadDocument(let document):
             put("documentId", document.documentId ?? entityId
-                ?? DefaultIds.numbered("d-", after: family.documents.count + family.erasedLines) { family.documents[$0] != nil })
+                ?? DefaultIds.numbered("d-", after: family.documents.count + family.erasedLines, suffix: tag) { family.documents[$0] != nil })
             put("title", document.title)
             put("docType", document.docType)
             put("fileName", document.fileName)
@@ -93,19 +97,19 @@ extension Attachment {
 
 /// Readable default ids for new entities: `s-arizona-state`, `c-jane-doe`, `i-12`, `d-3`.
 enum DefaultIds {
-    /// `base`, or `base-2`, `base-3`… when taken.
-    static func unique(_ base: String, isTaken: (String) -> Bool) -> String {
+    /// `base`, or `base-2`, `base-3`… when taken, each followed by `suffix`.
+    static func unique(_ base: String, suffix: String = "", isTaken: (String) -> Bool) -> String {
         let trimmed = base.hasSuffix("-") ? base + "1" : base
-        guard isTaken(trimmed) else { return trimmed }
+        guard isTaken(trimmed + suffix) else { return trimmed + suffix }
         var n = 2
-        while isTaken("\(trimmed)-\(n)") { n += 1 }
-        return "\(trimmed)-\(n)"
+        while isTaken("\(trimmed)-\(n)\(suffix)") { n += 1 }
+        return "\(trimmed)-\(n)\(suffix)"
     }
 
-    /// `prefix(count+1)`, moving on while taken.
-    static func numbered(_ prefix: String, after count: Int, isTaken: (String) -> Bool) -> String {
+    /// `prefix(count+1)` followed by `suffix`, moving on while taken.
+    static func numbered(_ prefix: String, after count: Int, suffix: String = "", isTaken: (String) -> Bool) -> String {
         var n = count + 1
-        while isTaken("\(prefix)\(n)") { n += 1 }
-        return "\(prefix)\(n)"
+        while isTaken("\(prefix)\(n)\(suffix)") { n += 1 }
+        return "\(prefix)\(n)\(suffix)"
     }
 }

@@ -19,6 +19,10 @@ final class FileLogBackend: LogBackend {
 
     var location: String { path }
 
+    func replaceLog(_ make: ([UInt8]) throws(StoreError) -> [UInt8], committed: () throws(StoreError) -> Void) throws(StoreError) {
+        try writer.replace(make, committed: committed)
+    }
+
     /// Whether there is a log: a folder at the path is an error, not "no log".
     func exists() throws(StoreError) -> Bool {
         switch try fs.kind(of: path) {

@@ -7,6 +7,7 @@
 /// | `LOG.erasing` | only while an erasure finishes: what it still removes |
 /// | `LOG.torn` | torn last lines moved out of the log |
 /// | `LOG.attachments/` | attachment and document bytes, by SHA-256 |
+/// | `LOG.sync` | a device's store: its tag, its family and the remote `seq` it last synced to |
 /// | `NAME.tmp-PID` | a file being written atomically, beside the file it becomes |
 package struct StoreFiles: Sendable {
     /// The log's path.
@@ -19,6 +20,7 @@ package struct StoreFiles: Sendable {
     package var erasing: String { log + ".erasing" }
     package var torn: String { log + ".torn" }
     package var attachments: String { log + ".attachments" }
+    package var sync: String { log + ".sync" }
     /// The folder the log is in.
     package var folder: String { POSIX.directory(of: log) }
 

@@ -202,6 +202,11 @@ final class PostgresLogBackend: LogBackend {
 
     func exists() throws(StoreError) -> Bool { true }
 
+    /// A database is the family's store, never a device's: it is synced with, not synced.
+    func replaceLog(_ make: ([UInt8]) throws(StoreError) -> [UInt8], committed: () throws(StoreError) -> Void) throws(StoreError) {
+        throw .conflict("a device's store is a file: a database is the store devices sync with")
+    }
+
     /// Every line, family by family, each family's in `seq` order. (Families are independent
     /// streams, and the ids that are unique across families are held unique by the database,
     /// so no order between families changes what a replay decides.)

@@ -191,6 +191,8 @@ public final class CompassStore: @unchecked Sendable {
             return derived.utf8.count <= 64 ? derived : configuration.makeId()
         }
         let backend = self.backend
+        // A device's store (SPEC §7) tags the default ids it makes.
+        let tag = try deviceTag()
         var request = AppendRequest(eventId: idempotencyKey, expectVersion: expectVersion, actor: user)
         request.beforeWrite = { _ throws(StoreError) in try backend.saveBlobs(staged) }
         if numbered { request.lineNumbers = positions }
@@ -212,7 +214,7 @@ public final class CompassStore: @unchecked Sendable {
                     let draft: EventDraft
                     do throws(EventError) {
                         draft = try command.draft(by: user, at: now, eventId: ids[index], in: state,
-                                                  reusing: index == commands.count - 1 ? original?.payload.entityId : nil)
+                                                  reusing: index == commands.count - 1 ? original?.payload.entityId : nil, deviceTag: tag)
                     } catch {
                         if numbered { throw .rejectedLines([Problem(line: positions[index], message: error.message, kind: error.kind)]) }
                         throw .rejected(error)

@@ -68,6 +68,10 @@ package protocol LogBackend: AnyObject {
 
     /// Stores blobs durably (those already there are kept); returns what takes back the new ones.
     func saveBlobs(_ blobs: [StagedAttachment]) throws(StoreError) -> () -> Void
+
+    /// Replaces the log with what `make` returns for its committed bytes, under the writers'
+    /// lock from the read to the replacement, then runs `committed` (a device's sync, SPEC §7).
+    func replaceLog(_ make: ([UInt8]) throws(StoreError) -> [UInt8], committed: () throws(StoreError) -> Void) throws(StoreError)
 }
 
 /// What an append asks for besides its drafts.
