@@ -79,4 +79,28 @@ import Testing
         }
         #expect(try other.documents(as: "u-pat").map(\.title) == ["Highlights"])
     }
+
+    /// SPEC §7 as README's Embedding section shows it: a phone's store synced with the family's.
+    @Test func aPhoneClonesPushesAndPullsThroughSync() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try CompassStore(path: folder + "/server/family.jsonl")
+        try server.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat Lopez", role: .parent, newFamily: "f-lopez")), as: "u-pat")
+        try server.append(.addMember(AddMember(userId: "u-maya", fullName: "Maya Lopez", role: .player)), as: "u-pat")
+        try server.append(.addSchool(AddSchool(name: "UCLA")), as: "u-pat")
+        let phone = try CompassStore(path: folder + "/phone/family.jsonl")   // none yet: the first sync clones
+        let clone = try phone.sync(with: server, as: "u-maya")
+        #expect(clone.cloned && clone.pulled == 3 && clone.family == "f-lopez")
+        // Offline on the phone; meanwhile the parent changes the status on the server.
+        let receipt = try phone.append(.logInteraction(LogInteraction(type: .email, direction: .outbound, schoolId: "s-ucla", subject: "Hello")),
+                                       as: "u-maya", files: [.bytes(name: "reel.txt", Array("highlights".utf8))])
+        #expect(receipt.entityId.hasPrefix("i-1."), "a phone's default ids carry its tag: \(receipt.entityId)")
+        try server.append(.changeStatus(ChangeStatus(schoolId: "s-ucla", newStatus: "interested")), as: "u-pat")
+        let report = try phone.sync(with: server, as: "u-maya")
+        #expect(report.pushed == 1 && report.pulled == 1 && report.refused.isEmpty, "\(report)")
+        #expect(try server.interactions(as: "u-pat").items.map(\.id) == [receipt.entityId])
+        #expect(try phone.schools(as: "u-maya").first?.status == "interested")
+        let detail = try server.interaction(receipt.entityId, as: "u-pat")
+        #expect(try server.attachmentBytes(detail.attachments[0]) == Array("highlights".utf8))
+        #expect(try phone.verify().ok && report.head == (try server.verify().families.first?.head))
+    }
 }
