@@ -6,6 +6,7 @@
 //   compass-bench stages FILE        one core: time per line of each stage of preparing it (fastest of 3), and of the fold
 //   compass-bench snapshot-check LOG verify's comparison of LOG's snapshot (covering the whole log) with the state its
 //                                    replay holds, alone (fastest of 5)
+//   compass-bench library-snapshot LOG the snapshot an app's store (default configuration) writes beside LOG
 //   compass-bench retained FILE      resident memory after replaying FILE against the peak during the replay
 //   compass-bench pg-load ADDRESS FAMILIES WRITERS SECONDS [zipf]
 //                                    appenders on a PostgreSQL store, each with its own connection: appends/s, p50/p99
@@ -122,6 +123,14 @@ case "snapshot-check":
     let opening = (0..<5).map { _ in seconds { _ = SnapshotStream(snapshot) } }.min()!
     print(String(format: "snapshot check: %.3f s (fastest of 5), %@; of which the header and ids, on one core: %.3f s",
                  time, same ? "the same" : "DIFFERENT", opening))
+
+case "library-snapshot":
+    // The snapshot an app's store writes beside LOG (its default configuration), for comparing
+    // with the tool's.
+    let store = try CompassStore(path: args[2], createIfMissing: false)
+    _ = try store.state()
+    let size = (try? FileManager.default.attributesOfItem(atPath: args[2] + ".snapshot")[.size] as? Int) ?? 0
+    print("library snapshot: \(size) bytes")
 
 case "retained":
     // Resident memory after the replay (the state, and whatever the allocator keeps) against

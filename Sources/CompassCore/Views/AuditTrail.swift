@@ -1,50 +1,5 @@
 import Foundation
 
-/// One line of the recruiting history: an applied event, or a line the rules rejected.
-public struct AuditEntry: Hashable, Sendable, Codable {
-    /// The 1-based line of the log.
-    public var line: Int
-    /// The line's `seq`.
-    public var seq: Int64?
-    /// When it was recorded.
-    public var at: Timestamp?
-    /// The user id of who did it.
-    public var actor: String?
-    /// The actor's name and role when they were (or became) a member; nil otherwise.
-    public var actorName: String?
-    /// The actor's role, when they are a member.
-    public var actorRole: MemberRole?
-    /// The family id: the access boundary.
-    public var family: String?
-    /// The type.
-    public var type: String?
-    /// A one-line sentence for a parent reading the history.
-    public var summary: String
-    /// Why the line was not applied; nil for applied events.
-    public var rejection: String?
-    /// Every member, school, coach, interaction and document id the event touches.
-    public var entityIds: [String]
-}
-
-/// Filters of `compass audit`, combined with AND.
-public struct AuditQuery: Equatable, Sendable {
-    /// Only entries about this entity (member, school, coach, interaction, document).
-    public var entity: String?
-    /// The user id of who did it.
-    public var actor: String?
-    /// Only entries recorded at or after this time.
-    public var since: Timestamp?
-    /// Only entries recorded at or before this time.
-    public var until: Timestamp?
-
-    public init(entity: String? = nil, actor: String? = nil, since: Timestamp? = nil, until: Timestamp? = nil) {
-        self.entity = entity
-        self.actor = actor
-        self.since = since
-        self.until = until
-    }
-}
-
 /// Builds the recruiting history while a log replays: feed it every line outcome with the
 /// state right after that line.
 public struct AuditTrail: Sendable {
@@ -185,26 +140,5 @@ enum AuditSummary {
             if case .string(let id)? = draft.data[key] { ids.append(id) }
         }
         return ids
-    }
-}
-
-/// `audit --json`: one object per line of history.
-public enum AuditJSON {
-    /// The 1-based line in the log.
-    public static func line(_ entry: AuditEntry) -> [UInt8] {
-        var w = JSONWriter()
-        w.beginObject()
-        w.field("line", entry.line)
-        w.field("seq", entry.seq)
-        w.field("at", entry.at?.rfc3339)
-        w.field("actor", entry.actor)
-        w.field("actorName", entry.actorName)
-        w.field("actorRole", entry.actorRole?.rawValue)
-        w.field("family", entry.family)
-        w.field("type", entry.type)
-        w.field("summary", entry.summary)
-        w.field("rejected", entry.rejection)
-        w.endObject()
-        return w.bytes + [0x0A]
     }
 }
