@@ -62,13 +62,11 @@ public final class Projector: @unchecked Sendable {
             throw .io(path: target.display, message: "the tables at \(target.display) are of projection version \(version), newer than this compass's \(ProjectionSchema.version)")
         }
         let (state, streams) = try source.projectionSource()
-        if version == 0 {
-            try target.transaction { () throws(StoreError) in
-                try target.run("SELECT pg_advisory_xact_lock($1)", [.int(ProjectionSchema.writeLock)])
-                for statement in ProjectionSchema.create(in: ProjectionSchema.live) { try target.run(statement) }
-            }
-        } else if rebuild || version < ProjectionSchema.version {
-            return try self.rebuild(state, streams)
+        // No tables yet, another version, or asked: built beside and swapped in (unless a
+        // rival projector built them meanwhile).
+        if version == 0 || rebuild || version < ProjectionSchema.version,
+           let summary = try self.rebuild(state, streams, unlessCurrent: !rebuild) {
+            return summary
         }
         // A projector's first pass catches up (every family, perhaps the whole log): it keeps no
         // rows; later passes keep the rows of the families they write, to send only changes.
@@ -229,8 +227,13 @@ public final class Projector: @unchecked Sendable {
     /// Builds every table anew in the `next` schema, then swaps it for the live one in one
     /// transaction. One rebuild at a time (a session lock); appends go on meanwhile, and the
     /// next pass projects what came after the rebuild's read.
-    private func rebuild(_ state: CompassState, _ streams: [FamilyStream]) throws(StoreError) -> ProjectionSummary {
-        try target.holding(ProjectionSchema.rebuildLock) { () throws(StoreError) -> ProjectionSummary in
+    ///
+    /// - Parameter unlessCurrent: return nil, building nothing, when the live tables are of
+    ///   this version once the lock is held (a rival projector built them while this one waited).
+    private func rebuild(_ state: CompassState, _ streams: [FamilyStream], unlessCurrent: Bool) throws(StoreError) -> ProjectionSummary? {
+        try target.holding(ProjectionSchema.rebuildLock) { () throws(StoreError) -> ProjectionSummary? in
+            let replacing = try schemaVersion(ProjectionSchema.live)
+            if unlessCurrent, replacing == ProjectionSchema.version { return nil }
             let next = ProjectionSchema.next
             try target.transaction { () throws(StoreError) in
                 try target.run("DROP SCHEMA IF EXISTS \(next) CASCADE")  // a killed rebuild's
@@ -245,7 +248,7 @@ public final class Projector: @unchecked Sendable {
                 try target.run("ALTER SCHEMA \(next) RENAME TO \(ProjectionSchema.live)")
             }
             known = built
-            summary.rebuilt = true
+            summary.rebuilt = replacing != 0  // a first build replaces nothing
             return summary
         }
     }
