@@ -87,8 +87,13 @@ import CompassStore
         #expect(stranger.status == 1 && stranger.stderr.contains("Unknown user u-nobody"), "\(stranger.stderr)")
         #expect(!FileManager.default.fileExists(atPath: cli.directory + "/phone.jsonl"), "nothing was cloned")
         // A log that was not cloned is not a device's store.
-        let notCloned = cli.run(["sync", "--log", cli.directory + "/remote.jsonl", "--remote", "remote.jsonl", "--as", "u-maya"])
+        let itself = cli.run(["sync", "--log", cli.directory + "/remote.jsonl", "--remote", "remote.jsonl", "--as", "u-maya"])
+        #expect(itself.status == 1 && itself.stderr.contains("not with itself"), "\(itself.stderr)")
+        try FileManager.default.copyItem(atPath: cli.directory + "/remote.jsonl", toPath: cli.directory + "/copy.jsonl")
+        let notCloned = cli.run(["sync", "--log", cli.directory + "/copy.jsonl", "--remote", "remote.jsonl", "--as", "u-maya"])
         #expect(notCloned.status == 1 && notCloned.stderr.contains("was not made by a sync"), "\(notCloned.stderr)")
+        let store = try CompassStore(path: cli.directory + "/remote.jsonl")
+        #expect(throws: StoreError.self) { try store.sync(with: store, as: "u-maya") }
         // An erasure is made on the family's store: a device that erased is refused, unchanged.
         #expect(Self.sync(cli, "phone.jsonl", as: "u-pat").status == 0)
         #expect(cli.run(["erase", "--as", "u-pat", "--member", "u-leo", "--log", cli.directory + "/phone.jsonl"]).status == 0)

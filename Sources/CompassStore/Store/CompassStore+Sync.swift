@@ -15,6 +15,9 @@ extension CompassStore {
     /// An erasure is made on the remote: a store with an erasure of its own since its last sync
     /// is refused (its pull would bring the erased lines back).
     public func sync(with remote: some SyncRemote, as user: String) throws(StoreError) -> SyncReport {
+        if let store = remote as? CompassStore, store === self || store.path == path {
+            throw .conflict("a store syncs with another store, not with itself")
+        }
         lock.lock()
         defer { lock.unlock() }
         guard !Self.isDatabaseAddress(path) else {
