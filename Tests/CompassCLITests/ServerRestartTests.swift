@@ -26,7 +26,7 @@ extension PostgresStoreTests {
         return true
     }
 
-    @Test func followAndProjectOutliveARestartOfTheServer() throws {
+    @Test func followAndProjectOutliveARestartOfTheServer() async throws {
         guard let address = try Self.database() else { return }
         let target = try ProjectionTests.target()
         let cli = CLIHarness()
@@ -41,9 +41,20 @@ extension PostgresStoreTests {
         let follow = try ReliabilityTests.start(["follow", "--as", "u-pat", "--json", "--log", address, "--interval", "100"],
                                                 output: FileHandle(forWritingAtPath: printed)!)
         let project = try ReliabilityTests.start(["project", "--to", target, "--log", address], output: FileHandle.nullDevice)
+        // And an app's feed, in this process.
+        final class Delivered: @unchecked Sendable {
+            let lock = NSLock()
+            var ids: [String] = []
+        }
+        let delivered = Delivered()
+        let feed = try CompassStore(path: address).changes(every: .milliseconds(100))
+        let reader = Task.detached {
+            for await event in feed { delivered.lock.withLock { delivered.ids.append(event.id) } }
+        }
+        defer { reader.cancel() }
         defer { for process in [follow, project] where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         usleep(1_000_000)
-        #expect(cli.run("log-interaction --as u-ana --school s-ucla --type email --direction outbound --subject before-restart").status == 0)
+        #expect(cli.run("log-interaction --as u-ana --school s-ucla --type email --direction outbound --subject before-restart --event-id before-restart").status == 0)
         usleep(1_500_000)
         guard try Self.restartServer(address) else {
             #expect(ProcessInfo.processInfo.environment["COMPASS_REQUIRE_POSTGRES"] != "1", "cannot restart the cluster")
@@ -53,7 +64,7 @@ extension PostgresStoreTests {
         for n in 1...3 {
             var appended = false
             for _ in 0..<100 where !appended {
-                appended = cli.run("log-interaction --as u-ana --school s-ucla --type email --direction outbound --subject after-restart-\(n)").status == 0
+                appended = cli.run("log-interaction --as u-ana --school s-ucla --type email --direction outbound --subject after-restart-\(n) --event-id after-restart-\(n)").status == 0
                 if !appended { usleep(200_000) }
             }
             #expect(appended, "the server did not come back")
@@ -65,6 +76,11 @@ extension PostgresStoreTests {
             matched = matched || cli.run(["project", "--check", "--to", target]).status == 0
         }
         #expect(follow.isRunning && project.isRunning, "a command died with the server")
+        for _ in 0..<100 where !delivered.lock.withLock({ delivered.ids.contains("after-restart-3") }) { try await Task.sleep(for: .milliseconds(100)) }
+        let ids = delivered.lock.withLock { delivered.ids }
+        for id in ["before-restart", "after-restart-1", "after-restart-2", "after-restart-3"] {
+            #expect(ids.filter { $0 == id }.count == 1, "the app's feed delivered \(id) once: \(ids)")
+        }
         for subject in ["before-restart", "after-restart-1", "after-restart-2", "after-restart-3"] {
             #expect(text.components(separatedBy: "\"description\":\"\(subject)\"").count == 2, "\(subject) printed once:\n\(text)")
         }
