@@ -10,7 +10,7 @@ import Foundation
 /// let store = try await AsyncCompassStore.open(path: logURL.path)
 /// let list = try await store.interactions(as: "u-maya")
 /// try await store.append(.addSchool(AddSchool(name: "UCLA")), as: "u-pat")
-/// for try await page in store.observe(as: "u-maya", { try $0.interactions(as: "u-maya") }) { … }
+/// for try await page in store.observe(as: "u-maya", { try $0.interactions(as: "u-maya") }) { show(page.value.items) }
 /// ```
 ///
 /// A call cancelled before its work starts throws ``StoreError/cancelled`` and does nothing;
@@ -102,7 +102,7 @@ public struct AsyncCompassStore: Sendable {
 
     /// A value of `viewer`'s family, observed: see ``CompassStore/observe(as:every:_:)``.
     public func observe<Value: Equatable & Sendable>(as viewer: String, every interval: Duration? = nil,
-                                                      _ value: @escaping @Sendable (CompassStore) throws(StoreError) -> Value)
+                                                      _ value: @escaping @Sendable (CompassStore) throws -> Value)
         -> AsyncThrowingStream<Observed<Value>, any Error> {
         store.observe(as: viewer, every: interval, value)
     }

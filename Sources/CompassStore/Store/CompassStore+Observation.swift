@@ -28,7 +28,7 @@ extension CompassStore {
     /// is not a member (`Unknown user`), or later if the viewer is erased. It ends when the
     /// consumer stops iterating.
     public func observe<Value: Equatable & Sendable>(as viewer: String, every interval: Duration? = nil,
-                                                      _ value: @escaping @Sendable (CompassStore) throws(StoreError) -> Value)
+                                                      _ value: @escaping @Sendable (CompassStore) throws -> Value)
         -> AsyncThrowingStream<Observed<Value>, any Error> {
         // The feed is made first: a change after this is read again, so none falls between
         // the first value and the feed.
@@ -64,7 +64,7 @@ extension CompassStore {
 
     /// The value and the version it was read at: read between two equal versions (another
     /// writer's append in between makes it read again).
-    private func read<Value: Sendable>(viewer: String, _ value: (CompassStore) throws(StoreError) -> Value) throws(StoreError) -> Observed<Value> {
+    private func read<Value: Sendable>(viewer: String, _ value: (CompassStore) throws -> Value) throws -> Observed<Value> {
         var before = try version(as: viewer)
         while true {
             let current = try value(self)
