@@ -25,6 +25,9 @@ typedef int (*socket_f)(const void *);
 typedef int (*consume_input_f)(void *);
 typedef void *(*notifies_f)(void *);
 typedef void (*freemem_f)(void *);
+typedef int (*put_copy_data_f)(void *, const char *, int);
+typedef int (*put_copy_end_f)(void *, const char *);
+typedef void *(*get_result_f)(void *);
 
 static struct {
     connectdb_f connectdb;
@@ -45,6 +48,9 @@ static struct {
     consume_input_f consume_input;
     notifies_f notifies;
     freemem_f freemem;
+    put_copy_data_f put_copy_data;
+    put_copy_end_f put_copy_end;
+    get_result_f get_result;
 } pq;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -85,6 +91,9 @@ static void load(void) {
     LOAD(consume_input, "PQconsumeInput");
     LOAD(notifies, "PQnotifies");
     LOAD(freemem, "PQfreemem");
+    LOAD(put_copy_data, "PQputCopyData");
+    LOAD(put_copy_end, "PQputCopyEnd");
+    LOAD(get_result, "PQgetResult");
 #undef LOAD
     loaded = 1;
 }
@@ -127,4 +136,40 @@ int compass_pq_take_notification(void *conn) {
     if (!n) return 0;
     pq.freemem(n);
     return 1;
+}
+
+int compass_pq_copy_in(void *conn, const char *sql, const char *data, long long length, const char **error) {
+    static __thread char message[1024];  /* the server's message, copied out of its result */
+    *error = NULL;
+    void *started = pq.exec_params(conn, sql, 0, NULL, NULL, NULL, NULL, 0);
+    if (!started || pq.result_status(started) != 4 /* PGRES_COPY_IN */) {
+        const char *why = started ? pq.result_error_message(started) : pq.error_message(conn);
+        snprintf(message, sizeof message, "%s", why ? why : "COPY did not start");
+        *error = message;
+        if (started) pq.clear(started);
+        return 0;
+    }
+    pq.clear(started);
+    long long sent = 0;
+    int ok = 1;
+    while (sent < length && ok) {
+        int chunk = (int)((length - sent) > (1 << 20) ? (1 << 20) : (length - sent));
+        if (pq.put_copy_data(conn, data + sent, chunk) != 1) ok = 0;
+        sent += chunk;
+    }
+    if (pq.put_copy_end(conn, ok ? NULL : "the client stopped the copy") != 1) ok = 0;
+    void *result;
+    while ((result = pq.get_result(conn)) != NULL) {
+        if (pq.result_status(result) != 1 /* PGRES_COMMAND_OK */) {
+            snprintf(message, sizeof message, "%s", pq.result_error_message(result));
+            *error = message;
+            ok = 0;
+        }
+        pq.clear(result);
+    }
+    if (!ok && !*error) {
+        snprintf(message, sizeof message, "%s", pq.error_message(conn));
+        *error = message;
+    }
+    return ok;
 }

@@ -125,6 +125,20 @@ final class PostgresConnection {
         return Array(Self.field(result, 0, 0))
     }
 
+    /// Runs `COPY … FROM STDIN` with `data` (rows in PostgreSQL's text format).
+    func copy(_ sql: String, _ data: [UInt8]) throws(Failure) {
+        var error: UnsafePointer<CChar>?
+        let ok = data.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                compass_pq_copy_in(conn, sql, chars.baseAddress, Int64(chars.count), &error)
+            }
+        }
+        guard ok == 1 else {
+            let message = error.map { String(cString: $0) } ?? "COPY failed"
+            throw Failure(sqlstate: nil, message: Self.redacted(message.trimmingTrailingNewlines))
+        }
+    }
+
     /// A field's bytes, valid until the result is cleared.
     private static func field(_ result: UnsafeMutableRawPointer, _ row: Int, _ column: Int) -> UnsafeBufferPointer<UInt8> {
         let length = Int(compass_pq_length(result, Int32(row), Int32(column)))

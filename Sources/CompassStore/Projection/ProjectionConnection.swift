@@ -42,6 +42,15 @@ final class ProjectionConnection {
         }
     }
 
+    /// Runs `COPY … FROM STDIN` with `data` (rows in PostgreSQL's text format).
+    func copy(_ sql: String, _ data: [UInt8]) throws(StoreError) {
+        do throws(PostgresConnection.Failure) {
+            try db.copy(sql, data)
+        } catch {
+            throw .io(path: db.display, message: "PostgreSQL: \(error.message)")
+        }
+    }
+
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws
     /// (a connection lost meanwhile rolls it back on the server).
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {

@@ -119,7 +119,8 @@ public final class Projector: @unchecked Sendable {
                        known: inout [String: Checkpoint], keepingRows: Bool) throws(StoreError) -> ProjectionSummary {
         let pending = streams.filter { known[$0.family] != Checkpoint(seq: $0.seq, head: $0.head.text) }
         var summary = ProjectionSummary()
-        let batches = RowBatches(pending, state: state, rowsPerBatch: Self.rowsPerTransaction)
+        // Tables being built hold no row yet: their rows go by `COPY`.
+        let batches = RowBatches(pending, state: state, rowsPerBatch: Self.rowsPerTransaction, forCopy: schema == ProjectionSchema.next)
         defer { batches.stop() }
         while let batch = batches.next() {
             let written = try target.transaction { () throws(StoreError) -> (ProjectionSummary, [String: Checkpoint]) in
@@ -138,12 +139,20 @@ public final class Projector: @unchecked Sendable {
                     let cached = todo.filter { cache.rows(of: $0.name, at: held[$0.name]) != nil }
                     let whole = todo.filter { cache.rows(of: $0.name, at: held[$0.name]) == nil }
                     if !cached.isEmpty { pass.rowsWritten += try writeChanges(of: cached, held: held, into: schema) }
-                    if !whole.isEmpty {
+                    if !whole.isEmpty, whole.count == batch.families.count, !batch.copy.isEmpty,
+                       whole.allSatisfy({ held[$0.name] == nil }) {
+                        for table in ProjectionTable.allCases {
+                            let columns = (["family"] + table.columns.map(\.name)).joined(separator: ", ")
+                            try target.copy("COPY \(schema).\(table.name) (\(columns)) FROM STDIN", batch.copy[table]!)
+                            pass.rowsWritten += whole.reduce(0) { $0 + ($1.rows.rows[table]?.count ?? 0) }
+                        }
+                    } else if !whole.isEmpty {
                         let families = Self.jsonArray(whole.map(\.name))
                         // Rows are written only with their checkpoint: a family with none has no rows to delete.
                         let anyHeld = whole.contains { held[$0.name] != nil }
                         for table in ProjectionTable.allCases {
-                            let rows = whole.count == batch.families.count ? batch.json[table]! : RowBatches.Batch.json(whole, table)
+                            let rows = whole.count == batch.families.count ? batch.json[table] ?? RowBatches.Batch.json(whole, table)
+                                : RowBatches.Batch.json(whole, table)
                             if anyHeld {
                                 pass.rowsWritten += try count(ProjectionSchema.deleteChanged(table, in: schema), [.text(rows), .text(families)])
                             }

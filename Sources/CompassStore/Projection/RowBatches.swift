@@ -14,15 +14,23 @@ final class RowBatches: @unchecked Sendable {
     }
 
     /// Families whose rows together reach about `rowsPerBatch`, and each table's rows as one
-    /// JSON array.
+    /// JSON array, or (for tables being built, where no row is there yet) as `COPY` text.
     struct Batch {
         var families: [Family]
-        var json: [ProjectionTable: String]
+        var json: [ProjectionTable: String] = [:]
+        var copy: [ProjectionTable: [UInt8]] = [:]
 
-        init(_ families: [Family]) {
+        init(_ families: [Family], forCopy: Bool) {
             self.families = families
-            json = [:]
-            for table in ProjectionTable.allCases { json[table] = Self.json(families, table) }
+            for table in ProjectionTable.allCases {
+                if forCopy {
+                    var text: [UInt8] = []
+                    for family in families { family.rows.writeCopyText(table, into: &text) }
+                    copy[table] = text
+                } else {
+                    json[table] = Self.json(families, table)
+                }
+            }
         }
 
         /// The rows of `table` of every family in `families`, as one JSON array.
@@ -42,8 +50,9 @@ final class RowBatches: @unchecked Sendable {
     private let filled = DispatchSemaphore(value: 0)
     private let room = DispatchSemaphore(value: 1)
 
-    /// Starts preparing the batches of `streams`' families from `state`.
-    init(_ streams: [FamilyStream], state: CompassState, rowsPerBatch: Int) {
+    /// Starts preparing the batches of `streams`' families from `state` (as `COPY` text when
+    /// `forCopy`).
+    init(_ streams: [FamilyStream], state: CompassState, rowsPerBatch: Int, forCopy: Bool = false) {
         Thread.detachNewThread { [self] in
             var index = 0
             while index < streams.count {
@@ -58,7 +67,7 @@ final class RowBatches: @unchecked Sendable {
                     rows += family.count
                     index += 1
                 }
-                let batch = Batch(families)
+                let batch = Batch(families, forCopy: forCopy)
                 lock.withLock { ready.append(batch) }
                 filled.signal()
             }
