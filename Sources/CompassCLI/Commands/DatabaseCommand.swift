@@ -18,5 +18,8 @@ enum DatabaseCommand {
         }
         let (from, to) = try CompassStore.initializeDatabase(inv.logPath)
         inv.console.out(from == to ? "schema already at version \(to): nothing to do\n" : "schema version \(from) → \(to)\n")
+        for warning in try CompassStore.databaseDurabilityWarnings(inv.logPath) {
+            inv.console.err("warning: \(TerminalText.escape(warning))\n")
+        }
     }
 }

@@ -100,6 +100,29 @@ final class PostgresLogBackend: LogBackend {
         return (from, PostgresSchema.version)
     }
 
+    /// What the server's settings leave open to loss of an acknowledged append (issue 56): an
+    /// append is acknowledged once its `COMMIT` returns, which is durable on a standby only
+    /// when a synchronous standby is named and `synchronous_commit` waits for it.
+    static func durabilityWarnings(address: String) throws(StoreError) -> [String] {
+        let backend = PostgresLogBackend(connection: try PostgresConnection(address), address: address)
+        let commit = try backend.sql("SHOW synchronous_commit")[0, 0] ?? ""
+        let standbys = try backend.sql("SHOW synchronous_standby_names")[0, 0] ?? ""
+        var warnings: [String] = []
+        switch commit {
+        case "off":
+            warnings.append("synchronous_commit is off: an acknowledged append can be lost when the server crashes; set it to on")
+        case "local":
+            warnings.append("synchronous_commit is local: an acknowledged append can be missing on a standby that takes over; set it to on (or remote_apply)")
+        default: break
+        }
+        if standbys.isEmpty {
+            warnings.append("no synchronous standby (synchronous_standby_names is empty): an append acknowledged just before this server fails "
+                            + "may be missing on a standby that takes over; a formation that fails over needs one (pg_auto_failover names it "
+                            + "while a secondary is healthy)")
+        }
+        return warnings
+    }
+
     /// The version of the tables at `address` (0: none).
     static func schemaVersion(address: String) throws(StoreError) -> Int {
         try PostgresLogBackend(connection: try PostgresConnection(address), address: address).schemaVersion()

@@ -99,6 +99,13 @@ public final class CompassStore: @unchecked Sendable {
         try PostgresLogBackend.initialize(address: address)
     }
 
+    /// What the database server's settings leave open to losing an acknowledged append when
+    /// it crashes or fails over (`synchronous_commit`, a synchronous standby): one sentence
+    /// each; none when an acknowledged append is on a standby too.
+    public static func databaseDurabilityWarnings(_ address: String) throws(StoreError) -> [String] {
+        try PostgresLogBackend.durabilityWarnings(address: address)
+    }
+
     /// The version of the store's tables in the database at `address` (0: none yet).
     public static func databaseSchemaVersion(_ address: String) throws(StoreError) -> Int {
         try PostgresLogBackend.schemaVersion(address: address)
