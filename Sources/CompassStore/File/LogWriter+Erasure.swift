@@ -113,8 +113,15 @@ extension LogWriter {
                 throw .io(path: path, message: "cannot open \(path): \(error.message)")
             }
             log = (fd, identity)
-            try fs.lock(fd, .exclusive, path: path)
-            if try fs.identity(of: path) == identity { return fd }
+            do throws(StoreError) {
+                try fs.lock(fd, .exclusive, path: path)
+                if try fs.identity(of: path) == identity { return fd }
+            } catch {
+                // Not left holding the lock: every other writer would wait for this store.
+                fs.unlock(fd, path: path)
+                closeLog()
+                throw error
+            }
             fs.unlock(fd, path: path)
         }
     }
