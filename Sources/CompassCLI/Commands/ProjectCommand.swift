@@ -18,7 +18,9 @@ enum ProjectCommand {
         if check, inv.arguments.has("rebuild") || inv.arguments.has("once") {
             throw CLIError.usage("'--check' compares only: it takes neither '--rebuild' nor '--once'")
         }
-        let store = try inv.store(snapshots: !check)
+        // A pass that runs once may leave a snapshot for the next command (written after its
+        // output); one that runs until interrupted writes none (its deferred writes would pile up).
+        let store = try inv.store(snapshots: inv.arguments.has("once"))
         let projector = try Projector(source: store, target: address)
         let shown = TerminalText.escape(CompassStore.displayAddress(address))
         if check {

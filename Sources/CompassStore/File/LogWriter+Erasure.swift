@@ -31,16 +31,14 @@ extension LogWriter {
             fs.unlock(fd, path: path)
             closeLog()
         }
-        try LogJournal.recover(log: fd, path: path, fs: fs)
-        try ErasureIntent.recover(log: path, fd: fd, fs: fs)
         var bytes: [UInt8]
         if dryRun {
+            try LogJournal.recover(log: fd, path: path, fs: fs)
+            try ErasureIntent.recover(log: path, fd: fd, fs: fs)
             bytes = try fs.read(fd, from: 0, to: try LogExtent.lastLineEnd(fd, before: try fs.size(fd, path: path), path: path, fs: fs),
                                 path: path)
         } else {
-            try fs.removeStaleTemporaries(in: folder)
-            try cutTornTail(fd: fd, size: try fs.size(fd, path: path))
-            bytes = try fs.read(fd, from: 0, to: try fs.size(fd, path: path), path: path)
+            bytes = try committedBytesForRewrite(fd)
         }
         let plan: ErasurePlan
         do { plan = try ErasurePlanner.plan(log: bytes, target: target, requester: requester, at: at, eventId: eventId) }
@@ -99,6 +97,17 @@ extension LogWriter {
             outcome.warning = "the erasure is in place, but \(error.message); the next write to the log finishes removing its files"
         }
         return outcome
+    }
+
+    /// The log's committed bytes, read under the writers' lock (`fd`) to be rewritten: what a
+    /// dead writer left is finished first (a hot journal, an erasure's intent), then dead
+    /// writers' temporary files go and a torn tail is moved aside.
+    func committedBytesForRewrite(_ fd: Int32) throws(StoreError) -> [UInt8] {
+        try LogJournal.recover(log: fd, path: path, fs: fs)
+        try ErasureIntent.recover(log: path, fd: fd, fs: fs)
+        try fs.removeStaleTemporaries(in: folder)
+        try cutTornTail(fd: fd, size: try fs.size(fd, path: path))
+        return try fs.read(fd, from: 0, to: try fs.size(fd, path: path), path: path)
     }
 
     /// Opens the existing log and takes the writers' lock, opening the path again when it was

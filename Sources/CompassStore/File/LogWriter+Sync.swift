@@ -12,11 +12,7 @@ extension LogWriter {
             fs.unlock(fd, path: path)
             closeLog()
         }
-        try LogJournal.recover(log: fd, path: path, fs: fs)
-        try ErasureIntent.recover(log: path, fd: fd, fs: fs)
-        try fs.removeStaleTemporaries(in: folder)
-        try cutTornTail(fd: fd, size: try fs.size(fd, path: path))
-        let bytes = try fs.read(fd, from: 0, to: try fs.size(fd, path: path), path: path)
+        let bytes = try committedBytesForRewrite(fd)
         let newLog = try make(bytes)
         if newLog != bytes {
             try fs.remove(StoreFiles(log: path).snapshot)  // a cache of the old log
