@@ -96,11 +96,14 @@ import CompassStore
         #expect(throws: StoreError.self) { try store.sync(with: store, as: "u-maya") }
         // An erasure is made on the family's store: a device that erased is refused, unchanged.
         #expect(Self.sync(cli, "phone.jsonl", as: "u-pat").status == 0)
+        #expect(cli.run(["add-school", "--as", "u-pat", "--name", "Before The Erasure", "--log", cli.directory + "/phone.jsonl"]).status == 0)
         #expect(cli.run(["erase", "--as", "u-pat", "--member", "u-leo", "--log", cli.directory + "/phone.jsonl"]).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: cli.directory + "/phone.jsonl"))
+        let remoteBefore = try Data(contentsOf: URL(fileURLWithPath: cli.directory + "/remote.jsonl"))
         let erased = Self.sync(cli, "phone.jsonl", as: "u-pat")
         #expect(erased.status == 1 && erased.stderr.contains("erase on the family's store"), "\(erased.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: cli.directory + "/phone.jsonl")) == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.directory + "/remote.jsonl")) == remoteBefore, "nothing was pushed")
     }
 
     @Test func anErasureOnTheRemoteReachesEveryDevice() throws {

@@ -42,7 +42,8 @@ extension CompassStore {
         }
         var next = synced
         try backend.replaceLog({ (bytes) throws(StoreError) -> [UInt8] in
-            var pushedIds: Set<String> = []
+            // This store's own lines, checked before anything is pushed.
+            var pending: [Event] = []
             for line in Self.lines(of: bytes) {
                 let prepared = Self.prepared(line)
                 let event = prepared.event
@@ -59,6 +60,10 @@ extension CompassStore {
                 if case .erasureRecorded = event.payload {
                     throw .conflict("this store erased lines since its last sync: erase on the family's store, then sync a new clone")
                 }
+                pending.append(event)
+            }
+            var pushedIds: Set<String> = []
+            for event in pending {
                 do throws(StoreError) {
                     _ = try remote.push(event, files: try files(named: event.payload))
                     report.pushed += 1
