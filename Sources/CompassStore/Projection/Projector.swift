@@ -243,6 +243,9 @@ public final class Projector: @unchecked Sendable {
         try target.holding(ProjectionSchema.rebuildLock) { () throws(StoreError) -> ProjectionSummary? in
             let replacing = try schemaVersion(ProjectionSchema.live)
             if unlessCurrent, replacing == ProjectionSchema.version { return nil }
+            guard replacing <= ProjectionSchema.version else {  // a newer projector built them while this one waited
+                throw .io(path: target.display, message: "the tables at \(target.display) are of projection version \(replacing), newer than this compass's \(ProjectionSchema.version)")
+            }
             let next = ProjectionSchema.next
             try target.transaction { () throws(StoreError) in
                 try target.run("DROP SCHEMA IF EXISTS \(next) CASCADE")  // a killed rebuild's
