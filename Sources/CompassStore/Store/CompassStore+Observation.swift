@@ -30,35 +30,63 @@ extension CompassStore {
     public func observe<Value: Equatable & Sendable>(as viewer: String, every interval: Duration? = nil,
                                                       _ value: @escaping @Sendable (CompassStore) throws -> Value)
         -> AsyncThrowingStream<Observed<Value>, any Error> {
-        // The feed is made first: a change after this is read again, so none falls between
-        // the first value and the feed.
-        let made = Result { () throws(StoreError) in try backend.changes(scope: .familyOf(viewer), after: nil) }
-        return AsyncThrowingStream { continuation in
-            let source: any ChangeSource
-            switch made {
-            case .failure(let error): return continuation.finish(throwing: error)
-            case .success(let feed): source = feed
-            }
-            // Changes of other families read nothing; an erasure's record is the family's.
+        AsyncThrowingStream { continuation in
             let progress = ObservationProgress<Value>()
-            let stop = FeedThread.start(source, every: interval ?? configuration.feedInterval, name: "compass observation", finish: { continuation.finish() }) {
-                [self] feed in
-                do {
-                    let events = try feed.next()
-                    guard progress.last == nil || events.contains(where: { $0.family == progress.family }) else { return true }
-                    if progress.family == nil { progress.family = try state(for: viewer).members[viewer]?.family }
-                    let observed = try read(viewer: viewer, value)
-                    if observed != progress.last {
-                        continuation.yield(observed)
-                        progress.last = observed
+            // Reads the value and yields it when it is new; false once the stream has ended.
+            // Reads are one at a time, and a value never replaces a newer one.
+            let deliver: @Sendable () -> Bool = { [self] in
+                // The stream is finished outside the lock: its termination handler takes it.
+                let failure: (any Error)? = progress.lock.withLock {
+                    guard !progress.ended else { return CancellationError() }
+                    do {
+                        if progress.family == nil { progress.family = try state(for: viewer).members[viewer]?.family }
+                        let observed = try read(viewer: viewer, value)
+                        if observed != progress.last, observed.version >= progress.last?.version ?? .min {
+                            continuation.yield(observed)
+                            progress.last = observed
+                        }
+                        return nil
+                    } catch {
+                        progress.ended = true
+                        return error
                     }
-                    return true
-                } catch {
-                    continuation.finish(throwing: error)
-                    return false
+                }
+                guard let failure else { return true }
+                if !(failure is CancellationError) { continuation.finish(throwing: failure) }
+                return false
+            }
+            // Subscribed first: a change after this is read again, so none falls between the
+            // first value and the feed. Changes of other families read nothing; an erasure's
+            // record is the family's.
+            let subscribed = Result { () throws(StoreError) -> Int in
+                try observations.subscribe(every: interval ?? configuration.feedInterval,
+                                           makeFeed: { () throws(StoreError) in try backend.changes(scope: .summary, after: nil) }) { changed in
+                    switch changed {
+                    case .failure(let error):
+                        let wasRunning = progress.lock.withLock {
+                            defer { progress.ended = true }
+                            return !progress.ended
+                        }
+                        if wasRunning { continuation.finish(throwing: error) }
+                        return false
+                    case .success(let families):
+                        let family = progress.lock.withLock { progress.family }
+                        guard family == nil || families.contains(family!) else { return true }
+                        return deliver()
+                    }
                 }
             }
-            continuation.onTermination = { _ in stop.set() }
+            switch subscribed {
+            case .failure(let error):
+                continuation.finish(throwing: error)
+            case .success(let id):
+                // The first value at once, on a thread of its own (never the caller's task).
+                Thread.detachNewThread { _ = deliver() }
+                continuation.onTermination = { [self] _ in
+                    progress.lock.withLock { progress.ended = true }
+                    observations.unsubscribe(id)
+                }
+            }
         }
     }
 
@@ -75,8 +103,11 @@ extension CompassStore {
     }
 }
 
-/// What an observation's thread has delivered (used by that thread alone).
+/// What an observation has delivered, guarded by its lock (its reads come from the shared
+/// feed's thread and from the thread that reads its first value).
 private final class ObservationProgress<Value: Sendable>: @unchecked Sendable {
+    let lock = NSLock()
     var last: Observed<Value>?
     var family: String?
+    var ended = false
 }

@@ -54,6 +54,8 @@ public final class CompassStore: @unchecked Sendable {
     public let path: String
     let configuration: Configuration
     let lock = NSLock()
+    /// The one change feed every observation of this store shares (started by the first).
+    let observations = ObservationHub()
     /// Where the log lives: every read, append, erasure and blob goes through it.
     let backend: any LogBackend
     // The read side, guarded by `lock`: the committed lines read so far, folded.
