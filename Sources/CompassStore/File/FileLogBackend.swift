@@ -65,6 +65,8 @@ final class FileLogBackend: LogBackend {
         try writer.erase(target, requester: requester, at: at, eventId: eventId, dryRun: dryRun)
     }
 
+    func changeSignal() throws(StoreError) -> any FamilyChangeSignal { try feedChangeSignal() }
+
     func changes(scope: ReplayScope, after: (family: String, seq: Int64)?) throws(StoreError) -> any ChangeSource {
         if let after { return LogFeed(path: path, fs: fs, family: after.family, after: after.seq) }
         return try LogFeed(path: path, fs: fs, scope: scope)

@@ -299,6 +299,10 @@ final class PostgresLogBackend: LogBackend {
 
     func makeCursor() -> any LogCursor { PostgresCursor(backend: self) }
 
+    func changeSignal() throws(StoreError) -> any FamilyChangeSignal {
+        try PostgresChangeSignal(backend: try listening())
+    }
+
     func changes(scope: ReplayScope, after: (family: String, seq: Int64)?) throws(StoreError) -> any ChangeSource {
         try PostgresFeed(backend: try listening(), after: after)
     }

@@ -60,7 +60,7 @@ extension CompassStore {
             // record is the family's.
             let subscribed = Result { () throws(StoreError) -> Int in
                 try observations.subscribe(every: interval ?? configuration.feedInterval,
-                                           makeFeed: { () throws(StoreError) in try backend.changes(scope: .summary, after: nil) }) { changed in
+                                           makeSignal: { () throws(StoreError) in try backend.changeSignal() }) { changed in
                     switch changed {
                     case .failure(let error):
                         let wasRunning = progress.lock.withLock {
@@ -71,8 +71,8 @@ extension CompassStore {
                         return false
                     case .success(let families):
                         let family = progress.lock.withLock { progress.family }
-                        guard family == nil || families.contains(family!) else { return true }
-                        return deliver()
+                        guard let family, let families else { return deliver() }  // not known yet, or any family
+                        return families.contains(family) ? deliver() : true
                     }
                 }
             }

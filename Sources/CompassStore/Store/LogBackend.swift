@@ -40,6 +40,10 @@ package protocol LogBackend: AnyObject {
     /// of every event of a family after a `seq`.
     func changes(scope: ReplayScope, after: (family: String, seq: Int64)?) throws(StoreError) -> any ChangeSource
 
+    /// Which families new lines are in, read after read (observations read their values from
+    /// the store): ``feedChangeSignal()`` for a file; a database reads family ids only.
+    func changeSignal() throws(StoreError) -> any FamilyChangeSignal
+
     /// Every committed line, byte for byte, each ending in `\n` (a file's in its order; a
     /// database's family by family, each in `seq` order).
     func allLines() throws(StoreError) -> [UInt8]

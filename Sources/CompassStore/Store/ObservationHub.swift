@@ -6,8 +6,9 @@ import Foundation
 /// observe. Each observation is told which families changed and reads its value from the
 /// store's own state; the feed stops when the last observation ends.
 final class ObservationHub: @unchecked Sendable {
-    /// Told the families a read of the feed found changed; false when it is done.
-    typealias Subscriber = @Sendable (Result<Set<String>, StoreError>) -> Bool
+    /// Told the families a read of the signal found changed (nil: any family may have);
+    /// false when it is done.
+    typealias Subscriber = @Sendable (Result<Set<String>?, StoreError>) -> Bool
 
     private let lock = NSLock()
     private var subscribers: [Int: Subscriber] = [:]
@@ -17,19 +18,35 @@ final class ObservationHub: @unchecked Sendable {
     private(set) var feedsMade = 0
     var subscriberCount: Int { lock.withLock { subscribers.count } }
 
-    /// Adds a subscriber; the feed starts with the first (made by `makeFeed`, read at least
-    /// every `interval`). Returns its id, or the error the feed could not be made with.
-    func subscribe(every interval: Duration, makeFeed: () throws(StoreError) -> any ChangeSource,
+    /// Adds a subscriber; the signal's thread starts with the first (the signal made by
+    /// `makeSignal`, read after each wake-up and at least every `interval`). Returns its id,
+    /// or the error the signal could not be made with.
+    func subscribe(every interval: Duration, makeSignal: () throws(StoreError) -> any FamilyChangeSignal,
                    _ subscriber: @escaping Subscriber) throws(StoreError) -> Int {
         lock.lock()
         defer { lock.unlock() }
         if stop == nil {
-            let feed = try makeFeed()
+            let signal = HandedOver(try makeSignal())
             feedsMade += 1
-            stop = FeedThread.start(feed, every: interval, name: "compass observations", finish: {}) { [self] feed in
-                let changed = Result { () throws(StoreError) -> Set<String> in Set(try feed.next().map(\.family)) }
-                return notify(changed)
+            let flag = StopFlag()
+            stop = flag
+            let thread = Thread { [self] in
+                var signal = signal.take()
+                // A stop is noticed within 200 ms even when nothing wakes the signal.
+                let step = min(interval, .milliseconds(200))
+                while !flag.isSet {
+                    let changed = Result { () throws(StoreError) -> Set<String>? in try signal.changedFamilies() }
+                    guard notify(changed, stoppedBy: flag) else { return }
+                    var waited: Duration = .zero
+                    while !flag.isSet, waited < interval {
+                        let started = ContinuousClock.now
+                        if signal.wait(upTo: step) { break }
+                        waited += ContinuousClock.now - started
+                    }
+                }
             }
+            thread.name = "compass observations"
+            thread.start()
         }
         nextId += 1
         subscribers[nextId] = subscriber
@@ -47,19 +64,17 @@ final class ObservationHub: @unchecked Sendable {
         }
     }
 
-    /// Tells every subscriber what a read found; false (the feed ends) when none is left.
-    private func notify(_ changed: Result<Set<String>, StoreError>) -> Bool {
+    /// Tells every subscriber what a read found; false (the thread ends) when none is left.
+    private func notify(_ changed: Result<Set<String>?, StoreError>, stoppedBy flag: StopFlag) -> Bool {
         let current = lock.withLock { subscribers }
         var done: [Int] = []
         for (id, subscriber) in current where !subscriber(changed) { done.append(id) }
         return lock.withLock {
             for id in done { subscribers[id] = nil }
             if case .failure = changed { subscribers = [:] }  // each was told, and has ended
-            if subscribers.isEmpty {
-                stop = nil
-                return false
-            }
-            return true
+            guard subscribers.isEmpty else { return true }
+            if stop === flag { stop = nil }
+            return false
         }
     }
 }
