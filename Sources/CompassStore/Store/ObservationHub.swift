@@ -1,10 +1,10 @@
 import CompassCore
 import Foundation
 
-/// One change feed per store, shared by every observation of it: one thread, one read of
-/// the log's changes (a PostgreSQL store's one `LISTEN` connection), however many screens
-/// observe. Each observation is told which families changed and reads its value from the
-/// store's own state; the feed stops when the last observation ends.
+/// One change signal per store, shared by every observation of it: one thread, one read of
+/// which families changed (a PostgreSQL store's one `LISTEN` connection), however many
+/// screens observe. Each observation reads its value from the store's own state when its
+/// family changed; the thread stops when the last observation ends.
 final class ObservationHub: @unchecked Sendable {
     /// Told the families a read of the signal found changed (nil: any family may have);
     /// false when it is done.
@@ -14,7 +14,7 @@ final class ObservationHub: @unchecked Sendable {
     private var subscribers: [Int: Subscriber] = [:]
     private var nextId = 0
     private var stop: StopFlag?
-    /// Feeds made so far, and observations now subscribed (tests hold the sharing to them).
+    /// Signals made so far, and observations now subscribed (tests hold the sharing to them).
     private(set) var feedsMade = 0
     var subscriberCount: Int { lock.withLock { subscribers.count } }
 
@@ -53,7 +53,7 @@ final class ObservationHub: @unchecked Sendable {
         return nextId
     }
 
-    /// Removes a subscriber; the feed stops with the last.
+    /// Removes a subscriber; the thread stops with the last.
     func unsubscribe(_ id: Int) {
         lock.lock()
         defer { lock.unlock() }
