@@ -29,13 +29,14 @@ struct StateRules {
         try withUnsafePointer(to: state) { (state) throws(EventError) -> R in
             let members = state.pointer(to: \.members)!
             let table = state.pointer(to: \.families)!
-            // The family list is read where it lies (``ArrayStorage``): through `pointee`, a
-            // reference count on it and a release for every line.
-            let families = ArrayStorage.elements(table.pointer(to: \.list)!)
             let position = FamilyTable.position(in: table, of: family, hash: keys?.family ?? family.hashValue)
-            return try body(StateRules(members: members, families: families, actor: actor, familyId: family, familyPosition: position,
-                                       interactionHash: keys?.interaction, actorHash: keys?.actor ?? actor.hashValue,
-                                       schoolHash: keys?.school, coachHash: keys?.coach))
+            // The family list is read where it lies: a copy of it takes a reference count and a
+            // release for every line.
+            return try table.pointer(to: \.list)!.withElements { (families) throws(EventError) -> R in
+                try body(StateRules(members: members, families: families, actor: actor, familyId: family, familyPosition: position,
+                                    interactionHash: keys?.interaction, actorHash: keys?.actor ?? actor.hashValue,
+                                    schoolHash: keys?.school, coachHash: keys?.coach))
+            }
         }
     }
 

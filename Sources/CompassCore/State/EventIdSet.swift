@@ -85,9 +85,10 @@ package struct EventIdSet: Equatable, Sendable {
     /// set read where it lies (no copy of it).
     static func prefetch(in set: UnsafePointer<EventIdSet>, _ key: EventIdKey) {
         guard key.isUUID, let slots = set.pointer(to: \.slots) else { return }
-        let table = ArrayStorage.elements(slots)
-        guard let base = table.baseAddress else { return }
-        compass_prefetch(base + Self.slotIndex((key.high, key.low), slots: table.count) * 2)
+        slots.withElements { table in
+            guard let base = table.baseAddress, !table.isEmpty else { return }
+            compass_prefetch(base + Self.slotIndex((key.high, key.low), slots: table.count) * 2)
+        }
     }
 
     /// Adds an id; false when it was already there.

@@ -27,23 +27,32 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
         list.withUnsafeBufferPointer { families in byHash.position(hash: hash) { (families.baseAddress! + $0).pointee.id == id } }
     }
 
-    /// ``position(of:hash:)`` in a table read where it lies (``ArrayStorage``: no reference
-    /// count taken).
+    /// ``position(of:hash:)`` in a table read where it lies (no copy of its arrays, so no
+    /// reference count taken).
     @inline(__always) static func position(in table: UnsafePointer<FamilyTable>, of id: String, hash: Int) -> Int? {
-        guard let families = ArrayStorage.elements(table.pointer(to: \.list)!).baseAddress else { return nil }
-        return PositionIndex.position(in: table.pointer(to: \.byHash)!, hash: hash) { (families + $0).pointee.id == id }
+        table.pointer(to: \.list)!.withElements { list in
+            guard !list.isEmpty, let families = list.baseAddress else { return nil }
+            return PositionIndex.position(in: table.pointer(to: \.byHash)!, hash: hash) { (families + $0).pointee.id == id }
+        }
     }
 
     /// Starts loading what the rules will read of a line's event, in the family a family id
     /// hashing to `keys.family` found (a hint): the index slots of its interaction, school and
     /// coach when `slots`, else (a few lines later, the slots loaded) the school's and coach's
-    /// entries. The table is read where it lies (``ArrayStorage``: no copy of its arrays, no
-    /// reference count taken).
+    /// entries. The table is read where it lies (no copy of its arrays, no reference count
+    /// taken).
     static func prefetch(in table: UnsafePointer<FamilyTable>, _ keys: LineKeys, slots: Bool) {
         guard let index = table.pointer(to: \.byHash), let list = table.pointer(to: \.list),
-              let position = PositionIndex.anyPosition(in: index, hash: keys.family),
-              let families = ArrayStorage.elements(list).baseAddress else { return }
-        let family = families + position
+              let position = PositionIndex.anyPosition(in: index, hash: keys.family) else { return }
+        list.withElements { families in
+            guard let base = families.baseAddress, position < families.count else { return }
+            let family = base + position
+            prefetch(in: family, keys, slots: slots)
+        }
+    }
+
+    /// ``prefetch(in:_:slots:)`` once the family is found.
+    @inline(__always) private static func prefetch(in family: UnsafePointer<Family>, _ keys: LineKeys, slots: Bool) {
         if slots {
             if let interaction = keys.interaction {
                 InteractionTable.prefetch(in: family.pointer(to: \.interactions)!, hash: interaction)

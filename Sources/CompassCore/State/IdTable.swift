@@ -60,12 +60,14 @@ public struct IdTable<Value: Sendable>: Sendable, Sequence {
         }
     }
 
-    /// ``read(_:hash:_:)`` in a table read where it lies (``ArrayStorage``: no reference count
-    /// taken), as the rules read their family's tables.
+    /// ``read(_:hash:_:)`` in a table read where it lies (no reference count taken), as the
+    /// rules read their family's tables.
     @inline(__always) static func read<R>(in table: UnsafePointer<IdTable>, _ id: String, hash: Int, _ body: (UnsafePointer<Value>) -> R) -> R? {
-        guard let entries = ArrayStorage.elements(table.pointer(to: \.entries)!).baseAddress else { return nil }
-        return PositionIndex.position(in: table.pointer(to: \.index)!, hash: hash) { (entries + $0).pointee.key == id }
-            .map { body((entries + $0).pointer(to: \.value)!) }
+        table.pointer(to: \.entries)!.withElements { stored in
+            guard !stored.isEmpty, let entries = stored.baseAddress else { return nil }
+            return PositionIndex.position(in: table.pointer(to: \.index)!, hash: hash) { (entries + $0).pointee.key == id }
+                .map { body((entries + $0).pointer(to: \.value)!) }
+        }
     }
 
     /// ``contains(_:hash:)`` in a table read where it lies.
@@ -84,8 +86,10 @@ public struct IdTable<Value: Sendable>: Sendable, Sequence {
     /// once its slot is loaded.
     static func prefetchEntry(in table: UnsafePointer<IdTable>, hash: Int) {
         guard let position = PositionIndex.anyPosition(in: table.pointer(to: \.index)!, hash: hash) else { return }
-        guard let entries = ArrayStorage.elements(table.pointer(to: \.entries)!).baseAddress else { return }
-        compass_prefetch(entries + position)
+        table.pointer(to: \.entries)!.withElements { entries in
+            guard let base = entries.baseAddress, position < entries.count else { return }
+            compass_prefetch(base + position)
+        }
     }
 
     /// Mutates the record with this id in place, if there is one.

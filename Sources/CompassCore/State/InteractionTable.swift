@@ -172,17 +172,19 @@ public struct InteractionTable: Equatable, Sendable {
         withUnsafePointer(to: self) { Self.isLive(in: $0, id, loggedBy: actor, hash: hash) }
     }
 
-    /// ``isLive(_:loggedBy:hash:)`` in a table read where it lies (``ArrayStorage``; no record
-    /// built; calling a method on `.pointee.interactions` copied the table out, a retain and a
-    /// release per array it holds, for every deletion).
+    /// ``isLive(_:loggedBy:hash:)`` in a table read where it lies (no record built; calling a
+    /// method on `.pointee.interactions` copied the table out, a retain and a release per
+    /// array it holds, for every deletion).
     static func isLive(in table: UnsafePointer<InteractionTable>, _ id: String, loggedBy actor: String, hash: Int) -> Bool {
         let texts = table.pointer(to: \.texts)!
-        guard let stored = ArrayStorage.elements(table.pointer(to: \.rows)!).baseAddress,
-              let position = PositionIndex.position(in: table.pointer(to: \.index)!, hash: hash, where: {
-                  texts.pointee.equals((stored + $0).pointee.interactionId, id)
-              }) else { return false }
-        let row = stored + position
-        return !row.pointee.isDeleted && texts.pointee.equals(row.pointee.loggedBy, actor)
+        return table.pointer(to: \.rows)!.withElements { rows in
+            guard !rows.isEmpty, let stored = rows.baseAddress,
+                  let position = PositionIndex.position(in: table.pointer(to: \.index)!, hash: hash, where: {
+                      texts.pointee.equals((stored + $0).pointee.interactionId, id)
+                  }) else { return false }
+            let row = stored + position
+            return !row.pointee.isDeleted && texts.pointee.equals(row.pointee.loggedBy, actor)
+        }
     }
 
     /// Marks an interaction deleted; the deleting event's id is spelled from `idKey` when it
@@ -203,27 +205,26 @@ public struct InteractionTable: Equatable, Sendable {
     /// a table read where it lies (no copy of its arrays).
     /// ``contains(_:hash:)`` of a table read where it lies, through a pointer to it (a rule
     /// holds its family by pointer; calling the method on `.pointee.interactions` copied the
-    /// table out, four reference counts a line), its arrays read by ``ArrayStorage``.
+    /// table out, four reference counts a line), its arrays read where they lie.
     static func contains(in table: UnsafePointer<InteractionTable>, _ id: String, hash: Int) -> Bool {
         let texts = table.pointer(to: \.texts)!
-        guard let stored = ArrayStorage.elements(table.pointer(to: \.rows)!).baseAddress else { return false }
-        return PositionIndex.position(in: table.pointer(to: \.index)!, hash: hash) {
-            texts.pointee.equals((stored + $0).pointee.interactionId, id)
-        } != nil
+        return table.pointer(to: \.rows)!.withElements { rows in
+            guard !rows.isEmpty, let stored = rows.baseAddress else { return false }
+            return PositionIndex.position(in: table.pointer(to: \.index)!, hash: hash) {
+                texts.pointee.equals((stored + $0).pointee.interactionId, id)
+            } != nil
+        }
     }
 
     /// Starts loading what appending a row to the table at `table` reads and writes (a hint;
-    /// never faults): first (`headers`) the rows' storage object, whose reference count and
-    /// count the append reads, and the texts' last chunk; a few lines later, those loaded,
+    /// never faults): first (`headers`) the texts' last chunk; a few lines later, that loaded,
     /// where the next row and its texts go. Their first touch by the append was a third of
-    /// its samples, and the rows' uniqueness check most of that check's.
+    /// its samples.
     static func prefetchAppend(in table: UnsafePointer<InteractionTable>, headers: Bool) {
         let texts = table.pointer(to: \.texts)!
-        if headers {
-            if let rows = ArrayStorage.object(table.pointer(to: \.rows)!) { compass_prefetch(rows) }
-        } else {
-            let rows = ArrayStorage.elements(table.pointer(to: \.rows)!)
-            if let first = rows.baseAddress {
+        if !headers {
+            table.pointer(to: \.rows)!.withElements { rows in
+                guard let first = rows.baseAddress else { return }
                 let next = UnsafeRawPointer(first + rows.count)
                 for line in stride(from: 0, to: MemoryLayout<StoredInteraction>.stride, by: 64) { compass_prefetch_write(next + line) }
             }
@@ -342,17 +343,16 @@ public struct InteractionTable: Equatable, Sendable {
             run.byte(0)
         }
         guard row.attachments > 0 else { run.byte(0); return writeDeletion(row, into: &run) }
-        // The list is read where it lies (``ArrayStorage``): a copy took a reference to it, an
-        // atomic count that waited for its memory before anything else could.
-        attachmentLists.withUnsafeBufferPointer { lists in
-            let list = ArrayStorage.elements(lists.baseAddress! + Int(row.attachments) - 1)
+        // The list is read where it lies: a copy took a reference to it, an atomic count that
+        // waited for its memory before anything else could.
+        attachmentLists.withUnsafeBufferPointer { lists in (lists.baseAddress! + Int(row.attachments) - 1).withElements { list in
             run.extend(10 + 10 * 3 * list.count)
             run.uint(UInt64(list.count + 1))
             for a in list.indices {
                 run.string(list[a].name); run.int(list[a].sizeBytes); run.string(list[a].mimeType)
                 if let sha = list[a].sha256 { run.byte(1); run.string(sha) } else { run.byte(0) }
             }
-        }
+        } }
         writeDeletion(row, into: &run)
     }
 

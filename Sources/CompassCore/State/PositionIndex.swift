@@ -17,16 +17,15 @@ struct PositionIndex: Sendable {
         slots.withUnsafeBufferPointer { Self.probe($0, hash: hash, where: isMatch) }
     }
 
-    /// ``position(hash:where:)`` in an index read where it lies (``ArrayStorage``: no
-    /// reference count taken).
+    /// ``position(hash:where:)`` in an index read where it lies (no reference count taken).
     @inline(__always) static func position(in index: UnsafePointer<PositionIndex>, hash: Int, where isMatch: (Int) -> Bool) -> Int? {
-        probe(ArrayStorage.elements(index.pointer(to: \.slots)!), hash: hash, where: isMatch)
+        index.pointer(to: \.slots)!.withElements { probe($0, hash: hash, where: isMatch) }
     }
 
     /// The first position stored under `hash`, unconfirmed (a hint for prefetching only), in
-    /// an index read where it lies (``ArrayStorage``: no reference count taken).
+    /// an index read where it lies (no reference count taken).
     static func anyPosition(in index: UnsafePointer<PositionIndex>, hash: Int) -> Int? {
-        probe(ArrayStorage.elements(index.pointer(to: \.slots)!), hash: hash) { _ in true }
+        index.pointer(to: \.slots)!.withElements { probe($0, hash: hash) { _ in true } }
     }
 
     /// Probes `words` (the slots) from `hash`'s slot for a position stored under `hash` that
@@ -46,9 +45,10 @@ struct PositionIndex: Sendable {
     /// Starts loading the slot where `hash` would be (a hint; never faults), in an index read
     /// where it lies (no copy of its slots, no reference count taken).
     static func prefetch(in index: UnsafePointer<PositionIndex>, hash: Int) {
-        let words = ArrayStorage.elements(index.pointer(to: \.slots)!)
-        guard let base = words.baseAddress else { return }
-        compass_prefetch(base + (hash & (words.count / 2 - 1)) * 2)
+        index.pointer(to: \.slots)!.withElements { words in
+            guard let base = words.baseAddress, !words.isEmpty else { return }
+            compass_prefetch(base + (hash & (words.count / 2 - 1)) * 2)
+        }
     }
 
     /// Records `position` under `hash` (the caller has checked that its id is not there yet).

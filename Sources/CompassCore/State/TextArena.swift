@@ -33,11 +33,11 @@ struct TextArena: @unchecked Sendable {
     static func prefetchTail(in arena: UnsafePointer<TextArena>, headers: Bool) {
         if headers {
             // The owner's address is read as a word: taking the reference would count it.
-            let owners = ArrayStorage.elements(arena.pointer(to: \.owners)!)
-            if let first = owners.baseAddress, !owners.isEmpty {
+            arena.pointer(to: \.owners)!.withElements { owners in
+                guard let first = owners.baseAddress, !owners.isEmpty else { return }
                 compass_prefetch(UnsafeRawPointer(first + owners.count - 1).load(as: UnsafeRawPointer.self))
             }
-        } else if let base = ArrayStorage.elements(arena.pointer(to: \.bases)!).last {
+        } else if let base = arena.pointer(to: \.bases)!.withElements({ $0.last }) {
             compass_prefetch_write(base + arena.pointer(to: \.tail)!.pointee)
         }
     }
