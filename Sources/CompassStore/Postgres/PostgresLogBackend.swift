@@ -362,7 +362,12 @@ final class PostgresLogBackend: LogBackend {
                 lock.unlock()
                 guard lost, reconnects < 3 else { throw error }
                 reconnects += 1
-                if let first = pending.first, try isCommitted(first.id) { return .written(pending) }
+                if let first = pending.first, try isCommitted(first.id) {
+                    lock.lock()
+                    defer { lock.unlock() }
+                    try confirmDurable()
+                    return .written(pending)
+                }
             }
         }
         throw .conflict("Conflict: the family kept changing while this append was decided; try again")
@@ -393,6 +398,21 @@ final class PostgresLogBackend: LogBackend {
             userFamilies[user] = found
         }
         return found
+    }
+
+    /// Returns once everything this server has committed is as durable as a commit of this
+    /// connection: on a synchronous standby too, where one is named.
+    ///
+    /// An append acknowledged because its line was read back (a retry of a stored event id,
+    /// or a commit whose answer the lost connection never brought) would otherwise rest on
+    /// a read: a primary that crashed and came back serves its own commits that never reached
+    /// the standby, and a failover to that standby then loses them. A transaction that writes
+    /// to the WAL (a transactional logical message, which needs no table or grant) commits
+    /// only once the standby has the WAL up to it, so everything before it too.
+    private func confirmDurable() throws(StoreError) {
+        try transaction { () throws(StoreError) in
+            try sql("SELECT pg_logical_emit_message(true, 'compass', 'durable')")
+        }
     }
 
     /// Whether an event with this id is in the store.
@@ -445,6 +465,7 @@ final class PostgresLogBackend: LogBackend {
             switch decision {
             case .success(.alreadyPresent):
                 keep(replayer, for: family)
+                try confirmDurable()
                 return .alreadyPresent(original!)
             case .success(.decided(let decidedEvents)):
                 events = decidedEvents
@@ -622,7 +643,10 @@ final class PostgresLogBackend: LogBackend {
         }
         if let eventId = request.eventId, let original {
             try StreamSealing.checkRetry(drafts, of: original, eventId: eventId, sanitizing: request.sanitizing)
-            return .alreadyPresent(original)  // committed, hence durable
+            lock.lock()
+            defer { lock.unlock() }
+            try confirmDurable()
+            return .alreadyPresent(original)
         }
         if let expectVersion = request.expectVersion, let family = drafts.first?.family {
             if let other = drafts.first(where: { $0.family != family })?.family {
