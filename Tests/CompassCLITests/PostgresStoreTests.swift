@@ -532,7 +532,7 @@ struct PostgresStoreTests {
             var ids: [String] = []
         }
         let acknowledged = Acknowledged()
-        let stop = Date().addingTimeInterval(6)
+        let stop = Date().addingTimeInterval(Attacks.seconds(short: 2, full: 6))
         let writers = (0..<4).map { writer in
             Thread {
                 guard let store = try? CompassStore(path: address) else { return }
@@ -763,7 +763,7 @@ struct PostgresStoreTests {
             var failures = 0
         }
         let acknowledged = Acknowledged()
-        let stop = Date().addingTimeInterval(12)
+        let stop = Date().addingTimeInterval(Attacks.seconds(short: 7, full: 12))
         let writers = (0..<6).map { writer in
             Thread {
                 var store = try? CompassStore(path: address)
