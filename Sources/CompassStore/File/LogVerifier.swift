@@ -26,21 +26,34 @@ package enum LogVerifier {
                           eachLine: { body throws(StoreError) in try LogReader.forEachLine(fd: fd, path: path, upTo: extent.complete, fs: fs, body) })
     }
 
-    /// `verify` of lines held in memory (a database backend's, read in their order).
+    /// `verify` of lines held in memory.
     package static func verify(lines: [UInt8], expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
+                               blob: (String) throws(StoreError) -> [UInt8]?) throws(StoreError) -> VerifyReport {
+        try verify(blocks: { (body) throws(StoreError) in body(lines) }, expectHead: expectHead, problems: problems, blob: blob)
+    }
+
+    /// `verify` of lines read in blocks of whole lines (a database backend's, in their order):
+    /// `blocks` hands each block to its argument, the same blocks every time it is called, so
+    /// no more than a block is held beside the state.
+    package static func verify(blocks: (([UInt8]) -> Void) throws(StoreError) -> Void, expectHead: String?,
+                               problems: (@Sendable (Problem) -> Void)?,
                                blob: (String) throws(StoreError) -> [UInt8]?) throws(StoreError) -> VerifyReport {
         let watch = ChainWatch()
         var replayer = Replayer(problems: .forward { problem in
             if problem.kind == .chain { watch.note(problem.line) }
             problems?(problem)
         })
-        replayer.consume(bytes: lines)
+        try blocks { replayer.consume(bytes: $0) }
         return try report(replayer, firstChainLine: watch.first, snapshot: .none, expectHead: expectHead, blob: blob,
                           eachLine: { body throws(StoreError) in
-                              lines.withUnsafeBufferPointer { buffer in
-                                  var ranges: [Range<Int>] = []
-                                  LineSplitter.completeLines(in: buffer, from: 0, to: buffer.count, into: &ranges)
-                                  for range in ranges { body(UnsafeBufferPointer(rebasing: buffer[range])) }
+                              try withoutActuallyEscaping(body) { (body) throws(StoreError) in
+                                  try blocks { block in
+                                      block.withUnsafeBufferPointer { buffer in
+                                          var ranges: [Range<Int>] = []
+                                          LineSplitter.completeLines(in: buffer, from: 0, to: buffer.count, into: &ranges)
+                                          for range in ranges { body(UnsafeBufferPointer(rebasing: buffer[range])) }
+                                      }
+                                  }
                               }
                           })
     }

@@ -21,6 +21,10 @@ final class PostgresLogBackend: LogBackend {
     /// The events the current append is committing: after a lost connection, whether they
     /// are in the store says whether the commit happened.
     private var committing: [Event] = []
+    /// Server-side cursors declared so far (each a name of its own).
+    private var cursors = 0
+    /// How many lines a block of a whole-store read (``eachBlock(_:)``) holds.
+    private let blockLines: Int
     /// One statement or transaction at a time on the connection (recursive: an append's
     /// transaction stores its blobs through ``saveBlobs(_:)`` on the same connection).
     let lock = NSRecursiveLock()
@@ -68,8 +72,10 @@ final class PostgresLogBackend: LogBackend {
         try notifyFeeds(family)
     }
 
-    init(address: String) throws(StoreError) {
+    /// - Parameter blockLines: how many lines a block of a whole-store read holds.
+    init(address: String, blockLines: Int = PostgresLogBackend.defaultBlockLines) throws(StoreError) {
         self.address = address
+        self.blockLines = blockLines
         db = try PostgresConnection(address)
         let version = try schemaVersion()
         guard version == PostgresSchema.version else {
@@ -82,6 +88,7 @@ final class PostgresLogBackend: LogBackend {
     private init(connection: PostgresConnection, address: String) {
         db = connection
         self.address = address
+        blockLines = Self.defaultBlockLines
     }
 
     var location: String { db.display }
@@ -290,7 +297,9 @@ final class PostgresLogBackend: LogBackend {
             replayer.consume(bytes: try familyLines(family).lines)
             return replayer
         }
-        replayer.consume(bytes: try allLines())
+        lock.lock()
+        defer { lock.unlock() }
+        try readOnlySnapshot { () throws(StoreError) in try eachBlock { replayer.consume(bytes: $0) } }
         return replayer
     }
 
@@ -307,9 +316,52 @@ final class PostgresLogBackend: LogBackend {
         try PostgresFeed(backend: try listening(), after: after)
     }
 
+    /// Reads the store in blocks, twice when an erasure must be walked, within one read-only
+    /// snapshot: both passes see the same lines, and a block is all it holds beside the state.
     func verify(expectHead: String?, problems: (@Sendable (Problem) -> Void)?,
                 progress: ReadProgress?) throws(StoreError) -> VerifyReport {
-        try LogVerifier.verify(lines: try allLines(), expectHead: expectHead, problems: problems) { sha throws(StoreError) in try blob(sha) }
+        lock.lock()
+        defer { lock.unlock() }
+        return try readOnlySnapshot { () throws(StoreError) in
+            try LogVerifier.verify(blocks: { (body) throws(StoreError) in try eachBlock(body) }, expectHead: expectHead,
+                                   problems: problems) { sha throws(StoreError) in
+                try sql("SELECT bytes FROM blobs WHERE sha256 = $1", [.text(sha)]).rows.first?[0].flatMap { PostgresConnection.bytes(fromHex: $0) }
+            }
+        }
+    }
+
+    /// Runs `body` in one `REPEATABLE READ READ ONLY` transaction (the caller holds the lock).
+    private func readOnlySnapshot<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try sql("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        inTransaction = true
+        defer { inTransaction = false }
+        do throws(StoreError) {
+            let value = try body()
+            try sql("COMMIT")
+            return value
+        } catch {
+            _ = try? db.run("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// How many lines a block of a whole-store read holds by default (about 12 MB of a
+    /// generated log).
+    static let defaultBlockLines = 20_000
+
+    /// Every line, family by family, each family's in `seq` order (as ``allLines()``), handed
+    /// to `body` in blocks of whole lines through a server-side cursor: in a transaction the
+    /// caller opened, under the lock.
+    private func eachBlock(_ body: ([UInt8]) -> Void) throws(StoreError) {
+        cursors += 1
+        let name = "compass_block_\(cursors)"
+        try sql("DECLARE \(name) NO SCROLL CURSOR FOR SELECT line FROM events ORDER BY family, seq")
+        while true {
+            let block = try lines("FETCH \(blockLines) FROM \(name)")
+            if block.count == 0 { break }
+            body(block.bytes)
+        }
+        try sql("CLOSE \(name)")
     }
 
     // MARK: Blobs
