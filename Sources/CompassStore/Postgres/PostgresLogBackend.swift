@@ -214,8 +214,9 @@ final class PostgresLogBackend: LogBackend {
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
-    func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try sql("BEGIN")
+    /// - Parameter begin: the statement that starts it (an isolation level, read only).
+    func transaction<T>(begin: String = "BEGIN", _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try sql(begin)
         inTransaction = true
         defer { inTransaction = false }
         do throws(StoreError) {
@@ -332,17 +333,7 @@ final class PostgresLogBackend: LogBackend {
 
     /// Runs `body` in one `REPEATABLE READ READ ONLY` transaction (the caller holds the lock).
     private func readOnlySnapshot<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try sql("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        inTransaction = true
-        defer { inTransaction = false }
-        do throws(StoreError) {
-            let value = try body()
-            try sql("COMMIT")
-            return value
-        } catch {
-            _ = try? db.run("ROLLBACK")
-            throw error
-        }
+        try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
     /// How many lines a block of a whole-store read holds by default (about 12 MB of a
