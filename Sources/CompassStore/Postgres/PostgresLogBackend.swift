@@ -325,9 +325,7 @@ final class PostgresLogBackend: LogBackend {
         defer { lock.unlock() }
         return try readOnlySnapshot { () throws(StoreError) in
             try LogVerifier.verify(blocks: { (body) throws(StoreError) in try eachBlock(body) }, expectHead: expectHead,
-                                   problems: problems) { sha throws(StoreError) in
-                try sql("SELECT bytes FROM blobs WHERE sha256 = $1", [.text(sha)]).rows.first?[0].flatMap { PostgresConnection.bytes(fromHex: $0) }
-            }
+                                   problems: problems) { sha throws(StoreError) in try blob(sha) }
         }
     }
 
