@@ -4,7 +4,8 @@ import CompassTestSupport
 @testable import CompassCore
 @testable import CompassStore
 
-/// Issue 56 §5: a whole-store read of PostgreSQL (`verify`, a replay of every family) goes
+/// Issue 56 §5: a whole-store read of PostgreSQL (`verify`, a replay of every family, an
+/// export of every family) goes
 /// through a server-side cursor in blocks of whole lines, within one read-only snapshot, so
 /// it holds a block beside the state, never the whole result. Whatever the block's size, it
 /// reads the same lines in the same order as one statement does.
@@ -32,6 +33,16 @@ extension PostgresStoreTests {
             #expect(try backend.verify(expectHead: nil, problems: nil, progress: nil) == expected, "blocks of \(blockLines)")
             let replayed = try backend.replay(CompassStore.ReadOptions(problems: .summary))
             #expect(replayed.state == oneRead.state && replayed.streams.root == oneRead.streams.root, "blocks of \(blockLines)")
+            var streamed: [UInt8] = []
+            try backend.eachBlockOfLines { streamed += $0 }
+            #expect(streamed == lines, "blocks of \(blockLines)")
         }
+        // `export --stream --all-families -o FILE` writes the blocks as they come: the same bytes.
+        let target = NSTemporaryDirectory() + "whole-store-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        let export = try CompassStore(path: address).exportEveryFamily(to: target)
+        #expect(FileManager.default.contents(atPath: target) == Data(lines))
+        #expect(export.root == oneRead.streams.root && export.lineCount == expected.lines && export.familyCount == 3)
+        #expect(try CompassStore(path: target).verify().root == expected.root)
     }
 }

@@ -100,13 +100,12 @@ extension InteractionsCommand {
                 throw CLIError.usage("'--all-families' exports every family; it does not go with '--family' or '--as'")
             }
             let store = try inv.store()
-            let export = try store.exportEveryFamily()
             if let output = args.value("output") {
-                try store.writeExport(export, to: inv.resolve(output))
+                let export = try store.exportEveryFamily(to: inv.resolve(output))
                 inv.console.err("exported \(export.lineCount) line\(export.lineCount == 1 ? "" : "s") of \(export.familyCount) "
                                 + "famil\(export.familyCount == 1 ? "y" : "ies") to \(TerminalText.escape(output)) (root \(export.root))\n")
             } else {
-                inv.console.out(bytes: export.lines)
+                try store.exportEveryFamily { block in inv.console.out(bytes: block) }
             }
             return
         }

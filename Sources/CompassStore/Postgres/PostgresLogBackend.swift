@@ -341,16 +341,22 @@ final class PostgresLogBackend: LogBackend {
     /// Every line, family by family, each family's in `seq` order (as ``allLines()``), handed
     /// to `body` in blocks of whole lines through a server-side cursor: in a transaction the
     /// caller opened, under the lock.
-    private func eachBlock(_ body: ([UInt8]) -> Void) throws(StoreError) {
+    private func eachBlock(_ body: ([UInt8]) throws(StoreError) -> Void) throws(StoreError) {
         cursors += 1
         let name = "compass_block_\(cursors)"
         try sql("DECLARE \(name) NO SCROLL CURSOR FOR SELECT line FROM events ORDER BY family, seq")
         while true {
             let block = try lines("FETCH \(blockLines) FROM \(name)")
             if block.count == 0 { break }
-            body(block.bytes)
+            try body(block.bytes)
         }
         try sql("CLOSE \(name)")
+    }
+
+    func eachBlockOfLines(_ body: ([UInt8]) throws(StoreError) -> Void) throws(StoreError) {
+        lock.lock()
+        defer { lock.unlock() }
+        try readOnlySnapshot { () throws(StoreError) in try eachBlock(body) }
     }
 
     // MARK: Blobs

@@ -17,11 +17,10 @@ public struct FamilyStreamExport: Sendable {
     public var attachmentHashes: [String]
 }
 
-/// Every family's stream, family by family, each in `seq` order: the whole store as one log
-/// file that verifies with the same heads and root (a PostgreSQL store taken back to a file).
+/// What a whole-store export wrote: every family's stream, family by family, each in `seq`
+/// order, the whole store as one log file that verifies with the same heads and root (a
+/// PostgreSQL store taken back to a file).
 public struct StoreStreamExport: Sendable {
-    /// The lines, each ending in `\n`, exactly as the store has them.
-    public var lines: [UInt8]
     /// How many lines, and of how many families.
     public var lineCount: Int
     public var familyCount: Int
@@ -32,22 +31,49 @@ public struct StoreStreamExport: Sendable {
 }
 
 extension CompassStore {
-    /// Every family's stream, for an operator: the whole store as one log.
-    public func exportEveryFamily() throws(StoreError) -> StoreStreamExport {
-        let lines = try backend.allLines()
+    /// Every family's stream, for an operator: the whole store as one log, handed to `write`
+    /// in blocks of whole lines exactly as the store has them (each line ending in `\n`).
+    ///
+    /// A database's lines are read in blocks within one snapshot: the export holds a block and
+    /// the state, never the whole store.
+    @discardableResult
+    public func exportEveryFamily(_ write: ([UInt8]) throws(StoreError) -> Void) throws(StoreError) -> StoreStreamExport {
         var replayer = Replayer(problems: .summary)
-        replayer.consume(bytes: lines)
-        let state = replayer.state
+        var lineCount = 0
+        try backend.eachBlockOfLines { (block) throws(StoreError) in
+            replayer.consume(bytes: block)
+            lineCount += block.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            try write(block)
+        }
         var hashes: Set<String> = []
-        for family in state.families.values { hashes.formUnion(family.attachmentHashes) }
-        return StoreStreamExport(lines: lines, lineCount: lines.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) },
-                                 familyCount: replayer.streams.sorted.count, root: replayer.streams.root,
+        for family in replayer.state.families.values { hashes.formUnion(family.attachmentHashes) }
+        return StoreStreamExport(lineCount: lineCount, familyCount: replayer.streams.sorted.count, root: replayer.streams.root,
                                  attachmentHashes: hashes.sorted())
     }
 
-    /// Writes a whole-store export as a new log at `target`, as ``writeExport(_:to:)`` does.
-    public func writeExport(_ export: StoreStreamExport, to target: String) throws(StoreError) {
-        try writeLog(export.lines, blobs: export.attachmentHashes, to: target)
+    /// Every family's stream written as a new log at `target` (which must not exist), with the
+    /// attachments it names beside it, as ``writeExport(_:to:)`` writes a family's.
+    @discardableResult
+    public func exportEveryFamily(to target: String) throws(StoreError) -> StoreStreamExport {
+        let fs = self.fs
+        guard try fs.kind(of: target) == .missing else { throw .conflict("\(target) already exists (choose another path)") }
+        try fs.removeUnfinishedExport(at: target)
+        let folders = try fs.makeDirectories(POSIX.directory(of: target))
+        var undo: () -> Void = {}
+        var written: StoreStreamExport?
+        do throws(StoreError) {
+            try fs.replaceAtomically(target) { (fd, temp) throws(StoreError) in
+                let export = try exportEveryFamily { (block) throws(StoreError) in try fs.writeAll(fd, block, path: temp) }
+                // The attachments before the log is renamed into place: no log names a missing one.
+                undo = try AttachmentStore(logPath: target).save(try stagedBlobs(export.attachmentHashes), fs: fs)
+                written = export
+            }
+        } catch {
+            undo()
+            for folder in folders.reversed() { fs.removeDirectory(folder) }
+            throw error
+        }
+        return written!
     }
 
     /// The stream of `viewer`'s family, for a parent of it (SPEC §1.1).
@@ -89,14 +115,7 @@ extension CompassStore {
         guard try fs.kind(of: target) == .missing else { throw .conflict("\(target) already exists (choose another path)") }
         // An export to `target` that was killed left its temporary log and its attachments.
         try fs.removeUnfinishedExport(at: target)
-        var staged: [StagedAttachment] = []
-        for hash in blobs {
-            guard let blob = try backend.blob(hash), SHA256.hex(blob) == hash else {
-                throw .io(path: AttachmentStore(logPath: backend.location).path(for: hash),
-                          message: "attachment \(hash) is missing or does not match its hash")
-            }
-            staged.append(StagedAttachment(name: hash, bytes: blob, mimeType: "", sha256: hash))
-        }
+        let staged = try stagedBlobs(blobs)
         let folders = try fs.makeDirectories(POSIX.directory(of: target))
         var undo: () -> Void = {}
         do throws(StoreError) {
@@ -107,5 +126,18 @@ extension CompassStore {
             for folder in folders.reversed() { fs.removeDirectory(folder) }
             throw error
         }
+    }
+
+    /// The store's blobs with these hashes, each checked against its hash, to save beside an export.
+    private func stagedBlobs(_ hashes: [String]) throws(StoreError) -> [StagedAttachment] {
+        var staged: [StagedAttachment] = []
+        for hash in hashes {
+            guard let blob = try backend.blob(hash), SHA256.hex(blob) == hash else {
+                throw .io(path: AttachmentStore(logPath: backend.location).path(for: hash),
+                          message: "attachment \(hash) is missing or does not match its hash")
+            }
+            staged.append(StagedAttachment(name: hash, bytes: blob, mimeType: "", sha256: hash))
+        }
+        return staged
     }
 }

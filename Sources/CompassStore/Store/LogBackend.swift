@@ -48,6 +48,10 @@ package protocol LogBackend: AnyObject {
     /// database's family by family, each in `seq` order).
     func allLines() throws(StoreError) -> [UInt8]
 
+    /// The lines of ``allLines()``, handed to `body` in blocks of whole lines: a database reads
+    /// them in blocks within one snapshot, so a whole-store export holds a block, not the store.
+    func eachBlockOfLines(_ body: ([UInt8]) throws(StoreError) -> Void) throws(StoreError)
+
     /// The committed lines of one family, byte for byte, each ending in `\n`, and how many.
     func familyLines(_ family: String) throws(StoreError) -> (lines: [UInt8], count: Int)
 
