@@ -34,6 +34,13 @@ start_node() {  # name port
 
 state() { pg_autoctl show state --pgdata "$base/monitor" 2>/dev/null; }
 
+# The node that is primary now, or a failure that shows the state.
+primary() {
+  local name; name=$(state | awk -F'|' '$6 ~ /primary/ && $7 ~ /primary/ { gsub(/ /, "", $1); print $1 }' | head -1)
+  [ -n "$name" ] || { echo "no primary:" >&2; state >&2; return 1; }
+  echo "$name"
+}
+
 wait_healthy() {
   for _ in $(seq 1 240); do
     local s; s=$(state || true)
@@ -71,8 +78,7 @@ SQL
     echo "$url"
     ;;
   kill-primary)
-    primary=$(state | awk -F'|' '$6 ~ /primary/ && $7 ~ /primary/ { gsub(/ /, "", $1); print $1 }' | head -1)
-    [ -n "$primary" ] || { echo "no primary:" >&2; state >&2; exit 1; }
+    primary=$(primary)
     postmaster=$(head -1 "$base/$primary/postmaster.pid" 2>/dev/null || true)
     kill -KILL -- "-$(cat "$base/$primary.keeper")" 2>/dev/null || true
     [ -n "$postmaster" ] && kill -KILL "$postmaster" 2>/dev/null || true
@@ -80,8 +86,7 @@ SQL
     ;;
   kill-postmaster)
     # The primary's PostgreSQL alone: its keeper starts it again (a crash, not a lost machine).
-    primary=$(state | awk -F'|' '$6 ~ /primary/ && $7 ~ /primary/ { gsub(/ /, "", $1); print $1 }' | head -1)
-    [ -n "$primary" ] || { echo "no primary:" >&2; state >&2; exit 1; }
+    primary=$(primary)
     kill -KILL "$(head -1 "$base/$primary/postmaster.pid")"
     echo "$primary"
     ;;

@@ -236,15 +236,3 @@ struct Formation: Sendable {
 struct FormationError: Error, CustomStringConvertible {
     let description: String
 }
-
-/// A value shared between threads under a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-    func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
-}

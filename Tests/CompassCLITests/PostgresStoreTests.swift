@@ -763,12 +763,14 @@ struct PostgresStoreTests {
             var failures = 0
         }
         let acknowledged = Acknowledged()
-        let stop = Date().addingTimeInterval(Attacks.seconds(short: 7, full: 12))
+        // The load runs for its time and, on a slow restart, until appends went through after it.
+        let load = Date().addingTimeInterval(Attacks.seconds(short: 7, full: 12))
+        let stopping = Locked(false)
         let writers = (0..<6).map { writer in
             Thread {
                 var store = try? CompassStore(path: address)
                 var n = 0
-                while Date() < stop {
+                while !stopping.value {
                     n += 1
                     let family = (writer + n) % 8, id = "w\(writer)-\(n)"
                     do {
@@ -800,6 +802,11 @@ struct PostgresStoreTests {
         }
         #expect(started, "the cluster did not start again")
         let afterRestart = acknowledged.lock.withLock { acknowledged.ids.count }
+        let giveUp = Date().addingTimeInterval(30)
+        while Date() < load || (acknowledged.lock.withLock { acknowledged.ids.count } <= afterRestart && Date() < giveUp) {
+            usleep(50_000)
+        }
+        stopping.value = true
         while writers.contains(where: { !$0.isFinished }) { usleep(50_000) }
         let store = try CompassStore(path: address)
         let state = try store.state()

@@ -21,8 +21,6 @@ final class PostgresLogBackend: LogBackend {
     /// The events the current append is committing: after a lost connection, whether they
     /// are in the store says whether the commit happened.
     private var committing: [Event] = []
-    /// Server-side cursors declared so far (each a name of its own).
-    private var cursors = 0
     /// How many lines a block of a whole-store read (``eachBlock(_:)``) holds.
     private let blockLines: Int
     /// One statement or transaction at a time on the connection (recursive: an append's
@@ -340,17 +338,15 @@ final class PostgresLogBackend: LogBackend {
 
     /// Every line, family by family, each family's in `seq` order (as ``allLines()``), handed
     /// to `body` in blocks of whole lines through a server-side cursor: in a transaction the
-    /// caller opened, under the lock.
+    /// caller opened, under the lock (a cursor left open by a failure ends with it).
     private func eachBlock(_ body: ([UInt8]) throws(StoreError) -> Void) throws(StoreError) {
-        cursors += 1
-        let name = "compass_block_\(cursors)"
-        try sql("DECLARE \(name) NO SCROLL CURSOR FOR SELECT line FROM events ORDER BY family, seq")
+        try sql("DECLARE compass_blocks NO SCROLL CURSOR FOR SELECT line FROM events ORDER BY family, seq")
         while true {
-            let block = try lines("FETCH \(blockLines) FROM \(name)")
+            let block = try lines("FETCH \(blockLines) FROM compass_blocks")
             if block.count == 0 { break }
             try body(block.bytes)
         }
-        try sql("CLOSE \(name)")
+        try sql("CLOSE compass_blocks")
     }
 
     func eachBlockOfLines(_ body: ([UInt8]) throws(StoreError) -> Void) throws(StoreError) {

@@ -55,23 +55,11 @@ extension CompassStore {
     /// attachments it names beside it, as ``writeExport(_:to:)`` writes a family's.
     @discardableResult
     public func exportEveryFamily(to target: String) throws(StoreError) -> StoreStreamExport {
-        let fs = self.fs
-        guard try fs.kind(of: target) == .missing else { throw .conflict("\(target) already exists (choose another path)") }
-        try fs.removeUnfinishedExport(at: target)
-        let folders = try fs.makeDirectories(POSIX.directory(of: target))
-        var undo: () -> Void = {}
         var written: StoreStreamExport?
-        do throws(StoreError) {
-            try fs.replaceAtomically(target) { (fd, temp) throws(StoreError) in
-                let export = try exportEveryFamily { (block) throws(StoreError) in try fs.writeAll(fd, block, path: temp) }
-                // The attachments before the log is renamed into place: no log names a missing one.
-                undo = try AttachmentStore(logPath: target).save(try stagedBlobs(export.attachmentHashes), fs: fs)
-                written = export
-            }
-        } catch {
-            undo()
-            for folder in folders.reversed() { fs.removeDirectory(folder) }
-            throw error
+        try writeLog(to: target) { (write) throws(StoreError) in
+            let export = try exportEveryFamily(write)
+            written = export
+            return export.attachmentHashes
         }
         return written!
     }
@@ -107,20 +95,29 @@ extension CompassStore {
     /// made), with its blobs in `target.attachments/`, through the store's atomic writes; a
     /// failure takes back what it made.
     public func writeExport(_ export: FamilyStreamExport, to target: String) throws(StoreError) {
-        try writeLog(export.lines, blobs: export.attachmentHashes, to: target)
+        try writeLog(to: target) { (write) throws(StoreError) in
+            try write(export.lines)
+            return export.attachmentHashes
+        }
     }
 
-    private func writeLog(_ lines: [UInt8], blobs: [String], to target: String) throws(StoreError) {
+    /// Writes a new log at `target` (which must not exist; missing folders are made) through
+    /// the store's atomic write: `lines` hands its lines to the writer it is given and returns
+    /// the attachment hashes they name, which are saved before the log is renamed into place
+    /// (no log names a missing attachment). A failure takes back what it made.
+    private func writeLog(to target: String,
+                          _ lines: (_ write: ([UInt8]) throws(StoreError) -> Void) throws(StoreError) -> [String]) throws(StoreError) {
         let fs = self.fs
         guard try fs.kind(of: target) == .missing else { throw .conflict("\(target) already exists (choose another path)") }
         // An export to `target` that was killed left its temporary log and its attachments.
         try fs.removeUnfinishedExport(at: target)
-        let staged = try stagedBlobs(blobs)
         let folders = try fs.makeDirectories(POSIX.directory(of: target))
         var undo: () -> Void = {}
         do throws(StoreError) {
-            undo = try AttachmentStore(logPath: target).save(staged, fs: fs)
-            try fs.writeFileAtomically(target, parts: [lines])
+            try fs.replaceAtomically(target) { (fd, temp) throws(StoreError) in
+                let hashes = try lines { (bytes) throws(StoreError) in try fs.writeAll(fd, bytes, path: temp) }
+                undo = try AttachmentStore(logPath: target).save(try stagedBlobs(hashes), fs: fs)
+            }
         } catch {
             undo()
             for folder in folders.reversed() { fs.removeDirectory(folder) }
