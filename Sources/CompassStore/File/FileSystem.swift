@@ -45,47 +45,6 @@ package protocol FileSystem: Sendable {
     func entry(at path: String) throws(StoreError) -> FileKind
 }
 
-/// What ``FileSystem/replaceAtomically(_:afterRename:write:)`` does with the folder once the
-/// new file is renamed into place.
-package enum AfterRename: Sendable {
-    /// Fsync the folder; a failure is an error (the file must be durable before going on).
-    case syncFolder
-    /// Fsync the folder, tried again; a lasting failure is a warning (the file is in place).
-    case warnIfFolderSyncFails
-    /// The rename is a commit point the caller finishes itself.
-    case leaveFolderToCaller
-}
-
-/// How ``FileSystem/open(_:_:)`` opens a file.
-///
-/// The log is opened as the user named it (a symbolic link to it is followed). Every file the
-/// store makes beside it (journal, torn fragments, temporaries, snapshot, blobs) is a side
-/// file: never opened through a symbolic link, and created only where nothing is.
-package enum OpenMode: Sendable {
-    /// The log, read only.
-    case read
-    /// A side file, read only; a symbolic link is an error.
-    case readSide
-    /// The log, read and append (`O_APPEND`), an existing file only.
-    case append
-    /// The log on its first append: read and append, created where nothing is (`O_EXCL`).
-    case createLog
-    /// A side file appended to (`LOG.torn`), created when missing; never through a link.
-    case appendSide
-    /// A new side file for writing (a temporary): `O_EXCL`, so nothing that is there is
-    /// ever truncated or written through.
-    case createNew
-}
-
-package enum LockKind: Sendable { case shared, exclusive, unlock, sharedIfFree }
-
-package enum FileKind: Sendable, Equatable { case missing, regular, directory, link, other }
-
-package struct FileIdentity: Equatable, Hashable, Sendable {
-    package var device: UInt64
-    package var inode: UInt64
-}
-
 extension FileSystem {
     /// Releases a `flock`. A failed unlock is not reported: the lock goes with the descriptor
     /// when it is closed, and the caller is already on its way out.

@@ -453,7 +453,7 @@ final class PostgresLogBackend: LogBackend {
     /// to the WAL (a transactional logical message, which needs no table or grant) commits
     /// only once the standby has the WAL up to it, so everything before it too.
     private func confirmDurable() throws(StoreError) {
-        try transaction { () throws(StoreError) in
+        _ = try transaction { () throws(StoreError) in
             try sql("SELECT pg_logical_emit_message(true, 'compass', 'durable')")
         }
     }
