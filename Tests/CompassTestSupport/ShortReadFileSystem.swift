@@ -14,6 +14,8 @@ package final class ShortReadFileSystem: FileSystem, @unchecked Sendable {
     private let lock = NSLock()
     /// How many reads were made.
     package private(set) var reads = 0
+    /// How many bytes were read from each path.
+    package private(set) var bytesRead: [String: Int] = [:]
 
     package init(sizes: [Int], failingRead: Int? = nil) {
         precondition(!sizes.isEmpty && sizes.allSatisfy { $0 > 0 })
@@ -28,7 +30,11 @@ package final class ShortReadFileSystem: FileSystem, @unchecked Sendable {
         lock.unlock()
         if number == failingRead { throw .io(path: path, message: "injected EIO: read \(number) of \(path)") }
         let size = min(buffer.count, sizes[(number - 1) % sizes.count])
-        return try real.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]), at: offset, path: path)
+        let read = try real.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]), at: offset, path: path)
+        lock.lock()
+        bytesRead[path, default: 0] += read
+        lock.unlock()
+        return read
     }
 
     package func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> Int32? { try real.open(path, mode) }

@@ -18,7 +18,9 @@ enum AuditCommand {
         // written as its line is replayed: memory does not grow with the log. They are the
         // member they are now, also in a history cut before they joined (`--at-seq 0`).
         var viewer: Viewer?
+        var scope = ReplayScope.everything
         if let id = args.value("as") ?? inv.environment["COMPASS_USER"] {
+            scope = .familyOf(id)
             let members = try store.replay(.init(scope: .summary, problems: .summary))
             do throws(EventError) { viewer = try Viewer(id, in: members.state) } catch { throw CLIError.domain(error.message) }
         }
@@ -35,7 +37,7 @@ enum AuditCommand {
         let json = inv.json
         let (progress, meter) = inv.readProgress("auditing")
         defer { meter?.finish() }
-        let replayer = try store.replay(.init(cut: cut, problems: .summary, progress: progress, observer: { outcome, state in
+        let replayer = try store.replay(.init(cut: cut, scope: scope, problems: .summary, progress: progress, observer: { outcome, state in
             trail.record(outcome, state: state)
             for entry in trail.takeEntries() where AuditTrail.shows(entry, to: viewer, query: query) {
                 let bytes = json ? AuditJSON.line(entry) : Array(line(entry, zone: zone, style: style).utf8)

@@ -219,6 +219,8 @@ package struct SHA256: Sendable {
 
     /// The hex digest of the empty string, the `prev` of a family's first line.
     package static let emptyHex = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    /// The hash of no bytes: the `prev` of a family's first line (SPEC §1.1).
+    package static let emptyLineHash = LineHash(of: UnsafeBufferPointer(start: nil, count: 0))
 
     /// Adds bytes to the message.
     package mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {

@@ -134,6 +134,25 @@ package struct Replayer {
         return consume(prepared: PreparedLine(line, hashing: true))
     }
 
+    /// Replays one line of a family's stream read on its own (``FamilyLines``), numbered and
+    /// placed as it is in the log: its problems and outcomes name the log's line numbers.
+    ///
+    /// - Parameters:
+    ///   - hash: the line's SHA-256, when the caller worked it out already.
+    ///   - tape: kept from line to line (no tape allocated per line).
+    @discardableResult
+    package mutating func consume(familyLine line: UnsafeBufferPointer<UInt8>, number: Int, offset: Int,
+                                  hash: LineHash? = nil, tape: inout JSONTape) -> Bool {
+        guard !reachedCut else { return false }
+        linesRead = number - 1
+        consumedBytes = offset
+        guard line.count <= Self.maxLineBytes else { return consumeOversizedLine(byteCount: line.count, hash: SHA256.hex(line)) }
+        // Read as a block of the log is: a payload kept only for an observer, texts staged.
+        let keep = observer != nil
+        var prepared = PreparedLine(line, hash: hash ?? LineHash(of: line), keepingPayload: keep, tape: &tape, stagingTexts: !keep)
+        return consume(prepared: &prepared, bytes: line)
+    }
+
     /// Records a complete line longer than ``maxLineBytes`` that was not kept in memory:
     /// only its length and hash (for the next line's `prev`) are known. It cannot end a cut.
     @discardableResult
@@ -167,6 +186,7 @@ package struct Replayer {
         precondition(line.staged.isEmpty || bytes?.count == line.byteCount, "a line's staged texts folded without its bytes")
         let number = linesRead + 1
         let lineOffset = consumedBytes  // where the line starts in the log
+        let place: LinePlace = (number, lineOffset, line.byteCount)
         switch line.content {
         case .blank, .invalid:
             linesRead = number
@@ -204,13 +224,13 @@ package struct Replayer {
         case .draft(let draft, let payload):
             if deferred != nil { loadDeferred(for: draft.family) }
             if case .failure(let error) = payload, error.kind == .erased {
-                state.noteErased(family: draft.family)
+                state.noteErased(family: draft.family, place: place)
                 observer?(.erased(line: number, draft: draft), state)
                 return true
             }
             do {
                 let event = try Rules.decide(draft, prebuilt: payload, in: state)
-                state.apply(event)
+                state.apply(event, place: place)
                 observer?(.applied(line: number, event: event), state)
             } catch {
                 reject(number, draft, error.message, kind: error.kind, family: draft.family)
@@ -231,10 +251,10 @@ package struct Replayer {
             }
             if let observer {
                 let event = line.event
-                state.apply(taking: &line.event, keys: keys, staged: staged)  // (a line prepared for an observer keeps its texts: none staged)
+                state.apply(taking: &line.event, keys: keys, staged: staged, place: place)  // (a line prepared for an observer keeps its texts: none staged)
                 observer(.applied(line: number, event: event), state)
             } else {
-                state.apply(taking: &line.event, keys: keys, staged: staged)
+                state.apply(taking: &line.event, keys: keys, staged: staged, place: place)
             }
         case .blank, .invalid, .erasedOutsideStreams:
             break
@@ -369,6 +389,7 @@ package struct Replayer {
             if sealed { stream.sealed = true }
         }
         lastLine = head
+        state.recordLine(of: family, at: (number, consumedBytes, lineLength))
         consumedBytes += lineLength + 1
         lastLineLength = lineLength
     }

@@ -1,4 +1,4 @@
-/// Snapshots as bytes (format 8): everything but the families in a header, the event ids,
+/// Snapshots as bytes (format 9): everything but the families in a header, the event ids,
 /// a directory, then one section per family. Each section carries its own SHA-256, so a
 /// reader loads and checks only what it needs: a query reads the header and its own family.
 ///
@@ -23,7 +23,7 @@
 /// used: it is rebuilt, never trusted.
 package enum SnapshotCodec {
     static let magic = Array("compass-snapshot\n".utf8)
-    package static let formatVersion: UInt64 = 8
+    package static let formatVersion: UInt64 = 9
     static let preambleLength = magic.count + 8 + 8 + 3 * (8 + 8 + 32)
 
     /// One family's encoded section, with its SHA-256 (sections are independent: a writer may
@@ -217,6 +217,7 @@ package enum SnapshotCodec {
         }
         w.uint(UInt64(f.readUpTo.count))
         for user in f.readUpTo.keys.sorted() { w.string(user); w.int(f.readUpTo[user]!) }
+        f.lines.encode(into: &w)
     }
 
     /// A whole snapshot held in memory, or nil when it is not a complete snapshot of this format.
@@ -281,6 +282,8 @@ package enum SnapshotCodec {
             guard let user = r.string(), let upTo = r.int() else { return nil }
             f.readUpTo[user] = upTo
         }
+            guard let lines = FamilyLines.decode(from: &r) else { return nil }
+            f.lines = lines
             return r.isAtEnd ? f : nil
         }
     }

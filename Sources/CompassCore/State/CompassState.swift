@@ -62,12 +62,13 @@ public struct CompassState: Equatable, Sendable {
     /// Counts an `Erased` record of `family`: not applied, but it keeps its place in the
     /// family's history, so the family's version never goes back after an erasure. (Nil: the
     /// record of a line that was in no stream, counted only in the log's total.)
-    mutating func noteErased(family: String?) {
+    mutating func noteErased(family: String?, place: LinePlace? = nil) {
         erasedLineCount += 1
         if let family, let position = families.position(of: family) {
             families.update(at: position) {
                 $0.version += 1
                 $0.erasedLines += 1
+                if let place { $0.lines.record(place) }
             }
         }
     }
@@ -83,16 +84,29 @@ public struct CompassState: Equatable, Sendable {
     /// ``apply(_:)`` with the keys of its lookups worked out ahead (by the line's preparation).
     ///
     /// - Parameter staged: texts of the event staged outside it (``TextStaging``).
-    mutating func apply(_ event: consuming Event, keys: LineKeys, staged: StagedBytes? = nil) {
+    mutating func apply(_ event: consuming Event, keys: LineKeys, staged: StagedBytes? = nil, place: LinePlace? = nil) {
         var event = event
-        apply(taking: &event, keys: keys, staged: staged)
+        apply(taking: &event, keys: keys, staged: staged, place: place)
+    }
+
+    /// ``apply(_:)`` of an event read from the log at `place`.
+    mutating func apply(_ event: consuming Event, place: LinePlace) {
+        let keys = LineKeys(id: event.id, actor: event.actor, family: event.family, payload: event.payload)
+        apply(event, keys: keys, place: place)
+    }
+
+    /// Records where a line of `family` this state already folded is in the log (a line a
+    /// writer appended).
+    mutating func recordLine(of family: String, at place: LinePlace) {
+        guard let position = families.position(of: family) else { return }
+        families.update(at: position) { $0.lines.record(place) }
     }
 
     /// ``apply(_:keys:staged:)`` of an event where it lies (a prepared line's), its parts moved
     /// out of it: the event is left empty. (Moving the event out of the line first copied its
     /// 240 bytes; reading its parts in place without taking them copied each text, a reference
     /// count, and freed the copies.)
-    mutating func apply(taking event: inout Event, keys: LineKeys, staged: StagedBytes? = nil) {
+    mutating func apply(taking event: inout Event, keys: LineKeys, staged: StagedBytes? = nil, place: LinePlace? = nil) {
         eventIds.insert(event.id, key: keys.eventId)
         let type = event.type
         count(type)
@@ -108,6 +122,6 @@ public struct CompassState: Equatable, Sendable {
         case .interactionDeleted: liveInteractionCount -= 1
         default: break
         }
-        families.apply(taking: &event, keys: keys, staged: staged)
+        families.apply(taking: &event, keys: keys, staged: staged, place: place)
     }
 }

@@ -76,6 +76,8 @@ public struct Family: Equatable, Sendable {
     /// How many of its lines are `Erased` records: default ids that count (`i-N`, `d-N`) start
     /// above the live ones by this much, so an id an erased line had is never issued again.
     public internal(set) var erasedLines = 0
+    /// Where its lines are in the log (``FamilyLines``).
+    package internal(set) var lines = FamilyLines()
 
     /// An empty family.
     public init(id: String) { self.id = id }

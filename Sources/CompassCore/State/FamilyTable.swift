@@ -86,10 +86,13 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
     }
 
     /// Folds an accepted event into its family (added when it has none yet), in place.
-    mutating func apply(taking event: inout Event, keys: LineKeys, staged: StagedBytes? = nil) {
+    ///
+    /// - Parameter place: where the event's line is in the log, recorded in ``Family/lines``.
+    mutating func apply(taking event: inout Event, keys: LineKeys, staged: StagedBytes? = nil, place: LinePlace? = nil) {
         let position = position(adding: event.family, hash: keys.family)
         list[position].apply(taking: &event, interactionHash: keys.interaction, schoolHash: keys.school, staged: staged,
                              idKey: keys.idInKey ? keys.eventId : nil)
+        if let place { list[position].lines.record(place) }
     }
 
     /// Adds or replaces a family.

@@ -44,6 +44,13 @@ package enum LogReader {
                                snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
                                trustingSnapshot: Bool = true, problems: ProblemRetention = .all,
                                progress: ReadProgress? = nil, textsStayInLog: Bool = false) throws(StoreError) -> Replayer {
+        // A viewer's history (an audit, a time travel by `seq`) reads their family's lines alone
+        // when the snapshot says where they are and that is the whole log's answer.
+        if case .familyOf(let user) = scope, let snapshots, trustingSnapshot, observer != nil || cut != ReplayCut(),
+           let history = try FamilyHistory.replay(fd: fd, path: path, extent: extent, fs: fs, user: user, cut: cut,
+                                                  observer: observer, snapshots: snapshots, problems: problems) {
+            return history
+        }
         var replayer = Replayer(cut: cut, observer: observer, problems: problems)
         let usesSnapshot = snapshots != nil && cut == ReplayCut() && observer == nil
         var start = 0

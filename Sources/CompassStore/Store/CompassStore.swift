@@ -421,7 +421,7 @@ public final class CompassStore: @unchecked Sendable {
         let (_, who) = try viewing(viewer)
         var trail = AuditTrail(zone: zone)
         var entries: [AuditEntry] = []
-        _ = try replay(ReadOptions(problems: .summary, observer: { outcome, state in
+        _ = try replay(ReadOptions(scope: .familyOf(viewer), problems: .summary, observer: { outcome, state in
             trail.record(outcome, state: state)
             entries += trail.takeEntries().filter { AuditTrail.shows($0, to: who, query: query) }
         }))
