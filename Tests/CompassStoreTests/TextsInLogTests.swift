@@ -9,7 +9,8 @@ import CompassTestSupport
 /// read with the log, that snapshot is the state a replay holding every text has, whatever the
 /// texts; a replay resumed from it writes the same snapshot as a cold one; a read that shows
 /// texts reads them back from the log, and one that cannot goes back to the log whole, never
-/// to a wrong text. A snapshot holding the texts (a query's) is read back to be written again
+/// to a wrong text. A snapshot holding the texts (one written when they could not be read
+/// back) is read back to be written again
 /// after such a replay; a text that cannot be read back means no snapshot, never a wrong one.
 /// `verify`, which leaves the texts in the log too, catches any changed byte of either kind of
 /// snapshot, in a text or not.
@@ -24,10 +25,12 @@ import CompassTestSupport
         return directory
     }
 
-    /// The snapshot a replay of `path` writes, with the texts left in the log or not.
+    /// The snapshot a replay of `path` writes, with the texts left in the log or not (then
+    /// copied as they are folded, and held in the snapshot: what a read writes when it cannot
+    /// read them back).
     static func snapshot(of path: String, textsStayInLog: Bool, fs: FileSystem = POSIXFileSystem()) throws -> (bytes: [UInt8]?, replayer: Replayer) {
         let replayer = try LogReader.replay(path: path, fs: fs, snapshots: writeNow, scope: .summary, problems: .summary,
-                                            textsStayInLog: textsStayInLog)
+                                            textsStayInLog: textsStayInLog, keepingRanges: textsStayInLog)
         let bytes = try POSIXFileSystem().readFile(path + ".snapshot")
         return (bytes, replayer)
     }
@@ -73,6 +76,38 @@ import CompassTestSupport
         #expect(left.replayer.state.appliedCount == held.replayer.state.appliedCount)
         #expect(left.replayer.state.liveInteractionCount == held.replayer.state.liveInteractionCount)
         #expect(left.replayer.problems == held.replayer.problems)
+    }
+
+    /// One snapshot whichever read writes it (issue 57, item 7): an app's first read of a
+    /// viewer's family or of the whole state, which show texts, and `compass replay`, which
+    /// shows none, write the same bytes, holding no text; and each shows every text.
+    @Test(arguments: 0..<2)
+    func everyReadWritesTheSameSnapshot(log: Int) throws {
+        let path = try Self.folder(Self.logs[log]) + "/events.jsonl"
+        let snapshot = path + ".snapshot"
+        var full = Replayer()
+        full.consume(bytes: Self.logs[log])
+        let viewer = try #require(full.state.members.values.first { $0.role == .parent }?.userId)
+        let expected = try #require(try Self.snapshot(of: path, textsStayInLog: true).bytes)
+        #expect(SnapshotCodec.decode(expected) == nil)  // its texts are in the log, not in it
+        let store = { try CompassStore(path: path, createIfMissing: false, configuration: .init(snapshots: SnapshotPolicy(minimumNewBytes: 0))) }
+        let family = try #require(full.state.members[viewer]?.family)
+        let reads: [(CompassStore) throws -> Void] = [
+            { store in
+                let state = try store.state()
+                #expect(state.families == full.state.families)
+            },
+            { store in
+                let state = try store.state(for: viewer)
+                #expect(state.families[family] == full.state.families[family])
+            },
+        ]
+        for read in reads {
+            try FileManager.default.removeItem(atPath: snapshot)
+            try read(try store())
+            #expect(try POSIXFileSystem().readFile(snapshot) == expected)
+            try read(try store())  // and from that snapshot, the texts read back
+        }
     }
 
     /// A span of the log gives back its offset and length at the edges of what it addresses;

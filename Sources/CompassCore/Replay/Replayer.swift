@@ -400,6 +400,13 @@ package struct Replayer {
         self.observer = observer
     }
 
+    /// Reads back the texts the replay left in the log of every family it holds
+    /// (``CompassState/readTextsBack(inBlocks:_:)``: in blocks when it holds every family of
+    /// the log, none left in a snapshot); false when one cannot be read.
+    package mutating func readTextsBack(_ read: (_ range: Range<Int>, _ buffer: inout [UInt8]) -> Bool) -> Bool {
+        state.readTextsBack(inBlocks: deferred == nil, read)
+    }
+
     /// Reads these families from the snapshot being resumed, if they are there and not read yet.
     package mutating func load(families ids: [String]) {
         for id in ids { load(family: id) }

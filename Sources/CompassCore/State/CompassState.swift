@@ -25,6 +25,28 @@ public struct CompassState: Equatable, Sendable {
         return true
     }
 
+    /// Reads back, through `read`, the subjects and contents a replay left in the log
+    /// (``Replayer/textsStayInLog``) of every family that holds some: `inBlocks` (every family
+    /// of the log, as a replay of the whole log holds), the log is read once, in blocks, in its
+    /// order; else each family's rows are read one by one (a viewer's family read from a
+    /// snapshot). False, with some tables read back in part, when a range cannot be read whole.
+    package mutating func readTextsBack(inBlocks: Bool, _ read: (_ range: Range<Int>, _ buffer: inout [UInt8]) -> Bool) -> Bool {
+        let positions = families.list.indices.filter { families.list[$0].interactions.holdsTextsInLog }
+        guard !positions.isEmpty else { return true }
+        if !inBlocks {
+            return positions.allSatisfy { position in families.update(at: position) { $0.interactions.readTextsBack(read) } }
+        }
+        // The tables are taken out of their families while they are read back (no copy of them).
+        var tables = positions.map { position in families.update(at: position) { family in
+            var table = InteractionTable()
+            swap(&table, &family.interactions)
+            return table
+        } }
+        let read = InteractionTable.readTextsBack(&tables, read)
+        for (k, position) in positions.enumerated() { families.update(at: position) { swap(&$0.interactions, &tables[k]) } }
+        return read
+    }
+
     /// Takes a snapshot's event ids (read after a replay that never needed them).
     package mutating func replaceEventIds(_ ids: EventIdSet) { eventIds = ids }
 

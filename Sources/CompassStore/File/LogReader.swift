@@ -23,18 +23,24 @@ package enum LogReader {
     /// `scope` says how much of the state the caller reads: a query needs its viewer's family
     /// and the members, so only that family's section of the snapshot is read (and those of
     /// the families the new lines touch).
+    ///
+    /// A read that writes a snapshot leaves the texts in the log while it folds, whatever it
+    /// shows, so every snapshot keeps them as their ranges there; the texts it shows are read
+    /// back once the snapshot is taken (`keepingRanges: false`: copied as they are folded, and
+    /// the snapshot holds them, as when they cannot be read back).
     package static func replay(path: String, fs: FileSystem, cut: ReplayCut = ReplayCut(),
                                observer: ((LineOutcome, CompassState) -> Void)? = nil,
                                snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
                                problems: ProblemRetention = .all, progress: ReadProgress? = nil,
-                               textsStayInLog: Bool = false) throws(StoreError) -> Replayer {
+                               textsStayInLog: Bool = false, keepingRanges: Bool = true) throws(StoreError) -> Replayer {
         guard let fd = try fs.open(path, .read) else {
             return Replayer(cut: cut, observer: observer, problems: problems)
         }
         defer { fs.close(fd) }
         let extent = try LogExtent.measure(fd, path: path, fs: fs)
-        return try replay(fd: fd, path: path, extent: extent, fs: fs, cut: cut, observer: observer,
-                          snapshots: snapshots, scope: scope, problems: problems, progress: progress, textsStayInLog: textsStayInLog)
+        return try replay(fd: fd, path: path, extent: extent, fs: fs, cut: cut, observer: observer, snapshots: snapshots,
+                          scope: scope, problems: problems, progress: progress, textsStayInLog: textsStayInLog,
+                          keepingRanges: keepingRanges)
     }
 
     /// ``replay(path:fs:cut:observer:snapshots:scope:problems:)`` of a log already
@@ -43,7 +49,8 @@ package enum LogReader {
                                observer: ((LineOutcome, CompassState) -> Void)? = nil,
                                snapshots: SnapshotPolicy? = nil, scope: ReplayScope = .everything,
                                trustingSnapshot: Bool = true, problems: ProblemRetention = .all,
-                               progress: ReadProgress? = nil, textsStayInLog: Bool = false) throws(StoreError) -> Replayer {
+                               progress: ReadProgress? = nil, textsStayInLog: Bool = false,
+                               keepingRanges: Bool = true) throws(StoreError) -> Replayer {
         // A viewer's history (an audit, a time travel by `seq`) reads their family's lines alone
         // when the snapshot says where they are and that is the whole log's answer.
         if case .familyOf(let user) = scope, let snapshots, trustingSnapshot, observer != nil || cut != ReplayCut(),
@@ -53,6 +60,20 @@ package enum LogReader {
         }
         var replayer = Replayer(cut: cut, observer: observer, problems: problems)
         let usesSnapshot = snapshots != nil && cut == ReplayCut() && observer == nil
+        // Whether a snapshot will be written once the log is read from `start`.
+        func writesSnapshot(from start: Int) -> Bool {
+            guard usesSnapshot, let snapshots else { return false }
+            return extent.complete - start >= snapshots.minimumNewBytes
+        }
+        // A read that writes a snapshot folds with the texts left in the log, whatever it shows,
+        // so the snapshot keeps them as their ranges there (one size of snapshot, whichever read
+        // wrote it); the texts it shows are read back once the snapshot is taken.
+        let keepsRanges = Flag(!textsStayInLog && keepingRanges && writesSnapshot(from: 0))
+        var readBack: SnapshotIndex.LogRead?
+        if keepsRanges.value {
+            let held = HeldLog(path: path, fs: fs, identity: try fs.identity(fd))
+            readBack = { range, buffer in held.read(range, into: &buffer) }
+        }
         var start = 0
         var resumed: SnapshotFile?  // set when the replay resumed from a snapshot read in part
         // A snapshot keeps only a summary of the problems: a caller that lists every problem
@@ -64,27 +85,31 @@ package enum LogReader {
             let index = file.index
             // A read that shows texts has those a section keeps as ranges of the log read back
             // from the log (one read a row), through its own descriptor of this file (a family
-            // may be loaded after this returns); `replay` and `verify` leave them there.
+            // may be loaded after this returns); `replay` and `verify` leave them there. A read
+            // that will write a snapshot reads them back only once it is taken (below).
             var readLog: SnapshotIndex.LogRead?
             if !textsStayInLog {
                 let held = HeldLog(path: path, fs: fs, identity: try fs.identity(fd))
+                keepsRanges.value = keepingRanges && writesSnapshot(from: index.base.consumedBytes)
                 readLog = { range, buffer in held.read(range, into: &buffer) }
             }
             if scope == .everything {
-                if let whole = index.whole(read: file.read, readLog: readLog) {
+                if let whole = index.whole(read: file.read, readLog: keepsRanges.value ? nil : readLog) {
                     replayer = Replayer(resuming: whole, problems: problems)
                     start = whole.consumedBytes
                 }
             } else {
+                let keeping = keepsRanges
                 replayer = Replayer(resuming: index.base, deferring: DeferredParts(
-                    family: { index.familyState($0, read: file.read, readLog: readLog) }, eventIds: { index.lazyEventIds(read: file.read) },
+                    family: { index.familyState($0, read: file.read, readLog: keeping.value ? nil : readLog) },
+                    eventIds: { index.lazyEventIds(read: file.read) },
                     familyIds: { index.familyIds }),
                     problems: problems)
                 start = index.base.consumedBytes
                 resumed = file
             }
         }
-        replayer.textsStayInLog = textsStayInLog
+        replayer.textsStayInLog = textsStayInLog || keepsRanges.value
         try stream(fd: fd, path: path, from: start, extent: extent, fs: fs, into: &replayer, progress: progress)
         if case .familyOf(let user) = scope, let family = replayer.state.members[user]?.family {
             replayer.load(families: [family])
@@ -93,7 +118,7 @@ package enum LogReader {
             // A section of the snapshot did not check: read the whole log instead (and rebuild it).
             return try replay(fd: fd, path: path, extent: extent, fs: fs, cut: cut, observer: observer,
                               snapshots: snapshots, scope: scope, trustingSnapshot: false, problems: problems,
-                              textsStayInLog: textsStayInLog)
+                              textsStayInLog: textsStayInLog, keepingRanges: keepingRanges)
         }
         if usesSnapshot, let snapshots, replayer.consumedBytes - start >= snapshots.minimumNewBytes {
             let snapshot = replayer.snapshot
@@ -118,7 +143,24 @@ package enum LogReader {
                 }
             }
         }
+        if keepsRanges.value {
+            // The snapshot is taken: the texts the caller shows are read back (the families
+            // loaded later read theirs as they load).
+            keepsRanges.value = false
+            replayer.textsStayInLog = false  // (lines folded later, as a store's tail, copy theirs)
+            guard let readBack, replayer.readTextsBack(readBack) else {
+                return try replay(fd: fd, path: path, extent: extent, fs: fs, cut: cut, observer: observer,
+                                  snapshots: snapshots, scope: scope, trustingSnapshot: trustingSnapshot, problems: problems,
+                                  textsStayInLog: textsStayInLog, keepingRanges: false)
+            }
+        }
         return replayer
+    }
+
+    /// A switch shared with the closures that load a snapshot's families later.
+    final class Flag: @unchecked Sendable {
+        var value: Bool
+        init(_ value: Bool) { self.value = value }
     }
 
     /// Calls `body` with every complete line (without its `\n`) of the first `end` bytes, read
