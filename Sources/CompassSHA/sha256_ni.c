@@ -148,3 +148,10 @@ void compass_advise_huge_pages(void *address, size_t length) {
 #else
 void compass_advise_huge_pages(void *address, size_t length) { (void)address; (void)length; }
 #endif
+
+#ifdef __GLIBC__
+#include <malloc.h>
+void compass_return_freed_memory(void) { (void)malloc_trim(0); }
+#else
+void compass_return_freed_memory(void) {}
+#endif

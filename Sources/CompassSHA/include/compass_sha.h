@@ -44,4 +44,8 @@ static inline void compass_prefetch_write(const void *address) { __builtin_prefe
 /// huge pages when they are first touched (a hint: Linux only, ignored elsewhere and on error).
 void compass_advise_huge_pages(void *address, size_t length);
 
+/// Gives the memory the allocator holds free back to the system (glibc's `malloc_trim`:
+/// glibc keeps what a process freed for its next allocations); nothing elsewhere.
+void compass_return_freed_memory(void);
+
 #endif

@@ -61,6 +61,10 @@ public final class CompassStore: @unchecked Sendable {
     // The read side, guarded by `lock`: the committed lines read so far, folded.
     private var tail: any LogCursor
     private var replayer = Replayer(problems: .summary)
+    /// When the last poll of `tail` that folded everything it found began: a read asked for
+    /// before then is answered by it (it saw every line committed before the read was asked
+    /// for), so reads that queue on the lock together (observations' first values) poll once.
+    private var lastPoll: ContinuousClock.Instant?
     /// Told how far the first read has gone, while ``prepare(as:progress:)`` makes it.
     private var firstReadProgress: ReadProgress?
 
@@ -261,17 +265,23 @@ public final class CompassStore: @unchecked Sendable {
     /// it; other families are read from it when asked for. A part of the snapshot that does
     /// not check sends the store back to the log itself.
     func state(for viewer: String?) throws(StoreError) -> CompassState {
+        let asked = ContinuousClock.now
         lock.lock()
         defer { lock.unlock() }
-        // A log that is not there is `noLog`, not an empty log where nobody is a member.
-        guard try backend.exists() else { throw .noLog(path: CompassStore.displayAddress(path)) }
-        if let first = try tail.firstRead(snapshots: snapshots, scope: viewer.map { .familyOf($0) } ?? .everything,
-                                          progress: firstReadProgress) {
-            replayer = first
-        }
-        if try tail.poll(into: &replayer) == .replaced {
-            replayer = Replayer(problems: .summary)
-            _ = try tail.poll(into: &replayer)
+        if lastPoll.map({ $0 < asked }) ?? true {
+            // A log that is not there is `noLog`, not an empty log where nobody is a member.
+            guard try backend.exists() else { throw .noLog(path: CompassStore.displayAddress(path)) }
+            let polled = ContinuousClock.now
+            lastPoll = nil
+            if let first = try tail.firstRead(snapshots: snapshots, scope: viewer.map { .familyOf($0) } ?? .everything,
+                                              progress: firstReadProgress) {
+                replayer = first
+            }
+            if try tail.poll(into: &replayer) == .replaced {
+                replayer = Replayer(problems: .summary)
+                _ = try tail.poll(into: &replayer)
+            }
+            lastPoll = polled
         }
         try tail.include(viewer.map { .familyOf($0) } ?? .everything, into: &replayer)
         if let viewer {
@@ -280,6 +290,7 @@ public final class CompassStore: @unchecked Sendable {
             replayer.loadEverything()
         }
         if replayer.deferredFailed {
+            lastPoll = nil
             tail = backend.makeCursor()
             replayer = Replayer(problems: .summary)
             _ = try tail.poll(into: &replayer)

@@ -34,6 +34,8 @@ final class ObservationHub: @unchecked Sendable {
                 var signal = signal.take()
                 // A stop is noticed within 200 ms even when nothing wakes the signal.
                 let step = min(interval, .milliseconds(200))
+                // The last observation ended: what the observations held is freed; hand it back.
+                defer { returnFreedMemory() }
                 while !flag.isSet {
                     let changed = Result { () throws(StoreError) -> Set<String>? in try signal.changedFamilies() }
                     guard notify(changed, stoppedBy: flag) else { return }
