@@ -6,7 +6,7 @@
 //   compass-bench stages FILE        one core: time per line of each stage of preparing it (fastest of 3), and of the fold
 //   compass-bench snapshot-check LOG verify's comparison of LOG's snapshot (covering the whole log) with the state its
 //                                    replay holds, alone (fastest of 5)
-//   compass-bench observers LOG|ADDRESS VIEWER N
+//   compass-bench observers LOG|ADDRESS VIEWER N [ROUNDS]
 //                                    N observations of VIEWER's interactions on one warm store: the time to each first
 //                                    value, resident memory per observation, and after they all end
 //   compass-bench library-snapshot LOG the snapshot an app's store (default configuration) writes beside LOG
@@ -128,7 +128,9 @@ case "snapshot-check":
                  time, same ? "the same" : "DIFFERENT", opening))
 
 case "observers":
-    // N observations of one store (an app's screens), as issue 57 §3 counts them.
+    // N observations of one store (an app's screens), as issue 57 §3 counts them; ROUNDS times
+    // on the same store (each round's figures), to tell memory kept per round from memory
+    // the process took once (runtime caches, thread stacks).
     func residentMB() -> Double {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
@@ -136,34 +138,38 @@ case "observers":
     }
     let store = try CompassStore(path: args[2], createIfMissing: false)
     let viewer = args[3], count = Int(args[4]) ?? 15
+    let rounds = args.count > 5 ? max(1, Int(args[5]) ?? 1) : 1
     _ = try store.interactions(as: viewer)  // warm, as an app's first screen leaves it
-    let before = residentMB()
     final class Firsts: @unchecked Sendable {
         let lock = NSLock()
         var milliseconds: [Double] = []
     }
-    let firsts = Firsts()
-    var tasks: [Task<Void, Never>] = []
-    for _ in 0..<count {
-        let started = DispatchTime.now().uptimeNanoseconds
-        let stream = store.observe(as: viewer) { try $0.interactions(as: viewer).items.count }
-        tasks.append(Task.detached {
-            do {
-                for try await _ in stream {
-                    firsts.lock.withLock { firsts.milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6) }
-                    break
-                }
-            } catch {}
-        })
+    for round in 1...rounds {
+        let before = residentMB()
+        let firsts = Firsts()
+        var tasks: [Task<Void, Never>] = []
+        for _ in 0..<count {
+            let started = DispatchTime.now().uptimeNanoseconds
+            let stream = store.observe(as: viewer) { try $0.interactions(as: viewer).items.count }
+            tasks.append(Task.detached {
+                do {
+                    for try await _ in stream {
+                        firsts.lock.withLock { firsts.milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6) }
+                        break
+                    }
+                } catch {}
+            })
+        }
+        while firsts.lock.withLock({ firsts.milliseconds.count }) < count { usleep(10_000) }
+        let during = residentMB()
+        for task in tasks { task.cancel() }
+        usleep(1_500_000)
+        let after = residentMB()
+        let sorted = firsts.lock.withLock { firsts.milliseconds }.sorted()
+        print(String(format: "%@%d observations: first value p50 %.1f ms, max %.1f ms; RSS %.0f MB warm, %.0f MB observing (%.1f MB each), %.0f MB after they ended",
+                     rounds > 1 ? "round \(round): " : "", count, sorted[sorted.count / 2], sorted.last ?? 0, before, during,
+                     (during - before) / Double(count), after))
     }
-    while firsts.lock.withLock({ firsts.milliseconds.count }) < count { usleep(10_000) }
-    let during = residentMB()
-    for task in tasks { task.cancel() }
-    usleep(1_500_000)
-    let after = residentMB()
-    let sorted = firsts.lock.withLock { firsts.milliseconds }.sorted()
-    print(String(format: "%d observations: first value p50 %.1f ms, max %.1f ms; RSS %.0f MB warm, %.0f MB observing (%.1f MB each), %.0f MB after they ended",
-                 count, sorted[sorted.count / 2], sorted.last ?? 0, before, during, (during - before) / Double(count), after))
 
 case "library-snapshot":
     // The snapshot an app's store writes beside LOG (its default configuration), for comparing
