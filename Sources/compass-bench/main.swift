@@ -9,6 +9,9 @@
 //   compass-bench observers LOG|ADDRESS VIEWER N [ROUNDS]
 //                                    N observations of VIEWER's interactions on one warm store: the time to each first
 //                                    value, resident memory per observation, and after they all end
+//   compass-bench history LOG VIEWER SEQ N
+//                                    VIEWER's audit and their interactions at SEQ (time travel), each by a new store (an
+//                                    app's first call) N times: p50 and max per call
 //   compass-bench library-snapshot LOG the snapshot an app's store (default configuration) writes beside LOG
 //   compass-bench retained FILE      resident memory after replaying FILE against the peak during the replay
 //   compass-bench pg-load ADDRESS FAMILIES WRITERS SECONDS [zipf]
@@ -170,6 +173,24 @@ case "observers":
                      rounds > 1 ? "round \(round): " : "", count, sorted[sorted.count / 2], sorted.last ?? 0, before, during,
                      (during - before) / Double(count), after))
     }
+
+case "history":
+    // A family's audit and a time travel through the library, as an app calls them, each on a
+    // store opened for the call (issue 57 §4).
+    let (log, viewer, seq, runs) = (args[2], args[3], Int64(args[4]) ?? 1, max(1, Int(args[5]) ?? 20))
+    func perCall(_ body: (CompassStore) throws -> Void) throws -> [Double] {
+        try (0..<runs).map { _ in
+            let store = try CompassStore(path: log, createIfMissing: false)
+            let started = DispatchTime.now().uptimeNanoseconds
+            try body(store)
+            return Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+        }.sorted()
+    }
+    var entries = 0, items = 0
+    let audit = try perCall { entries = try $0.audit(as: viewer).count }
+    let travel = try perCall { items = try $0.interactions(as: viewer, atSeq: seq).items.count }
+    print(String(format: "audit (%d entries): p50 %.1f ms, max %.1f ms; interactions at seq %lld (%d items): p50 %.1f ms, max %.1f ms",
+                 entries, audit[runs / 2], audit.last!, seq, items, travel[runs / 2], travel.last!))
 
 case "library-snapshot":
     // The snapshot an app's store writes beside LOG (its default configuration), for comparing
