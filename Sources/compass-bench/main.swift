@@ -302,6 +302,9 @@ case "pg-load":
         let lock = NSLock()
         var latencies: [Double] = []
         var failures = 0
+        /// The appenders' stores, kept open until the server's CPU is read (a backend's time
+        /// leaves /proc with it).
+        var stores: [CompassStore] = []
     }
     let tally = Tally()
     let deadline = Date().addingTimeInterval(duration)
@@ -330,15 +333,54 @@ case "pg-load":
             tally.lock.lock()
             tally.latencies += mine
             tally.failures += failed
+            tally.stores.append(store)
             tally.lock.unlock()
         }
     }
+    // Where the cores go during the load: this process (the appenders), the server's processes
+    // (`postgres`: backends, WAL writer, checkpointer), and the machine as a whole (/proc).
+    func serverSeconds() -> Double {
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        var total = 0.0
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where Int(entry) != nil {
+            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
+                  stat[stat.index(after: open)..<close] == "postgres" else { continue }
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            total += (Double(fields[11]) ?? 0) / ticks + (Double(fields[12]) ?? 0) / ticks  // utime, stime
+        }
+        return total
+    }
+    func ownSeconds() -> Double {
+        var usage = rusage()
+        getrusage(rusageSelf, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+    func machineBusyAndTotal() -> (Double, Double) {
+        let line = ((try? String(contentsOfFile: "/proc/stat", encoding: .utf8)) ?? "").split(separator: "\n").first ?? ""
+        let values = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard values.count >= 5 else { return (0, 0) }
+        let idle = values[3] + values[4]
+        let all = values.reduce(0, +)
+        return (all - idle, all)
+    }
+    let (serverBefore, ownBefore, machineBefore) = (serverSeconds(), ownSeconds(), machineBusyAndTotal())
+    let wallStarted = Date()
     for thread in threads { thread.start() }
     while threads.contains(where: { !$0.isFinished }) { usleep(50_000) }
+    let wall = Date().timeIntervalSince(wallStarted)
+    let (serverAfter, ownAfter, machineAfter) = (serverSeconds(), ownSeconds(), machineBusyAndTotal())
+    let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
     let sorted = tally.latencies.sorted()
     func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
     print(String(format: "%d writers, %d families%@: %.0f appends/s, p50 %.1f ms, p99 %.1f ms, %d failed",
                  writers, families, zipf ? " (zipf)" : "", Double(sorted.count) / duration, percentile(0.5), percentile(0.99), tally.failures))
+    let appends = Double(max(1, sorted.count))
+    let busy = (machineAfter.0 - machineBefore.0) / max(1, machineAfter.1 - machineBefore.1)
+    print(String(format: "  CPU over %.1f s on %.0f cores: the appenders' process %.1f s (%.0f%% of the cores, %.0f µs an append), the server's processes %.1f s (%.0f%%, %.0f µs an append); the machine %.0f%% busy",
+                 wall, cores, ownAfter - ownBefore, 100 * (ownAfter - ownBefore) / (wall * cores), 1e6 * (ownAfter - ownBefore) / appends,
+                 serverAfter - serverBefore, 100 * (serverAfter - serverBefore) / (wall * cores), 1e6 * (serverAfter - serverBefore) / appends,
+                 100 * busy))
 
 case "projection-lag":
     let address = args[2], target = args[3]
