@@ -12,9 +12,10 @@ let package = Package(
     dependencies: [],
     targets: [
         // The pure domain core: events, codec, rules, replay, views. No files, no clock, no printing.
-        .target(name: "CompassCore", dependencies: ["CompassSHA"]),
-        // SHA-256 block compression with the x86 SHA extensions (a portable Swift fallback runs elsewhere).
-        .target(name: "CompassSHA"),
+        .target(name: "CompassCore", dependencies: ["CompassMachine"]),
+        // What the machine does for the core, in C: SHA-NI rounds, SSE2 scans, prefetches and memory
+        // hints (each x86 path has a portable twin; -DCOMPASS_PORTABLE compiles them out).
+        .target(name: "CompassMachine"),
         // Everything on disk: the log's reader and writer, the lock, fsync, the rollback journal,
         // torn tails, snapshots, attachments, tailing. Every file operation goes through one seam.
         .target(name: "CompassStore", dependencies: ["CompassCore", "CLibPQ"]),

@@ -2,7 +2,7 @@
 // musl in the static Linux SDK, Bionic on Android, Darwin on Apple platforms. Every file of
 // the store that makes a POSIX call (open, pread, flock, fsync, poll, inotify, kqueue) gets it
 // from here, so a platform is added in one place.
-import CompassSHA
+import CompassMachine
 #if canImport(Glibc)
 @_exported import Glibc
 #elseif canImport(Musl)

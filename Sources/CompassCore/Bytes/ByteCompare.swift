@@ -1,4 +1,4 @@
-import CompassSHA
+import CompassMachine
 
 /// Equality of raw byte runs, eight bytes at a time: keys, type names and ids are compared
 /// where they lie in a line, without building a `String` for either side.

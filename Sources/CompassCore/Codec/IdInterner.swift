@@ -1,4 +1,4 @@
-import CompassSHA
+import CompassMachine
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import CompassSHA
+import CompassMachine
 
 /// Where every value of a scanned JSON document is: one token per value, in document order.
 ///

@@ -1,4 +1,4 @@
-import CompassSHA
+import CompassMachine
 
 /// A complete log line parsed, hashed and decoded as far as it can be without the state.
 ///

@@ -1,9 +1,9 @@
-import CompassSHA
+import CompassMachine
 
 /// SHA-256 (FIPS 180-4), written in-house so the core needs no crypto package.
 ///
 /// Blocks are compressed with the CPU's SHA instructions when it has them (x86-64 SHA-NI,
-/// a few lines of C in `CompassSHA`), else by the portable Swift code below; both are
+/// a few lines of C in `CompassMachine`), else by the portable Swift code below; both are
 /// checked against the FIPS vectors.
 ///
 /// Use ``hash(_:)`` for one buffer, or feed bytes with ``update(_:)`` and call ``finalize()``.

@@ -1,4 +1,4 @@
-import CompassSHA
+import CompassMachine
 
 /// One family's snapshot section, encoded a part at a time as the log is read again in order:
 /// the subjects and contents its replay left in the log (``Replayer/textsStayInLog``) are

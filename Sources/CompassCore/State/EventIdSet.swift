@@ -1,4 +1,4 @@
-import CompassSHA
+import CompassMachine
 
 /// The ids of applied events, for duplicate detection.
 ///

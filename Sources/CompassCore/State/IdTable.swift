@@ -1,4 +1,4 @@
-import CompassSHA
+import CompassMachine
 
 /// Records by their text id, in the order they were added: what a `[String: Value]` offers a
 /// reader (``subscript(_:)``, ``keys``, ``values``, iteration as `(key, value)` pairs), found

@@ -1,4 +1,4 @@
-import CompassSHA
+import CompassMachine
 
 /// Every interaction a family logged, deleted ones included (their ids stay used): the
 /// records in logging order, found by id through a small id → position index.

@@ -1,4 +1,4 @@
-import CompassSHA
+import CompassMachine
 
 /// Positions of records found by their id's hash: open addressing with linear probing, the
 /// hash and the position of a slot side by side, at most half the slots used.

@@ -1,4 +1,4 @@
-import CompassSHA
+import CompassMachine
 
 /// The texts of a table's records, end to end in fixed-size chunks of bytes: a record holds a
 /// ``TextSpan`` (one word) where it would hold a `String` (two words, and for a text longer

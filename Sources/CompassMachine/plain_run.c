@@ -1,6 +1,6 @@
 // The JSON scanner's inner loop, sixteen bytes at a time with SSE2 (part of every x86-64 CPU),
 // used by CompassCore's JSONTape.plainRunEnd on x86-64; elsewhere its portable Swift code runs.
-#include "compass_sha.h"
+#include "compass_machine.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(COMPASS_PORTABLE)
 #include <emmintrin.h>

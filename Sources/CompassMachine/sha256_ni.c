@@ -1,6 +1,6 @@
 // SHA-256 block compression with the x86 SHA extensions, used by CompassCore's SHA256 when
 // the CPU has them; everywhere else (ARM, older x86) the portable Swift code runs instead.
-#include "compass_sha.h"
+#include "compass_machine.h"
 
 /// FIPS 180-4's round constants, spelled once: the SHA-NI rounds here and the portable Swift
 /// rounds in CompassCore both read them.
@@ -135,23 +135,4 @@ void compass_sha256_blocks_x2(uint32_t state_a[8], const uint8_t *data_a, uint32
     (void)state_a; (void)data_a; (void)state_b; (void)data_b; (void)blocks;
 }
 
-#endif
-
-#ifdef __linux__
-#include <sys/mman.h>
-void compass_advise_huge_pages(void *address, size_t length) {
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t start = ((uintptr_t)address + huge - 1) & ~(huge - 1);
-    uintptr_t end = ((uintptr_t)address + length) & ~(huge - 1);
-    if (end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
-}
-#else
-void compass_advise_huge_pages(void *address, size_t length) { (void)address; (void)length; }
-#endif
-
-#ifdef __GLIBC__
-#include <malloc.h>
-void compass_return_freed_memory(void) { (void)malloc_trim(0); }
-#else
-void compass_return_freed_memory(void) {}
 #endif

@@ -1,5 +1,9 @@
-#ifndef COMPASS_SHA_H
-#define COMPASS_SHA_H
+// What the machine does for the core, in C: x86 instructions (SHA-NI rounds, SSE2 scans of
+// JSON strings and hex digits), cache prefetches, and memory hints to the kernel and the
+// allocator. Each x86 path has a portable twin (`-DCOMPASS_PORTABLE` compiles them out); the
+// Swift types on top (SHA256, the tape scanner, ByteClass) are the only callers.
+#ifndef COMPASS_MACHINE_H
+#define COMPASS_MACHINE_H
 
 #include <stddef.h>
 #include <stdint.h>
