@@ -33,6 +33,14 @@ import CompassTestSupport
         try CompassStore(path: log, createIfMissing: false, configuration: .init(clock: { now }, snapshots: nil))
     }
 
+    /// Writes `line` at the end of the log, as another program would.
+    static func append(_ line: String, to log: String) throws {
+        let handle = try #require(FileHandle(forWritingAtPath: log))
+        handle.seekToEndOfFile()
+        handle.write(Data((line + "\n").utf8))
+        try handle.close()
+    }
+
     /// One parent and one athlete of each of the first `families` families.
     static func viewers(_ store: CompassStore, families: Int = 30) throws -> [String] {
         let members = try store.state().members.values.sorted { $0.userId.utf8.lexicographicallyPrecedes($1.userId.utf8) }
@@ -116,10 +124,7 @@ import CompassTestSupport
                                    ?? state.families[other.family]?.interactions.records.first?.eventId)
         let stream = try #require(try Self.store(log).verify().families.first { $0.family == family.id })
         let line = #"{"seq":\#(stream.seq + 1),"id":"\#(takenId)","type":"SchoolAdded","at":"2026-05-01T00:00:00.000Z","actor":"\#(viewers[0])","family":"\#(family.id)","data":{"schoolId":"s-dup","name":"Dup"},"prev":"\#(stream.head)"}"#
-        let handle = try #require(FileHandle(forWritingAtPath: log))
-        handle.seekToEndOfFile()
-        handle.write(Data((line + "\n").utf8))
-        try handle.close()
+        try Self.append(line, to: log)
         #expect(try whole.audit(as: viewers[0]).last?.rejection != nil)
         try Self.expectHistoriesEqualTheWholeLog(log, viewers: Array(viewers.prefix(4)))
     }
@@ -129,10 +134,7 @@ import CompassTestSupport
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let viewers = try Self.viewers(try Self.wholeLog(log))
         _ = try Self.store(log).state()
-        let handle = try #require(FileHandle(forWritingAtPath: log))
-        handle.seekToEndOfFile()
-        handle.write(Data("{not json\n".utf8))
-        try handle.close()
+        try Self.append("{not json", to: log)
         try Self.expectHistoriesEqualTheWholeLog(log, viewers: Array(viewers.prefix(2)))
     }
 
