@@ -32,15 +32,12 @@ enum FamilyHistory {
               now.problemSummary.byFamily[family] == nil, now.problemSummary.byFamily[nil as String?] == nil,
               case let index = lines.places, let lines = try read(index, fd: fd, path: path, end: extent.complete, fs: fs) else { return nil }
         var tape = JSONTape()
-        let hashes = lines.bytes.withUnsafeBufferPointer { all in lines.ranges.map { LineHash(of: UnsafeBufferPointer(rebasing: all[$0])) } }
+        let hashes = lines.hashes()
         guard chains(lines, hashes: hashes, to: stream.head.text) ?? replaysAlone(lines, index, hashes, stream, &tape) else { return nil }
         var replayer = Replayer(cut: cut, observer: observer, problems: problems)
-        lines.bytes.withUnsafeBufferPointer { all in
-            for (number, line) in lines.ranges.enumerated() {
-                let place = index[number]
-                guard replayer.consume(familyLine: UnsafeBufferPointer(rebasing: all[line]), number: place.line,
-                                       offset: place.offset, hash: hashes[number], tape: &tape) else { break }
-            }
+        for (number, place) in index.enumerated() {
+            guard replayer.consume(number, of: lines, number: place.line, offset: place.offset, hash: hashes[number],
+                                   tape: &tape) else { break }
         }
         // (Checked above, so never so; a read with no observer could still go back to the log.)
         guard observer != nil || replayer.problemSummary.count == 0 else { return nil }
@@ -49,40 +46,23 @@ enum FamilyHistory {
 
     /// Whether the lines chain from the empty hash to `head`, each naming the one before by
     /// the `prev` it ends with; nil when a line does not end in `,"prev":"HEX"}`.
-    static func chains(_ lines: Lines, hashes: [LineHash], to head: String) -> Bool? {
-        lines.bytes.withUnsafeBufferPointer { all -> Bool? in
-            var before = SHA256.emptyLineHash
-            for (number, line) in lines.ranges.enumerated() {
-                guard let prev = endingPrev(UnsafeBufferPointer(rebasing: all[line])) else { return nil }
-                guard prev == before else { return false }
-                before = hashes[number]
-            }
-            return before.isSpelled(by: head)
+    static func chains(_ lines: HeldLines, hashes: [LineHash], to head: String) -> Bool? {
+        var before = SHA256.emptyLineHash
+        for number in 0..<lines.count {
+            guard let prev = lines.endingPrev(of: number) else { return nil }
+            guard prev == before else { return false }
+            before = hashes[number]
         }
+        return before.isSpelled(by: head)
     }
-
-    /// The `prev` a line ends with as `compass` writes it (`…,"prev":"HEX"}`), or nil.
-    static func endingPrev(_ line: UnsafeBufferPointer<UInt8>) -> LineHash? {
-        let key = prevKey.count
-        guard line.count > key + 64 + 2, line[line.count - 1] == UInt8(ascii: "}"), line[line.count - 2] == UInt8(ascii: "\"") else { return nil }
-        let start = line.count - 2 - 64 - key
-        guard line[start..<(start + key)].elementsEqual(prevKey) else { return nil }
-        return LineHash(hex: UnsafeBufferPointer(rebasing: line[(start + key)..<(line.count - 2)]))
-    }
-
-    static let prevKey = Array(#","prev":""#.utf8)
 
     /// Whether the lines, replayed alone with no observer, make one stream of the family with
     /// no problem that is `stream` (the same lines, `seq`, last line and head).
-    static func replaysAlone(_ lines: Lines, _ index: [LinePlace], _ hashes: [LineHash], _ stream: FamilyStream,
+    static func replaysAlone(_ lines: HeldLines, _ index: [LinePlace], _ hashes: [LineHash], _ stream: FamilyStream,
                              _ tape: inout JSONTape) -> Bool {
         var check = Replayer(problems: .summary)
-        lines.bytes.withUnsafeBufferPointer { all in
-            for (number, line) in lines.ranges.enumerated() {
-                let place = index[number]
-                check.consume(familyLine: UnsafeBufferPointer(rebasing: all[line]), number: place.line, offset: place.offset,
-                              hash: hashes[number], tape: &tape)
-            }
+        for (number, place) in index.enumerated() {
+            check.consume(number, of: lines, number: place.line, offset: place.offset, hash: hashes[number], tape: &tape)
         }
         guard check.problemSummary.count == 0, check.streams.count == 1, let alone = check.streams[family: stream.family] else { return false }
         return alone.seq == stream.seq && alone.line == stream.line && alone.lines == stream.lines && alone.sealed == stream.sealed
@@ -91,10 +71,9 @@ enum FamilyHistory {
 
     /// The family's lines, read in runs of nearby lines: their bytes end to end and each one's
     /// range there; nil when one is not a whole line of the committed log.
-    static func read(_ index: [LinePlace], fd: Int32, path: String, end: Int, fs: FileSystem) throws(StoreError) -> Lines? {
-        var lines = Lines()
-        lines.bytes.reserveCapacity(index.reduce(0) { $0 + $1.length })
-        lines.ranges.reserveCapacity(index.count)
+    static func read(_ index: [LinePlace], fd: Int32, path: String, end: Int, fs: FileSystem) throws(StoreError) -> HeldLines? {
+        var lines = HeldLines()
+        lines.reserve(lines: index.count, bytes: index.reduce(0) { $0 + $1.length })
         var run: [UInt8] = []  // kept from run to run
         var next = 0
         while next < index.count {
@@ -110,8 +89,7 @@ enum FamilyHistory {
                 let range = index[k].offset..<Self.end(index[k])
                 let local = (range.lowerBound - from)..<(range.upperBound - from)
                 guard run[local.upperBound] == 0x0A, range.lowerBound == 0 || run[local.lowerBound - 1] == 0x0A else { return nil }
-                lines.ranges.append(lines.bytes.count..<(lines.bytes.count + range.count))
-                lines.bytes += run[local]
+                lines.append(run[local])
             }
             next = last + 1
         }
@@ -120,10 +98,4 @@ enum FamilyHistory {
 
     /// Where a line's bytes end.
     static func end(_ place: LinePlace) -> Int { place.offset + place.length }
-
-    /// A family's lines held end to end.
-    struct Lines {
-        var bytes: [UInt8] = []
-        var ranges: [Range<Int>] = []
-    }
 }
