@@ -19,6 +19,8 @@ enum FamilyHistory {
     /// Lines read together when the gap between them is at most this many bytes.
     static let gapRead = 4 << 10
 
+    /// `user`'s family replayed from its own lines with `cut` and `observer`, or nil when
+    /// only the whole log can answer (see above).
     static func replay(fd: Int32, path: String, extent: LogExtent, fs: FileSystem, user: String, cut: ReplayCut,
                        observer: ((LineOutcome, CompassState) -> Void)?, snapshots: SnapshotPolicy,
                        problems: ProblemRetention) throws(StoreError) -> Replayer? {
@@ -27,10 +29,11 @@ enum FamilyHistory {
         let now = try LogReader.replay(fd: fd, path: path, extent: extent, fs: fs, snapshots: snapshots,
                                        scope: .familyOf(user), problems: .summary, textsStayInLog: true)
         guard !now.deferredFailed, now.tornLine == nil, let family = now.state.members[user]?.family,
-              let lines = now.state.families[family]?.lines, lines.isWhole, lines.count > 0,
-              let stream = now.streams[family: family], stream.lines == lines.count,
+              let recorded = now.state.families[family]?.lines, recorded.isWhole, recorded.count > 0,
+              let stream = now.streams[family: family], stream.lines == recorded.count,
               now.problemSummary.byFamily[family] == nil, now.problemSummary.byFamily[nil as String?] == nil,
-              case let index = lines.places, let lines = try read(index, fd: fd, path: path, end: extent.complete, fs: fs) else { return nil }
+              case let index = recorded.places, let lines = try read(index, fd: fd, path: path, end: extent.complete, fs: fs)
+        else { return nil }
         var tape = JSONTape()
         let hashes = lines.hashes()
         guard chains(lines, hashes: hashes, to: stream.head.text) ?? replaysAlone(lines, index, hashes, stream, &tape) else { return nil }

@@ -69,11 +69,6 @@ package enum LogReader {
         // so the snapshot keeps them as their ranges there (one size of snapshot, whichever read
         // wrote it); the texts it shows are read back once the snapshot is taken.
         let keepsRanges = Flag(!textsStayInLog && keepingRanges && writesSnapshot(from: 0))
-        var readBack: SnapshotIndex.LogRead?
-        if keepsRanges.value {
-            let held = HeldLog(path: path, fs: fs, identity: try fs.identity(fd))
-            readBack = { range, buffer in held.read(range, into: &buffer) }
-        }
         var start = 0
         var resumed: SnapshotFile?  // set when the replay resumed from a snapshot read in part
         // A snapshot keeps only a summary of the problems: a caller that lists every problem
@@ -148,7 +143,8 @@ package enum LogReader {
             // loaded later read theirs as they load).
             keepsRanges.value = false
             replayer.textsStayInLog = false  // (lines folded later, as a store's tail, copy theirs)
-            guard let readBack, replayer.readTextsBack(readBack) else {
+            let held = HeldLog(path: path, fs: fs, identity: try fs.identity(fd))
+            guard replayer.readTextsBack({ range, buffer in held.read(range, into: &buffer) }) else {
                 return try replay(fd: fd, path: path, extent: extent, fs: fs, cut: cut, observer: observer,
                                   snapshots: snapshots, scope: scope, trustingSnapshot: trustingSnapshot, problems: problems,
                                   textsStayInLog: textsStayInLog, keepingRanges: false)
