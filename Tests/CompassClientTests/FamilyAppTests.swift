@@ -16,6 +16,40 @@ import Testing
         return try CompassStore(path: logPath, configuration: .init(clock: { time }, makeId: { "app-\(counter.next())" }))
     }
 
+    /// Issue 57 §4: a family's history (its audit, time travel by `seq`) on a store that keeps
+    /// snapshots, as two families' phones use one log, equals a store's that keeps none, for
+    /// each family's parent and athlete, also after lines past the snapshot.
+    @Test func aFamilysHistoryFromTheSnapshotIsTheWholeLogs() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let clock = Timestamp(rfc3339: "2026-03-01T12:00:00Z")!
+        let path = folder + "/events.jsonl"
+        let keeping = { try CompassStore(path: path, configuration: .init(clock: { clock }, snapshots: SnapshotPolicy(minimumNewBytes: 0))) }
+        let writer = try keeping()
+        for family in ["a", "b"] {
+            try writer.append(.addMember(AddMember(userId: "u-\(family)-pat", fullName: "Pat", role: .parent, newFamily: "f-\(family)")),
+                              as: "u-\(family)-pat")
+            try writer.append(.addMember(AddMember(userId: "u-\(family)-kid", fullName: "Kid", role: .player)), as: "u-\(family)-pat")
+        }
+        func history(_ store: CompassStore, _ viewer: String) throws -> [String] {
+            var answers = try store.audit(as: viewer).map { "\($0.line) \($0.seq ?? 0) \($0.summary)" }
+            for seq: Int64 in [0, 3, 9, 1_000] { answers.append("\(try store.interactions(as: viewer, atSeq: seq).items.map { "\($0.id) \($0.subject ?? "")" })") }
+            return answers
+        }
+        for round in 0..<3 {
+            for family in ["a", "b"] {
+                try writer.append(.addSchool(AddSchool(name: "School \(round)\(family)")), as: "u-\(family)-pat")
+                try writer.append(.logInteraction(LogInteraction(type: .email, direction: .inbound, schoolId: "s-school-\(round)\(family)",
+                                                                 subject: "Round \(round)")), as: "u-\(family)-kid")
+            }
+            _ = try keeping().state()  // a snapshot of the log so far; the next round's lines come after it
+            let whole = try CompassStore(path: path, configuration: .init(clock: { clock }, snapshots: nil))
+            for viewer in ["u-a-pat", "u-a-kid", "u-b-pat", "u-b-kid"] {
+                #expect(try history(keeping(), viewer) == history(whole, viewer), "round \(round), \(viewer)")
+            }
+        }
+        #expect(FileManager.default.fileExists(atPath: path + ".snapshot"))
+    }
+
     @Test func aFamilyUsesTheAppFromFirstJoinToTheLiveFeed() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(throws: StoreError.noLog(path: logPath)) { try CompassStore(path: logPath, createIfMissing: false) }
