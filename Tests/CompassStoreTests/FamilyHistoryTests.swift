@@ -187,6 +187,33 @@ import CompassTestSupport
         try Self.expectHistoriesEqualTheWholeLog(log, viewers: [viewers[0]])
     }
 
+    @Test func aHistoryReadThatFailsOrIsCutShortFailsOrIsTheWholeLogs() throws {
+        let (folder, log) = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let viewer = try Self.viewers(try Self.wholeLog(log))[0]
+        _ = try Self.store(log).state()
+        let expected = try Self.history(try Self.wholeLog(log), viewer)
+        // Reads that return a few bytes at a time: the same answer.
+        #expect(try Self.history(try Self.store(log, fs: ShortReadFileSystem(sizes: [7, 100, 4_096])), viewer) == expected)
+        // The N-th read of an audit fails (EIO), for each of its reads (every seventh when the
+        // attacks run short): an error, or the answer.
+        let audit = { (store: CompassStore) in try store.audit(as: viewer).flatMap(AuditJSON.line) }
+        let whole = try audit(try Self.wholeLog(log))
+        let reads = ShortReadFileSystem(sizes: [Int.max])
+        _ = try audit(try Self.store(log, fs: reads))
+        var failed = 0
+        for n in stride(from: 1, through: reads.reads, by: Attacks.count(short: 7, full: 1)) {
+            let fs = ShortReadFileSystem(sizes: [Int.max], failingRead: n)
+            do {
+                #expect(try audit(try Self.store(log, fs: fs)) == whole, "read \(n) failed")
+            } catch let error as StoreError {
+                guard case .io = error else { Issue.record("read \(n) failed: \(error)"); continue }
+                failed += 1
+            }
+        }
+        #expect(failed > 0)  // not vacuous: some failed read reached the caller
+    }
+
     @Test func aSnapshotKeepsWhereEachFamilysLinesAre() throws {
         let bytes = HistoryGenerator(families: 5, events: 400, seed: 3).bytes()
         var replayer = Replayer()
