@@ -86,6 +86,25 @@ struct PostgresStoreTests {
         #expect(a.status == 0 && a.stdout == b.stdout, "\(a.stdout)\n\(b.stdout)")
     }
 
+    /// A viewer's audit on the database reads their family's rows alone (issue 57 §4), so its
+    /// lines are numbered in the family's order, 1, 2, 3…, where the file's audit numbers the
+    /// file's lines (the other family's between them); the entries are the same.
+    @Test func aViewersAuditOnTheDatabaseReadsTheirFamilyAlone() throws {
+        guard let address = try Self.database() else { return }
+        let (file, database) = Self.both(address, Self.script)
+        func numbers(_ text: String) -> [Int] {
+            text.split(separator: "\n").compactMap { line in
+                line.firstRange(of: #""line":"#).map { Int(line[$0.upperBound...].prefix { $0.isNumber }) ?? 0 }
+            }
+        }
+        for viewer in ["u-pat", "u-kim"] {
+            let onFile = numbers(file.run("audit --json --as \(viewer)").stdout)
+            let onDatabase = numbers(database.run("audit --json --as \(viewer)").stdout)
+            #expect(onDatabase == Array(1...max(1, onDatabase.count)) && onDatabase.count == onFile.count, "\(viewer): \(onDatabase)")
+            #expect(onFile != onDatabase)  // not vacuous: the families' lines interleave in the file
+        }
+    }
+
     /// A family id is an id on both backends (SPEC §1): `add-member --family` with a space, a
     /// `;`, a tab, 65 characters or an accent is refused with the SPEC's message and writes
     /// nothing; the store then still verifies and the user can still start a family.

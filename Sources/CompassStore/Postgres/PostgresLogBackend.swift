@@ -288,11 +288,12 @@ final class PostgresLogBackend: LogBackend {
 
     func replay(_ options: CompassStore.ReadOptions) throws(StoreError) -> Replayer {
         var replayer = Replayer(cut: options.cut, observer: options.observer, problems: options.problems)
-        // A viewer's read costs their family: its lines alone, in `seq` order.
-        if case .familyOf(let user) = options.scope, options.observer == nil {
+        // A viewer's read costs their family: its lines alone, in `seq` order; so does their
+        // audit, whose lines are numbered in that order (a database has no file order).
+        if case .familyOf(let user) = options.scope {
             guard let family = try family(of: user) else { return replayer }
-            // From the family's snapshot when the read is not cut.
-            if options.cut == ReplayCut() { return try familyReplay(family, problems: options.problems) }
+            // From the family's snapshot when the read is not cut and not observed.
+            if options.cut == ReplayCut(), options.observer == nil { return try familyReplay(family, problems: options.problems) }
             replayer.consume(bytes: try familyLines(family).lines)
             return replayer
         }
