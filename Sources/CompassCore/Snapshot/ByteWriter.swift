@@ -2,7 +2,7 @@
 struct ByteWriter {
     var bytes: [UInt8] = []
 
-    mutating func uint(_ value: UInt64) {
+    @inline(__always) mutating func uint(_ value: UInt64) {
         var v = value
         while v >= 0x80 { bytes.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
         bytes.append(UInt8(v))

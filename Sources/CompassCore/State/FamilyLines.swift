@@ -14,8 +14,8 @@ package typealias LinePlace = (line: Int, offset: Int, length: Int)
 /// from its end, the length): about five bytes a line, so a replay of a large log keeps them
 /// all for little memory.
 package struct FamilyLines: Sendable {
-    /// The places, three base-128 numbers each.
-    private var bytes: [UInt8] = []
+    /// The places, three base-128 numbers each (``ByteWriter/uint(_:)``).
+    private var encoded = ByteWriter()
     /// How many places are recorded.
     package private(set) var count = 0
     /// The last line recorded: its number and where its bytes end.
@@ -34,63 +34,49 @@ package struct FamilyLines: Sendable {
             isWhole = false
             return
         }
-        append(UInt64(place.line - last.line))
-        append(UInt64(place.offset - last.end))
-        append(UInt64(place.length))
+        encoded.uint(UInt64(place.line - last.line))
+        encoded.uint(UInt64(place.offset - last.end))
+        encoded.uint(UInt64(place.length))
         last = (place.line, place.offset + place.length)
         count += 1
-    }
-
-    @inline(__always) private mutating func append(_ value: UInt64) {
-        var v = value
-        while v >= 0x80 { bytes.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
-        bytes.append(UInt8(v))
     }
 
     /// Every place recorded, in order.
     package var places: [LinePlace] {
         var places: [LinePlace] = []
         places.reserveCapacity(count)
-        _ = Self.walk(bytes, count: count) { places.append($0) }
+        _ = Self.walk(encoded.bytes, count: count) { places.append($0) }
         return places
     }
 
     /// Calls `body` with each place that `count` places in `bytes` spell; false when they do
     /// not spell that many (or spell more bytes).
     private static func walk(_ bytes: [UInt8], count: Int, _ body: (LinePlace) -> Void) -> Bool {
-        var index = 0
-        func number() -> Int? {
-            var value = 0, shift = 0
-            while index < bytes.count, shift < 63 {
-                let byte = bytes[index]
-                index += 1
-                value |= Int(byte & 0x7F) << shift
-                if byte < 0x80 { return value >= 0 ? value : nil }
-                shift += 7
+        bytes.withUnsafeBufferPointer { buffer in
+            var r = ByteReader(buffer)
+            var (line, end) = (0, 0)
+            for _ in 0..<count {
+                guard let step = r.uint(), let gap = r.uint(), let length = r.uint(), step > 0,
+                      step <= UInt64(Int.max - line), length <= UInt64(Int.max - end),
+                      gap <= UInt64(Int.max - end) - length else { return false }
+                line += Int(step)
+                let offset = end + Int(gap)
+                body((line, offset, Int(length)))
+                end = offset + Int(length)
             }
-            return nil
+            return r.isAtEnd
         }
-        var (line, end) = (0, 0)
-        for _ in 0..<count {
-            guard let step = number(), let gap = number(), let length = number(), step > 0,
-                  step <= Int.max - line, gap <= Int.max - end - length else { return false }
-            line += step
-            let offset = end + gap
-            body((line, offset, length))
-            end = offset + length
-        }
-        return index == bytes.count
     }
 
     /// Whether both record the same lines at the same places.
-    package func isSame(as other: FamilyLines) -> Bool { isWhole == other.isWhole && count == other.count && bytes == other.bytes }
+    package func isSame(as other: FamilyLines) -> Bool { isWhole == other.isWhole && count == other.count && encoded.bytes == other.encoded.bytes }
 
     /// Writes the index for a snapshot: how many places plus one (0: not whole), then their bytes.
     func encode(into w: inout ByteWriter) {
         guard isWhole else { w.uint(0); return }
         w.uint(UInt64(count) + 1)
-        w.uint(UInt64(bytes.count))
-        w.bytes += bytes
+        w.uint(UInt64(encoded.bytes.count))
+        w.bytes += encoded.bytes
     }
 
     /// Reads what ``encode(into:)`` wrote; nil when it does not read.
@@ -101,10 +87,10 @@ package struct FamilyLines: Sendable {
         guard let length = r.uint(), length <= UInt64(r.buffer.count), stored - 1 <= length else { return nil }
         let taken = r.take(Int(length))
         guard taken.count == Int(length) else { return nil }
-        lines.bytes = Array(taken)
+        lines.encoded.bytes = Array(taken)
         lines.count = Int(stored - 1)
         var last = (line: 0, end: 0)
-        guard walk(lines.bytes, count: lines.count, { last = ($0.line, $0.offset + $0.length) }) else { return nil }
+        guard walk(lines.encoded.bytes, count: lines.count, { last = ($0.line, $0.offset + $0.length) }) else { return nil }
         lines.last = last
         return lines
     }
