@@ -138,9 +138,13 @@ int compass_pq_take_notification(void *conn) {
     return 1;
 }
 
-int compass_pq_copy_in(void *conn, const char *sql, const char *data, long long length, const char **error) {
-    static __thread char message[1024];  /* the server's message, copied out of its result */
+int compass_pq_copy_in(void *conn, const char *sql, const char *data, long long length, const char **error,
+                       const char **sqlstate, const char **constraint) {
+    /* The server's message, SQLSTATE and constraint, copied out of its result. */
+    static __thread char message[1024], state[8], violated[128];
     *error = NULL;
+    *sqlstate = NULL;
+    *constraint = NULL;
     void *started = pq.exec_params(conn, sql, 0, NULL, NULL, NULL, NULL, 0);
     if (!started || pq.result_status(started) != 4 /* PGRES_COPY_IN */) {
         const char *why = started ? pq.result_error_message(started) : pq.error_message(conn);
@@ -163,6 +167,9 @@ int compass_pq_copy_in(void *conn, const char *sql, const char *data, long long 
         if (pq.result_status(result) != 1 /* PGRES_COMMAND_OK */) {
             snprintf(message, sizeof message, "%s", pq.result_error_message(result));
             *error = message;
+            const char *code = pq.result_error_field(result, 'C'), *name = pq.result_error_field(result, 'n');
+            if (code) { snprintf(state, sizeof state, "%s", code); *sqlstate = state; }
+            if (name) { snprintf(violated, sizeof violated, "%s", name); *constraint = violated; }
             ok = 0;
         }
         pq.clear(result);

@@ -37,8 +37,10 @@ int compass_pq_length(const void *result, int row, int column);
 void compass_pq_clear(void *result);
 
 /// COPY … FROM STDIN of `length` bytes of `data` (text format): 1 when the server took them
-/// all, else 0 with the server's message in `error` (valid until the next call on this thread).
-int compass_pq_copy_in(void *conn, const char *sql, const char *data, long long length, const char **error);
+/// all, else 0 with the server's message in `error`, and its SQLSTATE and the constraint it
+/// violated when it gave them (NULL otherwise; each valid until the next call on this thread).
+int compass_pq_copy_in(void *conn, const char *sql, const char *data, long long length, const char **error,
+                       const char **sqlstate, const char **constraint);
 
 /// LISTEN support: the socket to wait on, and whether a notification arrived.
 int compass_pq_socket(const void *conn);

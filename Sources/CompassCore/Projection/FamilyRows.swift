@@ -87,32 +87,19 @@ public struct FamilyRows: Equatable, Sendable {
     /// tab-separated; `\N` for null; backslash, tab, newline and carriage return escaped).
     package func writeCopyText(_ table: ProjectionTable, into out: inout [UInt8]) {
         var family: [UInt8] = []
-        Self.appendCopyText(self.family, into: &family)
+        CopyText.append(self.family, into: &family)
         for row in rows[table] ?? [] {
             out.append(contentsOf: family)
             for value in row {
                 out.append(0x09)
                 switch value {
-                case .text(let text): Self.appendCopyText(text, into: &out)
+                case .text(let text): CopyText.append(text, into: &out)
                 case .time(let time): out.append(contentsOf: Self.postgresText(time).utf8)
                 case .count(let count): out.append(contentsOf: String(count).utf8)
                 case .null: out.append(contentsOf: [0x5C, 0x4E])  // \N
                 }
             }
             out.append(0x0A)
-        }
-    }
-
-    /// `text` escaped for the `COPY` text format.
-    static func appendCopyText(_ text: String, into out: inout [UInt8]) {
-        for byte in text.utf8 {
-            switch byte {
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x09: out.append(contentsOf: [0x5C, 0x74])
-            case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-            default: out.append(byte)
-            }
         }
     }
 

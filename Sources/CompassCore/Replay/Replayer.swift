@@ -55,6 +55,11 @@ package struct Replayer {
     /// only writes the snapshot, which reads them back (`compass replay`). The state's
     /// records must not be read then.
     package var textsStayInLog = false
+    /// Whether this replay is only decided against (an import into a database, whose lines
+    /// are read back from the database): the events it is about to write are folded without
+    /// their interactions' subjects and contents, which no rule reads, so an import holds its
+    /// families' ids and counts, not every text it sends.
+    package var decidesOnly = false
 
     private let cut: ReplayCut
     private var observer: ((LineOutcome, CompassState) -> Void)?
@@ -355,7 +360,12 @@ package struct Replayer {
     /// then moves the position past its line: together, the same as reading that line back,
     /// without parsing it again.
     package mutating func applyWritten(_ event: Event) {
-        state.apply(event)
+        guard decidesOnly, case .interactionLogged(var logged) = event.payload else { return state.apply(event) }
+        logged.subject = nil
+        logged.content = nil
+        var bare = event
+        bare.payload = .interactionLogged(logged)
+        state.apply(bare)
     }
 
     /// Moves past the line of an event folded with ``applyWritten(_:)``: `lineLength` bytes

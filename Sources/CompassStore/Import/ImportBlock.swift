@@ -36,6 +36,23 @@ package struct ImportBlock {
         problems += other.problems
     }
 
+    /// `--expect-version`: the import's one family must be at `version` before it (read
+    /// from `streams` when the block is the first to name it); a batch of several families
+    /// cannot expect one.
+    func checkVersion(_ version: Int64, expected: inout (family: String, version: Int64)?, streams: StreamTable) throws(StoreError) {
+        for draft in drafts where draft.family != "_" {
+            guard let (family, _) = expected else {
+                let current = streams.version(of: draft.family)
+                if version != current { throw .staleVersion(family: draft.family, expected: version, current: current) }
+                expected = (draft.family, current)
+                continue
+            }
+            if draft.family != family {
+                throw .conflict("Conflict: --expect-version names one family's version, but the batch writes to \(family) and \(draft.family)")
+            }
+        }
+    }
+
     static func placeholder(at: Timestamp) -> EventDraft {
         EventDraft(seq: 1, id: "_", type: "_", at: at, actor: "_", family: "_", data: JSONObject())
     }

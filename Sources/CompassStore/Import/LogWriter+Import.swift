@@ -65,7 +65,7 @@ extension LogWriter {
                 let staged = try source.stage(&block, state: replayer.state)
                 refused += block.problems
                 if let expectVersion {
-                    try checkVersion(expectVersion, of: block.drafts, expected: &expected, replayer: replayer)
+                    try block.checkVersion(expectVersion, expected: &expected, streams: replayer.streams)
                 }
                 var events: [Event]
                 do throws(StoreError) {
@@ -113,22 +113,5 @@ extension LogWriter {
         }
         if !lastLine.isEmpty { keep(replayer, lastLine: lastLine) }
         return summary
-    }
-
-    /// `--expect-version`: the import's one family must be at that version before it; a
-    /// batch of several families cannot expect one.
-    private func checkVersion(_ version: Int64, of drafts: [EventDraft], expected: inout (family: String, version: Int64)?,
-                              replayer: Replayer) throws(StoreError) {
-        for draft in drafts where draft.family != "_" {
-            guard let (family, _) = expected else {
-                let current = replayer.streams.version(of: draft.family)
-                if version != current { throw .staleVersion(family: draft.family, expected: version, current: current) }
-                expected = (draft.family, current)
-                continue
-            }
-            if draft.family != family {
-                throw .conflict("Conflict: --expect-version names one family's version, but the batch writes to \(family) and \(draft.family)")
-            }
-        }
     }
 }

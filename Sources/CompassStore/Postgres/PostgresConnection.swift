@@ -128,14 +128,17 @@ final class PostgresConnection {
     /// Runs `COPY … FROM STDIN` with `data` (rows in PostgreSQL's text format).
     func copy(_ sql: String, _ data: [UInt8]) throws(Failure) {
         var error: UnsafePointer<CChar>?
+        var state: UnsafePointer<CChar>?
+        var constraint: UnsafePointer<CChar>?
         let ok = data.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
-                compass_pq_copy_in(conn, sql, chars.baseAddress, Int64(chars.count), &error)
+                compass_pq_copy_in(conn, sql, chars.baseAddress, Int64(chars.count), &error, &state, &constraint)
             }
         }
         guard ok == 1 else {
             let message = error.map { String(cString: $0) } ?? "COPY failed"
-            throw Failure(sqlstate: nil, message: Self.redacted(message.trimmingTrailingNewlines))
+            throw Failure(sqlstate: state.map { String(cString: $0) }, message: Self.redacted(message.trimmingTrailingNewlines),
+                          constraint: constraint.map { String(cString: $0) })
         }
     }
 

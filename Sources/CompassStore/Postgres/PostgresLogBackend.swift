@@ -13,7 +13,7 @@ import Foundation
 final class PostgresLogBackend: LogBackend {
     private(set) var db: PostgresConnection
     /// The address, to connect again after a lost connection.
-    private let address: String
+    let address: String
     /// Whether this connection `LISTEN`s (a feed's): a new connection listens again.
     private var isListening = false
     /// Inside a transaction a lost connection is not replaced (the transaction is gone with it).
@@ -453,7 +453,7 @@ final class PostgresLogBackend: LogBackend {
     /// the standby, and a failover to that standby then loses them. A transaction that writes
     /// to the WAL (a transactional logical message, which needs no table or grant) commits
     /// only once the standby has the WAL up to it, so everything before it too.
-    private func confirmDurable() throws(StoreError) {
+    func confirmDurable() throws(StoreError) {
         _ = try transaction { () throws(StoreError) in
             try sql("SELECT pg_logical_emit_message(true, 'compass', 'durable')")
         }
@@ -648,15 +648,10 @@ final class PostgresLogBackend: LogBackend {
     }
 
     private func optimisticAppend(_ request: AppendRequest, build: DraftBuilder) throws(StoreError) -> AppendOutcome? {
-        // The state to decide against: the whole store for an import (its lines may be of any
-        // family), else the actor's family.
+        // The state to decide against: the whole store for a numbered batch (its lines may be
+        // of any family), else the actor's family.
         var replayer = Replayer(problems: .summary)
-        if request.lineNumbers != nil, let names = request.names {
-            // An import whose lines name their families: those families, and every family one
-            // of its users or event ids is already in (so the rules refuse a taken id with the
-            // line's number, as on a file), not the whole store.
-            replayer.consume(bytes: try linesOfFamilies(naming: names))
-        } else if request.lineNumbers != nil {
+        if request.lineNumbers != nil {
             replayer.consume(bytes: try allLines())
         } else if let actor = request.actor, let family = try family(of: actor) {
             replayer.consume(bytes: try familyLines(family).lines)

@@ -10,14 +10,10 @@ package struct AppendRequest {
     package var actor: String?
     /// Strip markup from subject and content.
     package var sanitizing = true
-    /// For a batch (`import`): each draft's line in its file; every rejected draft is reported.
+    /// For a numbered batch: each draft's line; every rejected draft is reported.
     package var lineNumbers: [Int]?
     /// Each draft's payload already built without the state (one per draft).
     package var prebuilt: [Result<Payload, EventError>]?
-    /// For a batch (`import`) whose lines all name their family: the families, users and
-    /// event ids it names. A backend that keeps families apart reads only the families these
-    /// are in (nil: the whole log).
-    package var names: BatchNames?
     /// Stores what the events point at; its undo runs if the write then fails.
     package var beforeWrite: BeforeWriting = { _ throws(StoreError) in {} }
     /// Called as the read before deciding goes.

@@ -1,6 +1,7 @@
 import CompassCore
 
-/// The families, users and event ids a batch names (``AppendRequest/names``).
+/// The families, users and event ids a batch names: a database store reads only the families
+/// these are in.
 package struct BatchNames: Sendable {
     package var families: Set<String>
     package var users: Set<String>
