@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The PostgreSQL store's figures (issue 25), run inside a throwaway cluster:
 #
-#   pg_virtualenv bash bench/postgres.sh           appends, notify modes, feed lag, erasure under load, projections
+#   pg_virtualenv bash bench/postgres.sh           bulk import, appends, notify modes, feed lag, erasure under load, projections
 #   pg_virtualenv bash bench/postgres.sh --large   also 100,000 families (2M lines): import, reads, export, verify
 #
 # Release build; the load generator and the server share this machine's cores (loopback).
@@ -26,6 +26,18 @@ family() {
     $C generate --families 1 --events "$3" --seed "$4" |
         sed -e 's/^{"seq":[0-9]*,/{/' -e 's/,"prev":"[0-9a-f]*"}$/}/' -e "s/\"fam-1\"/\"$1\"/g" -e "s/\"u-1-/\"$2-/g"
 }
+
+echo "== bulk import of 400,000 generated events (400 families); target >= 60,000 lines/s, peak RSS <= 300 MB"
+$C generate --families 400 --events 400000 --seed 5 > "$W/bulk.jsonl"
+for run in 1 2 3; do
+    I=$(fresh compass_import)
+    /usr/bin/time -o "$W/time" -f "%e %M" $C import --log "$I" "$W/bulk.jsonl" >/dev/null
+    read -r seconds kb < "$W/time"
+    awk -v s="$seconds" -v kb="$kb" 'BEGIN {
+        rate = 400000 / s; mb = kb / 1024
+        printf "import: %.2f s, %.0f lines/s, peak RSS %.0f MB: %s\n", s, rate, mb, (rate >= 60000 && mb <= 300) ? "met" : "NOT MET" }'
+done
+$C verify --log "$I" | tail -1
 
 echo "== appends over 10,000 families (pg-load ADDRESS FAMILIES WRITERS SECONDS)"
 A=$(fresh compass_load)

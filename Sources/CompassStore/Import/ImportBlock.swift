@@ -9,9 +9,9 @@ package struct ImportBlock {
     package var payloads: [Result<Payload, EventError>] = []
     /// Each draft's line number in the file.
     package var lineNumbers: [Int] = []
-    /// The drafts whose payload names stored bytes (an interaction's attachments, a document's
-    /// file), in order: worked out where the payloads were built, so staging need not read
-    /// every payload (a read copies its texts).
+    /// The drafts whose payload names stored bytes by hash (an interaction's attachments, a
+    /// document's file), in order: worked out where the payloads were built, so staging need
+    /// not read every payload (a read copies its texts).
     package var attaching: [Int] = []
     /// The lines refused before deciding: unreadable ones and refused drafts. A refused
     /// line's message is the one reported, whatever deciding its placeholder said.

@@ -168,10 +168,11 @@ package struct ImportFile: ImportSource {
 }
 
 extension Payload {
-    /// Whether the event points at stored bytes: an interaction's attachments, a document's file.
+    /// Whether the event points at stored bytes by their hash: an interaction's attachments,
+    /// a document's file (an attachment without a hash names no bytes).
     fileprivate var namesBlobs: Bool {
         switch self {
-        case .interactionLogged(let logged): !(logged.attachments ?? []).isEmpty
+        case .interactionLogged(let logged): (logged.attachments ?? []).contains { $0.sha256 != nil }
         case .documentUploaded(let document): document.sha256 != nil
         default: false
         }
