@@ -7,9 +7,10 @@ import CompassTestSupport
 /// `import` into PostgreSQL a block at a time, in one transaction (issue 56 item 4): whatever
 /// the block size it gives a file store's answer and the same lines, a refused import writes
 /// nothing, and an import killed at any moment is in the store whole or not at all, while
-/// other writers append to the same families.
-@Suite(.enabled(if: PostgresServer.named, "no PostgreSQL server (run inside pg_virtualenv, as .ci/run does)"))
-struct PostgresImportTests {
+/// other writers append to the same families. Nested in ``PostgresStoreTests``, whose
+/// `.serialized` reaches it: no test here runs while another restarts the server.
+extension PostgresStoreTests {
+@Suite struct PostgresImportTests {
     /// Lines of each import the kill test runs (in blocks of 50).
     static let batchLines = 2_000
 
@@ -148,4 +149,5 @@ struct PostgresImportTests {
         #expect(kills > 1 && committed > 1, "\(kills) kills, \(committed) committed")
         print("PostgreSQL import kill test: \(kills) kills over \(round) imports, \(committed) whole, none partial; \(appended.value.count) appends beside them")
     }
+}
 }
