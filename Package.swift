@@ -35,7 +35,9 @@ let package = Package(
         // The store's own suites: reads streamed from disk, the change feed.
         .testTarget(name: "CompassStoreTests", dependencies: ["CompassStore", "CompassCore", "CompassTestSupport"]),
         // A client of the public API only (no @testable), as an app embedding the store.
-        .testTarget(name: "CompassClientTests", dependencies: ["CompassStore", "CompassCore"]),
+        // An app's view: without package access, only public API is visible to it (a
+        // `package` declaration used here fails the build).
+        .testTarget(name: "CompassClientTests", dependencies: ["CompassStore", "CompassCore"], packageAccess: false),
         .testTarget(name: "CompassCLITests", dependencies: ["CompassCLI", "CompassCore", "CompassStore", "CompassTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

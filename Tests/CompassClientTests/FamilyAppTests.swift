@@ -134,7 +134,7 @@ import Testing
                          as: "u-maya", files: [.bytes(name: "reel.txt", Array("Maya's highlights".utf8))])
         try store.append(.logInteraction(LogInteraction(type: .email, direction: .inbound, schoolId: "s-ucla", subject: "Leo's camp")), as: "u-leo")
         let kept = try store.verify().families[0].head
-        #expect(try store.state().members["u-maya"] != nil)
+        #expect(try store.state().member("u-maya") != nil)
 
         // Who may ask is checked by kind; a dry run changes nothing.
         switch Self.failure(of: { () throws(StoreError) in try store.erase(member: "u-maya", as: "u-leo") }) {
@@ -150,7 +150,7 @@ import Testing
         #expect(report.oldHead == kept && report.oldLines == 6 && report.seq == 7)
         // The store's own reads follow the replaced log at once.
         let state = try store.state()
-        #expect(state.members["u-maya"] == nil && state.erasedLineCount == 2)
+        #expect(state.member("u-maya") == nil && state.erasedLineCount == 2)
         #expect(try store.interactions(as: "u-pat").items.map(\.subject) == ["Leo's camp"])
         let proof = try store.verify(expectHead: kept)
         #expect(proof.ok && proof.expectedHeadProvenBy?.line == 7 && proof.erasures.count == 1)
@@ -258,7 +258,7 @@ final class Counter: @unchecked Sendable {
         case .rejectedLines(let problems)?: #expect(problems.map(\.line) == [2] && problems[0].message == "Please select a school")
         default: Issue.record("a refused command in a batch was not named")
         }
-        #expect(try store.state().families["f"]?.schools["s-rice"] == nil)  // all or nothing
+        #expect(try store.state().family(id: "f")?.school("s-rice") == nil)  // all or nothing
         switch FamilyAppTests.failure(of: { () throws(StoreError) in try store.append(.changeStatus(ChangeStatus(schoolId: "s-nowhere", newStatus: "contacted")), as: "u-pat") }) {
         case .rejected(let rule)?: #expect(rule.field == "schoolId" && rule.value == "s-nowhere")
         default: Issue.record("an unknown school was not named")
@@ -287,7 +287,7 @@ final class Counter: @unchecked Sendable {
         #expect(try store.documents(as: "u-pat").map(\.title) == ["Transcript"])
         #expect(try store.notifications(as: "u-pat").unread == 1)
         #expect(try store.report(as: "u-pat").contains("Recruiting report"))
-        #expect(try store.read { state throws(StoreError) in state.families.count } == 1)
+        #expect(try store.read { state throws(StoreError) in state.familyIds.count } == 1)
         // Audit and time travel, from the app too.
         let history = try store.audit(as: "u-pat")
         #expect(history.count == 6 && history.first?.summary.contains("started the family") == true)

@@ -3,9 +3,9 @@
 /// Build it with ``apply(_:)`` only after ``Rules/decide(_:in:sanitizing:)`` accepted the event.
 public struct CompassState: Equatable, Sendable {
     /// Members of every family, by user id (user ids are global), in the order they joined.
-    public internal(set) var members = IdTable<Member>()
+    package internal(set) var members = IdTable<Member>()
     /// Families by family id.
-    public internal(set) var families = FamilyTable()
+    package internal(set) var families = FamilyTable()
     /// Ids of applied events (for duplicate detection and idempotent appends).
     package internal(set) var eventIds = EventIdSet()
     /// Applied events per type, in the order of `EventType.allCases`.
@@ -80,6 +80,15 @@ public struct CompassState: Equatable, Sendable {
 
     /// Applied events over all types.
     public var appliedCount: Int { typeCounts.reduce(0, +) }
+
+    /// A member by user id (user ids are global), if they are one.
+    public func member(_ userId: String) -> Member? { members[userId] }
+
+    /// A family by id, if it has a line.
+    public func family(id: String) -> Family? { families[id] }
+
+    /// The ids of every family, in the order their first lines came.
+    public var familyIds: [String] { families.keys }
 
     /// Counts an `Erased` record of `family`: not applied, but it keeps its place in the
     /// family's history, so the family's version never goes back after an erasure. (Nil: the

@@ -55,11 +55,11 @@ public struct Family: Equatable, Sendable {
     /// Member user ids in the order they joined.
     public internal(set) var memberIds: [String] = []
     /// Schools by id, in the order they were added.
-    public internal(set) var schools = IdTable<School>()
+    package internal(set) var schools = IdTable<School>()
     /// Coaches by id, in the order they were added.
-    public internal(set) var coaches = IdTable<Coach>()
+    package internal(set) var coaches = IdTable<Coach>()
     /// Every interaction ever logged, deleted ones included (their ids stay used).
-    public internal(set) var interactions = InteractionTable()
+    package internal(set) var interactions = InteractionTable()
     /// Status changes in log order.
     public internal(set) var statusChanges: [StatusChangeRecord] = []
     /// Documents by id.
@@ -92,6 +92,21 @@ public struct Family: Equatable, Sendable {
         for record in documents.values { if let sha = record.document.sha256 { hashes.insert(sha) } }
         return hashes
     }
+
+    /// A school by id, if the family added it.
+    public func school(_ id: String) -> School? { schools[id] }
+
+    /// The family's schools, in the order they were added.
+    public var schoolList: [School] { schools.values }
+
+    /// A coach by id, if the family added them.
+    public func coach(_ id: String) -> Coach? { coaches[id] }
+
+    /// The family's coaches, in the order they were added.
+    public var coachList: [Coach] { coaches.values }
+
+    /// Every interaction logged, deleted ones too (with their deletion), in log order.
+    public var interactionRecords: [InteractionRecord] { Array(interactions.records) }
 
     /// The interaction if it is logged and not deleted.
     public func liveInteraction(_ id: String) -> InteractionRecord? {

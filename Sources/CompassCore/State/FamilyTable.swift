@@ -1,23 +1,23 @@
 /// The families of a state, by id: the families in an array behind an index of positions keyed
 /// by the id's hash (``PositionIndex``; replay works the hash out while the line is prepared),
 /// so the fold reads and mutates a family in place, never copying it out.
-public struct FamilyTable: Equatable, Sendable, Sequence {
+package struct FamilyTable: Equatable, Sendable, Sequence {
     private var byHash = PositionIndex()
     private(set) var list: [Family] = []
 
-    public init() {}
+    package init() {}
 
     /// The family with this id.
-    public subscript(id: String) -> Family? {
+    package subscript(id: String) -> Family? {
         position(of: id).map { list[$0] }
     }
 
     /// How many.
-    public var count: Int { list.count }
+    package var count: Int { list.count }
     /// The family ids, in no particular order.
-    public var keys: [String] { list.map(\.id) }
+    package var keys: [String] { list.map(\.id) }
     /// The families, in no particular order.
-    public var values: [Family] { list }
+    package var values: [Family] { list }
 
     /// Where the family with this id is in ``list``.
     @inline(__always) func position(of id: String) -> Int? { position(of: id, hash: id.hashValue) }
@@ -101,12 +101,12 @@ public struct FamilyTable: Equatable, Sendable, Sequence {
     }
 
     /// Iterates the families.
-    public func makeIterator() -> some IteratorProtocol<(key: String, value: Family)> {
+    package func makeIterator() -> some IteratorProtocol<(key: String, value: Family)> {
         list.lazy.map { (key: $0.id, value: $0) }.makeIterator()
     }
 
     /// Equal when they hold the same families, whatever the order they were added in.
-    public static func == (a: FamilyTable, b: FamilyTable) -> Bool {
+    package static func == (a: FamilyTable, b: FamilyTable) -> Bool {
         a.count == b.count && a.list.allSatisfy { b[$0.id] == $0 }
     }
 }

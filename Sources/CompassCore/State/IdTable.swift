@@ -9,7 +9,7 @@ import CompassMachine
 /// with a dictionary they hashed three ids a line, a tenth of that thread's time. An id is kept
 /// beside its record, so a lookup reads two places: the slot, then the entry. (Loading their
 /// slots a few lines ahead, as the interactions' are, made no difference: A/B 0.999.)
-public struct IdTable<Value: Sendable>: Sendable, Sequence {
+package struct IdTable<Value: Sendable>: Sendable, Sequence {
     /// An id and its record.
     private struct Entry: Sendable {
         let key: String
@@ -19,19 +19,19 @@ public struct IdTable<Value: Sendable>: Sendable, Sequence {
     private var index = PositionIndex()
     private var entries: [Entry] = []
 
-    public init() {}
+    package init() {}
 
     /// How many.
-    public var count: Int { entries.count }
+    package var count: Int { entries.count }
     /// Whether there are none.
-    public var isEmpty: Bool { entries.isEmpty }
+    package var isEmpty: Bool { entries.isEmpty }
     /// The ids, in the order they were added.
-    public var keys: [String] { entries.map(\.key) }
+    package var keys: [String] { entries.map(\.key) }
     /// The records, in the order they were added.
-    public var values: [Value] { entries.map(\.value) }
+    package var values: [Value] { entries.map(\.value) }
 
     /// The record with this id; setting one adds or replaces it, setting nil removes it.
-    public internal(set) subscript(id: String) -> Value? {
+    package internal(set) subscript(id: String) -> Value? {
         get { position(of: id, hash: id.hashValue).map { entries[$0].value } }
         set {
             let hash = id.hashValue
@@ -114,7 +114,7 @@ public struct IdTable<Value: Sendable>: Sendable, Sequence {
     }
 
     /// Iterates the records as `(key, value)` pairs, in the order they were added.
-    public func makeIterator() -> some IteratorProtocol<(key: String, value: Value)> {
+    package func makeIterator() -> some IteratorProtocol<(key: String, value: Value)> {
         entries.lazy.map { (key: $0.key, value: $0.value) }.makeIterator()
     }
 }
@@ -122,13 +122,13 @@ public struct IdTable<Value: Sendable>: Sendable, Sequence {
 extension IdTable: Equatable where Value: Equatable {
     /// Equal when they hold the same records under the same ids, whatever the order they
     /// were added in (as two dictionaries are).
-    public static func == (a: IdTable, b: IdTable) -> Bool {
+    package static func == (a: IdTable, b: IdTable) -> Bool {
         a.count == b.count && a.allSatisfy { b[$0.key] == $0.value }
     }
 }
 
 extension IdTable: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         "[" + map { "\($0.key.debugDescription): \($0.value)" }.joined(separator: ", ") + "]"
     }
 }

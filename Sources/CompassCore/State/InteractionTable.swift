@@ -9,7 +9,7 @@ import CompassMachine
 /// `InteractionRecord` a caller reads is built from it on demand (``records``, ``subscript(_:)``).
 /// The index is keyed by the id's hash, which replay works out while the line is prepared
 /// (``PositionIndex``).
-public struct InteractionTable: Equatable, Sendable {
+package struct InteractionTable: Equatable, Sendable {
     private var index = PositionIndex()
     private var rows: [StoredInteraction] = []
     private var texts = TextArena()
@@ -27,30 +27,30 @@ public struct InteractionTable: Equatable, Sendable {
     /// Set by a replay that holds its texts, by a read back, and by a section of bytes decoded.
     private(set) var textsCopied = false
 
-    public init() {}
+    package init() {}
 
     /// The records in logging order, each built when it is read.
-    public var records: Records { Records(table: self) }
+    package var records: Records { Records(table: self) }
 
     /// The interaction with this id, live or deleted.
-    public subscript(id: String) -> InteractionRecord? {
+    package subscript(id: String) -> InteractionRecord? {
         position(of: id, hash: id.hashValue).map(record(at:))
     }
 
     /// Whether an interaction with this id was ever logged.
-    public func contains(_ id: String) -> Bool { contains(id, hash: id.hashValue) }
+    package func contains(_ id: String) -> Bool { contains(id, hash: id.hashValue) }
 
     /// ``contains(_:)`` with the id's `hashValue` worked out ahead.
     func contains(_ id: String, hash: Int) -> Bool { position(of: id, hash: hash) != nil }
 
     /// How many.
-    public var count: Int { rows.count }
+    package var count: Int { rows.count }
 
     /// Bytes of text held (ids, subjects, contents, names).
     var textBytes: Int { texts.count }
 
     /// The ids in logging order.
-    public var ids: [String] { rows.map { texts.string($0.interactionId) } }
+    package var ids: [String] { rows.map { texts.string($0.interactionId) } }
 
     /// Whether some subject or content is still in the log (a replay that left them there).
     var holdsTextsInLog: Bool { rows.contains { $0.subject.isInLog || $0.content.isInLog } }
@@ -475,12 +475,12 @@ public struct InteractionTable: Equatable, Sendable {
 
     /// Equal when they hold the same records in the same order (the index and the layout of
     /// the texts follow from them).
-    public static func == (a: InteractionTable, b: InteractionTable) -> Bool { a.records.elementsEqual(b.records) }
+    package static func == (a: InteractionTable, b: InteractionTable) -> Bool { a.records.elementsEqual(b.records) }
 }
 
 extension InteractionTable {
     /// The records of a table in logging order; each element is built when it is read.
-    public struct Records: RandomAccessCollection, Sendable {
+    package struct Records: RandomAccessCollection, Sendable {
         let table: InteractionTable
 
         public var startIndex: Int { 0 }
