@@ -6,10 +6,10 @@ extension PostgresLogBackend {
     /// each block's families are locked and read, the block is filled, staged and decided with
     /// the one rule set against them and the blocks before it, then sealed and sent with
     /// `COPY` while the next block is decided and sealed (the server writes one block as this
-    /// process works on the next). The import holds two blocks' lines and the state of the families it
-    /// writes, never the file. Once any line is refused nothing more is sent, though every
-    /// later line is still decided so each rejected one is reported; the transaction is then
-    /// rolled back.
+    /// process works on the next). The import holds two blocks' lines and the state of the
+    /// families it writes (without texts), never the file. Once any line is refused nothing
+    /// more is sent, though every later line is still decided so each rejected one is
+    /// reported; the transaction is then rolled back.
     ///
     /// A family's row is locked (`FOR UPDATE`) when a block first names it, and stays locked
     /// to the commit: no other writer moves a family the import decided against. Feeds see
