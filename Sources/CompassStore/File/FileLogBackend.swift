@@ -18,6 +18,8 @@ final class FileLogBackend: LogBackend {
     }
 
     var location: String { path }
+    /// A file is its own primary.
+    var primaryAddress: String? { nil }
 
     func replaceLog(_ make: ([UInt8]) throws(StoreError) -> [UInt8], committed: () throws(StoreError) -> Void) throws(StoreError) {
         try writer.replace(make, committed: committed)

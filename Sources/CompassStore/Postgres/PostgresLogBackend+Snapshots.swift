@@ -7,7 +7,7 @@ extension PostgresLogBackend {
     /// One family replayed: from its snapshot (``PostgresSchema`` version 3) when one was made
     /// at the current erasure generation, then its lines after the snapshot's version; a read
     /// that folded ``snapshotAfterLines`` lines or more writes a new snapshot (a cache: a
-    /// failure to write it is ignored). A snapshot is made only of a problem-free read, so a
+    /// failure to write it is ignored; a standby, read-only, writes none). A snapshot is made only of a problem-free read, so a
     /// read that lists its problems (`retention`) lists the same from one.
     ///
     /// A snapshot holds the family's data, so an erasure must leave none of the erased data
@@ -27,7 +27,7 @@ extension PostgresLogBackend {
         let from = replayer.streams.version(of: family)
         let newer = try lines("SELECT line FROM events WHERE family = $1 AND seq > $2 ORDER BY seq", [.text(family), .int(from)])
         replayer.consume(bytes: newer.bytes)
-        if newer.count >= Self.snapshotAfterLines, replayer.problemSummary.count == 0 {
+        if newer.count >= Self.snapshotAfterLines, replayer.problemSummary.count == 0, !isStandby {
             _ = try? sql("""
                 INSERT INTO family_snapshots (family, version, generation, bytes)
                 SELECT $1, $2, $3, $4 FROM compass_meta WHERE key = 'erasures' AND value = $3 FOR SHARE

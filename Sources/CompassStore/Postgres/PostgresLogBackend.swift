@@ -16,6 +16,9 @@ final class PostgresLogBackend: LogBackend {
     let address: String
     /// Whether this connection `LISTEN`s (a feed's): a new connection listens again.
     private var isListening = false
+    /// Whether the server is a standby (in recovery, read-only): it gets no notifications and
+    /// keeps no snapshots, and a read it has not replayed yet is read on ``primaryAddress``.
+    private(set) var isStandby = false
     /// Inside a transaction a lost connection is not replaced (the transaction is gone with it).
     private var inTransaction = false
     /// The events the current append is committing: after a lost connection, whether they
@@ -81,7 +84,13 @@ final class PostgresLogBackend: LogBackend {
                       ? "no Compass tables in \(db.display); create them with: compass db init --log ADDRESS"
                       : "the Compass tables in \(db.display) are version \(version); this build reads version \(PostgresSchema.version)")
         }
+        isStandby = try sql("SELECT pg_is_in_recovery()")[0, 0] == "t"
     }
+
+    /// Where a read that asks for a version this standby has not replayed yet goes: the same
+    /// hosts asking for the primary (``PrimaryAddress``); nil on a primary, or when the
+    /// address names no other server.
+    var primaryAddress: String? { isStandby ? PrimaryAddress.of(address) : nil }
 
     private init(connection: PostgresConnection, address: String) {
         db = connection
@@ -195,6 +204,10 @@ final class PostgresLogBackend: LogBackend {
     /// so waiting on it never holds the store's connection.
     func listening() throws(StoreError) -> PostgresLogBackend {
         let other = PostgresLogBackend(connection: try PostgresConnection(address), address: address)
+        other.isStandby = try other.sql("SELECT pg_is_in_recovery()")[0, 0] == "t"
+        // A standby cannot `LISTEN` (notifications are not replicated): its feeds look again
+        // every interval.
+        guard !other.isStandby else { return other }
         try other.sql("LISTEN \(try other.channel())")
         other.isListening = true
         return other

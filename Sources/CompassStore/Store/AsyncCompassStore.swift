@@ -85,6 +85,12 @@ public struct AsyncCompassStore: Sendable {
         try await read { store throws(StoreError) in try store.views(as: viewer, atSeq: atSeq, asOf: asOf) }
     }
 
+    /// `viewer`'s views once their family holds at least `version` (see
+    /// ``CompassStore/views(as:atLeast:)``): read-your-writes on a store that reads a standby.
+    public func views(as viewer: String, atLeast version: Int64) async throws(StoreError) -> FamilyViews {
+        try await read { store throws(StoreError) in try store.views(as: viewer, atLeast: version) }
+    }
+
     /// The recruiting history the viewer may see (see ``CompassStore/audit(as:query:zone:)``).
     public func audit(as viewer: String, query: AuditQuery = AuditQuery(),
                       zone: TimeZone = TimeZone(secondsFromGMT: 0)!) async throws(StoreError) -> [AuditEntry] {

@@ -31,6 +31,9 @@ public final class CompassStore: @unchecked Sendable {
         /// How long a feed or an observation waits for a change before it looks again when
         /// nothing wakes it (a notification or a file watch wakes it at once).
         public var feedInterval: Duration
+        /// How long a read that asks for a version (``CompassStore/views(as:atLeast:)``) waits
+        /// for a store that reads a standby to replay it before it reads the primary.
+        public var versionWait: Duration = .seconds(2)
         /// The file system the log, its snapshot and attachments go through (tests inject faults).
         package var fileSystem: any FileSystem = POSIXFileSystem()
 
@@ -388,6 +391,37 @@ public final class CompassStore: @unchecked Sendable {
         }
         return try views(as: viewer, options: ReadOptions(cut: cut, scope: .familyOf(viewer), problems: .summary),
                          now: asOf ?? configuration.clock()).views
+    }
+
+    /// `viewer`'s views once their family holds at least `version`, the version an append's
+    /// ``Receipt`` gave: read-your-writes on a store that reads a standby
+    /// (`target_session_attrs=prefer-standby`). The read waits up to the configuration's
+    /// `versionWait` for the standby to replay that version, then reads the primary through
+    /// the same hosts (`target_session_attrs=read-write`).
+    ///
+    /// - Throws: ``StoreError/staleVersion(family:expected:current:)`` when neither holds that
+    ///   version (a version no append gave); ``StoreError/rejected(_:)`` for a viewer who is
+    ///   not a member there either.
+    public func views(as viewer: String, atLeast version: Int64) throws(StoreError) -> FamilyViews {
+        let deadline = ContinuousClock.now + configuration.versionWait
+        var last: Result<FamilyViews, StoreError>
+        repeat {
+            // A viewer whose joining line the standby has not replayed is not a member there yet.
+            last = Result { () throws(StoreError) in try self.views(as: viewer) }
+            if case .success(let found) = last, found.version >= version { return found }
+            if case .failure(let error) = last {
+                guard case .rejected(let refusal) = error, refusal.kind == .notFound else { throw error }
+            }
+            usleep(10_000)
+        } while ContinuousClock.now < deadline
+        if let primary = backend.primaryAddress {
+            last = Result { () throws(StoreError) in try CompassStore(path: primary, configuration: configuration).views(as: viewer) }
+        }
+        let found = try last.get()
+        guard found.version >= version else {
+            throw .staleVersion(family: found.viewer.family, expected: version, current: found.version)
+        }
+        return found
     }
 
     /// ``views(as:atSeq:asOf:)`` read as `options` say (a command's cut, progress and problem

@@ -21,6 +21,9 @@ public struct FamilyViews: Sendable {
     /// The state read (the viewer's family, as of the point read).
     package let state: CompassState
 
+    /// The family's version these views show: its last `seq` (SPEC §1.1).
+    public var version: Int64 { Int64(state.family(id: viewer.family)?.version ?? 0) }
+
     package init(state: CompassState, viewer: Viewer, now: Timestamp) {
         self.state = state
         self.viewer = viewer

@@ -14,6 +14,10 @@ package protocol LogBackend: AnyObject {
     /// Whether there is a log (a read of a missing one is ``StoreError/noLog(path:)``).
     func exists() throws(StoreError) -> Bool
 
+    /// Where a read that asks for a version this backend has not replayed yet goes (a
+    /// database standby's primary); nil for a backend that is its own primary.
+    var primaryAddress: String? { get }
+
     /// One whole read of the committed log with these options.
     func replay(_ options: CompassStore.ReadOptions) throws(StoreError) -> Replayer
 
