@@ -7,8 +7,9 @@ extension PostgresLogBackend {
     /// One family replayed: from its snapshot (``PostgresSchema`` version 3) when one was made
     /// at the current erasure generation, then its lines after the snapshot's version; a read
     /// that folded ``snapshotAfterLines`` lines or more writes a new snapshot (a cache: a
-    /// failure to write it is ignored; a standby, read-only, writes none). A snapshot is made only of a problem-free read, so a
-    /// read that lists its problems (`retention`) lists the same from one.
+    /// failure to write it is ignored; a standby, read-only, writes none). A snapshot is made
+    /// only of a problem-free read, so a read that lists its problems (`retention`) lists the
+    /// same from one.
     ///
     /// A snapshot holds the family's data, so an erasure must leave none of the erased data
     /// in one: the erasure deletes its family's snapshots in its transaction, and a snapshot is

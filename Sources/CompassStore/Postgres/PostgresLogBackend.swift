@@ -84,8 +84,11 @@ final class PostgresLogBackend: LogBackend {
                       ? "no Compass tables in \(db.display); create them with: compass db init --log ADDRESS"
                       : "the Compass tables in \(db.display) are version \(version); this build reads version \(PostgresSchema.version)")
         }
-        isStandby = try sql("SELECT pg_is_in_recovery()")[0, 0] == "t"
+        isStandby = try inRecovery()
     }
+
+    /// Whether the server is a standby replaying the primary's WAL.
+    private func inRecovery() throws(StoreError) -> Bool { try sql("SELECT pg_is_in_recovery()")[0, 0] == "t" }
 
     /// Where a read that asks for a version this standby has not replayed yet goes: the same
     /// hosts asking for the primary (``PrimaryAddress``); nil on a primary, or when the
@@ -204,7 +207,7 @@ final class PostgresLogBackend: LogBackend {
     /// so waiting on it never holds the store's connection.
     func listening() throws(StoreError) -> PostgresLogBackend {
         let other = PostgresLogBackend(connection: try PostgresConnection(address), address: address)
-        other.isStandby = try other.sql("SELECT pg_is_in_recovery()")[0, 0] == "t"
+        other.isStandby = try other.inRecovery()
         // A standby cannot `LISTEN` (notifications are not replicated): its feeds look again
         // every interval.
         guard !other.isStandby else { return other }
