@@ -4,9 +4,9 @@ import CompassTestSupport
 @testable import CompassCore
 @testable import CompassStore
 
-/// Read-your-writes (issue 56 item 3): a read that asks for the version an append's receipt
-/// gave sees that append, and a store that reads a standby finds its primary through the same
-/// hosts. (On a real standby: `StandbyReadTests`, on the CI's formation.)
+/// Read-your-writes (issue 56 item 3): a store that reads a standby finds its primary through
+/// the same hosts. (On a real standby: `StandbyReadTests`, on the CI's formation; on a file
+/// store, through the public API: `ReadYourWritesAppTests`.)
 @Suite struct ReadYourWritesTests {
     /// A standby's primary is the same hosts asking for a read-write server; an address that
     /// already asks for one, or names one host without saying, names no other.
@@ -25,23 +25,5 @@ import CompassTestSupport
         #expect(PrimaryAddress.of(hosts + "?target_session_attrs=primary") == nil)
         #expect(PrimaryAddress.of("postgresql://app@h1/compass") == nil)
         #expect(PrimaryAddress.of("postgresql:///compass?sslmode=disable") == nil)
-    }
-
-    /// On a file store (its own primary) the version an append gave is there at once; a
-    /// version no append gave is a stale version once the wait is over, and a viewer who is not
-    /// a member is refused as by any read.
-    @Test func aReceiptsVersionIsReadAtOnceAndAVersionNoAppendGaveIsStale() throws {
-        let directory = NSTemporaryDirectory() + "ryw-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        var configuration = CompassStore.Configuration()
-        configuration.versionWait = .milliseconds(200)
-        let store = try CompassStore(path: directory + "/events.jsonl", createIfMissing: true, configuration: configuration)
-        try store.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat", role: .parent, newFamily: "f")), as: "u-pat")
-        let receipt = try store.append(.addSchool(AddSchool(name: "UCLA", schoolId: "s-ucla")), as: "u-pat")
-        let views = try store.views(as: "u-pat", atLeast: receipt.version)
-        #expect(views.version == 2 && views.schools().map(\.schoolId) == ["s-ucla"])
-        #expect(throws: StoreError.staleVersion(family: "f", expected: 3, current: 2)) { try store.views(as: "u-pat", atLeast: 3) }
-        #expect(throws: StoreError.self) { try store.views(as: "u-nobody", atLeast: 1) }
     }
 }
