@@ -1,13 +1,12 @@
 import CompassCore
 
 /// A PostgreSQL store's change signal: the families of lines committed since the last read,
-/// on a connection of its own that `LISTEN`s. It starts at the store's horizon and reads
-/// family ids only (no line, no fold), as ``PostgresCursor`` reads lines: below the oldest
-/// running transaction, so no committed line is passed over.
+/// on a connection of its own that `LISTEN`s. It reads family ids only (no line, no fold), by
+/// snapshots as ``PostgresCursor`` reads lines, so no committed line is passed over.
 struct PostgresChangeSignal: FamilyChangeSignal {
     private let backend: PostgresLogBackend
-    private var lastTx: String
-    private var lastPosition: Int64
+    /// The snapshot of the last read (every line of a transaction it saw as ended is counted).
+    private var seen: String?
     private var erasures: Int64
 
     init(backend: PostgresLogBackend) throws(StoreError) {
@@ -15,27 +14,19 @@ struct PostgresChangeSignal: FamilyChangeSignal {
         backend.lock.lock()
         defer { backend.lock.unlock() }
         erasures = Int64(try backend.sql("SELECT value FROM compass_meta WHERE key = 'erasures'").rows.first?[0] ?? "0") ?? 0
-        let horizon = UInt64(try PostgresCursor.horizon(backend)) ?? 0
-        // Every row of a transaction below the horizon is already there: only later ones count.
-        lastTx = horizon > 0 ? String(horizon - 1) : "0"
-        lastPosition = horizon > 0 ? Int64.max : 0
+        // Every line of a transaction that has ended is already there: only later ones count.
+        seen = try PostgresCursor.snapshot(backend)
     }
 
     mutating func changedFamilies() throws(StoreError) -> Set<String>? {
         backend.lock.lock()
         defer { backend.lock.unlock() }
         let generation = Int64(try backend.sql("SELECT value FROM compass_meta WHERE key = 'erasures'").rows.first?[0] ?? "0") ?? 0
-        let rows = try backend.sql("""
-            SELECT tx::text, position, family FROM events
-            WHERE (tx, position) > ($1::xid8, $2::bigint) AND tx < $3::xid8
-            ORDER BY tx, position
-            """, [.text(lastTx), .int(lastPosition), .text(try PostgresCursor.horizon(backend))])
+        let rows = try backend.sql(PostgresCursor.sinceSnapshot("e.family"), [seen.map { .text($0) } ?? .null])
         var families: Set<String> = []
         for row in rows.rows {
-            guard let tx = row[0], let position = row[1].flatMap({ Int64($0) }), let family = row[2] else { continue }
-            lastTx = tx
-            lastPosition = position
-            families.insert(family)
+            if let now = row[0] { seen = now }
+            if let family = row[1] { families.insert(family) }
         }
         if generation != erasures {
             erasures = generation

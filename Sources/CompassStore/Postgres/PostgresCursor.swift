@@ -1,17 +1,21 @@
 import CompassCore
 
-/// Reads a PostgreSQL store in its order, only below the oldest running transaction's
-/// horizon: a line whose transaction may still commit before others that already did is
-/// never passed over (the gap that reading by sequence value alone would leave).
+/// Reads a PostgreSQL store in its order, by snapshots: each poll reads the lines of every
+/// transaction that ended since the snapshot of the poll before (those its snapshot saw still
+/// running or not yet begun), so a line committed out of transaction order is never passed
+/// over, and none waits for an older transaction still running, here or in any other
+/// database of the cluster.
 ///
 /// Transaction ids do not follow a family's `seq` order (writers waiting for a family's row
 /// are woken together, and the one that wins need not be the first that asked), so a line
 /// can come before its family's previous line; each family's lines are held until they are
-/// contiguous, then folded in `seq` order.
+/// contiguous, then folded in `seq` order. A line read twice (its transaction ended between a
+/// family's first read and the snapshot taken before it) is skipped by its `seq`.
 struct PostgresCursor: LogCursor {
     let backend: PostgresLogBackend
-    private var lastTx = "0"
-    private var lastPosition: Int64 = 0
+    /// The snapshot of the last read: every line of a transaction it saw as ended has been read
+    /// (nil: nothing read yet).
+    private var seen: String?
     private var erasures: Int64?
     /// Lines read ahead of their family's previous line, by family and `seq`.
     private var pending: [String: [Int64: String]] = [:]
@@ -22,31 +26,21 @@ struct PostgresCursor: LogCursor {
     init(backend: PostgresLogBackend) { self.backend = backend }
 
     mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope, progress: ReadProgress?) throws(StoreError) -> Replayer? {
-        guard erasures == nil, case .familyOf = scope else { return nil }
-        // Start below the oldest running transaction: every row of an older one is visible
-        // to the family's read below; rows of newer ones come in later polls (a line the
-        // family's read already folded is skipped by its `seq`). No query of `events` for its
-        // newest row below the horizon: that made an app's first read 440 ms on a store of
-        // 2M lines just after a bulk import (bench/results.md).
+        guard erasures == nil, case .familyOf(let user) = scope else { return nil }
+        // The snapshot is taken before the family is read: every line it saw is in that read,
+        // and lines of transactions that ended after it come in later polls. No query of
+        // `events` for its newest row: that made an app's first read 440 ms on a store of 2M
+        // lines just after a bulk import (bench/results.md).
         backend.lock.lock()
         let now = try backend.sql("SELECT value FROM compass_meta WHERE key = 'erasures'").rows.first?[0]
-        let horizon = try Self.horizon(backend)
+        seen = try Self.snapshot(backend)
         backend.lock.unlock()
         erasures = now.flatMap { Int64($0) } ?? 0
-        if let below = UInt64(horizon), below > 0 {
-            lastTx = String(below - 1)
-            lastPosition = Int64.max
-        }
         following = []
-        var replayer = Replayer(problems: .summary)
-        if case .familyOf(let user) = scope {
-            // The viewer's family from its snapshot, then its newer lines.
-            guard let family = try backend.family(of: user) else { return replayer }
-            replayer = try backend.familyReplay(family)
-            following = [family]
-            return replayer
-        }
-        try include(scope, into: &replayer)
+        // The viewer's family from its snapshot, then its newer lines.
+        guard let family = try backend.family(of: user) else { return Replayer(problems: .summary) }
+        let replayer = try backend.familyReplay(family)
+        following = [family]
         return replayer
     }
 
@@ -69,12 +63,26 @@ struct PostgresCursor: LogCursor {
         }
     }
 
-    /// The oldest transaction still running: every row of a transaction below it is committed
-    /// (or never will be) and visible to any later statement. Read on its own and passed as a
-    /// parameter, so the `(tx, position)` index serves the read (a function call in the
-    /// condition would not).
-    static func horizon(_ backend: PostgresLogBackend) throws(StoreError) -> String {
-        try backend.sql("SELECT pg_snapshot_xmin(pg_current_snapshot())::text").rows.first?[0] ?? "0"
+    /// The server's snapshot now, as text: which transactions have ended (read on its own
+    /// before a read that must see at least what it saw).
+    static func snapshot(_ backend: PostgresLogBackend) throws(StoreError) -> String? {
+        try backend.sql("SELECT pg_current_snapshot()::text").rows.first?[0] ?? nil
+    }
+
+    /// The condition on `events` for the lines of transactions that had not ended in the
+    /// snapshot `$1` (every line when `$1` is null), and the statement's own snapshot as the
+    /// first column of every row (one row with nulls when no line is new). Everything before
+    /// the oldest transaction `$1` saw running is skipped by the `(tx, position)` index.
+    static func sinceSnapshot(_ columns: String, where condition: String = "true") -> String {
+        """
+        SELECT s.now::text, \(columns) FROM (SELECT pg_current_snapshot() AS now) s LEFT JOIN LATERAL (
+            SELECT * FROM events
+            WHERE ($1::pg_snapshot IS NULL
+                   OR (tx >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(tx, $1::pg_snapshot)))
+              AND \(condition)
+        ) e ON true
+        ORDER BY e.tx, e.position
+        """
     }
 
     /// A text array literal of family ids.
@@ -87,8 +95,7 @@ struct PostgresCursor: LogCursor {
         if let erasures, erasures != generation {
             // An erasure rewrote lines already read: the caller reads the store again.
             self.erasures = generation
-            lastTx = "0"
-            lastPosition = 0
+            seen = nil
             pending = [:]
             following = nil
             return .replaced
@@ -96,18 +103,12 @@ struct PostgresCursor: LogCursor {
         erasures = generation
         // A cursor that follows some families reads only theirs (the others are read whole if
         // a later read asks for them).
-        let rows = try backend.sql("""
-            SELECT tx::text, position, family, seq, line FROM events
-            WHERE (tx, position) > ($1::xid8, $2::bigint) AND tx < $3::xid8
-              AND ($4::text[] IS NULL OR family = ANY($4::text[]))
-            ORDER BY tx, position
-            """, [.text(lastTx), .int(lastPosition), .text(try Self.horizon(backend)), following.map { .text(Self.array($0)) } ?? .null])
+        let rows = try backend.sql(Self.sinceSnapshot("e.family, e.seq, e.line", where: "($2::text[] IS NULL OR family = ANY($2::text[]))"),
+                                   [seen.map { .text($0) } ?? .null, following.map { .text(Self.array($0)) } ?? .null])
         var touched: Set<String> = []
         for row in rows.rows {
-            guard let tx = row[0], let position = row[1].flatMap({ Int64($0) }), let family = row[2],
-                  let seq = row[3].flatMap({ Int64($0) }), let line = row[4] else { continue }
-            lastTx = tx
-            lastPosition = position
+            if let now = row[0] { seen = now }
+            guard let family = row[1], let seq = row[2].flatMap({ Int64($0) }), let line = row[3] else { continue }
             // A line this process already folded (its own append read its family first).
             if seq <= replayer.streams.version(of: family) { continue }
             if let following, !following.contains(family) { continue }

@@ -29,8 +29,7 @@ struct PostgresFeed: ChangeSource {
     }
 
     /// Woken by an append's or an erasure's `NOTIFY` on this feed's own connection, else after
-    /// `timeout` (a transaction that is not an append can hold the horizon back; its end
-    /// notifies nothing).
+    /// `timeout` (a standby hears no `NOTIFY`; a lost notification is found by the next look).
     @discardableResult
     func wait(upTo timeout: Duration) -> Bool { cursor.backend.waitForNotification(upTo: timeout) }
 }

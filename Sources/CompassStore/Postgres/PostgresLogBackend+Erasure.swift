@@ -26,8 +26,8 @@ extension PostgresLogBackend {
             let removed: Int? = try transaction { () throws(StoreError) -> Int? in
                 let row = try sql("SELECT version FROM families WHERE family = $1 FOR UPDATE", [.text(family)])
                 guard row.rows.first?[0].flatMap({ Int64($0) }) == Int64(count) else { return nil }  // changed: plan again
-                // One statement each (the transaction holds every feed's horizon back while
-                // it runs): the changed lines, the freed event ids, the freed members.
+                // One statement each (the transaction holds rows locked while it runs): the
+                // changed lines, the freed event ids, the freed members.
                 // An erased line's row says what its record says (`Erased`, actor `-`): the
                 // erased member's id is not left in the row's columns either.
                 var seqs: [String] = [], texts: [String] = [], hashes: [String] = [], erased: [String] = []
