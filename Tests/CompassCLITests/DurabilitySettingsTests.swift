@@ -29,7 +29,7 @@ extension PostgresStoreTests {
 /// rests on what the standby has, never on a read alone: a primary that crashed and came back
 /// serves commits its standby never got, and a failover to that standby would lose them.
 extension PostgresStoreTests {
-    @Test func aRetryIsAcknowledgedOnlyOnceTheStandbyHasWhatItRead() async throws {
+    @Test(.serverTurn(.alone)) func aRetryIsAcknowledgedOnlyOnceTheStandbyHasWhatItRead() async throws {
         guard let address = try Self.database() else { return }
         let join = Command.addMember(AddMember(userId: "u-dora", fullName: "Dora", role: .parent, newFamily: "fam-dora"))
         let store = try CompassStore(path: address)

@@ -8,7 +8,7 @@ import CompassTestSupport
 /// the block size it gives a file store's answer and the same lines, a refused import writes
 /// nothing, and an import killed at any moment is in the store whole or not at all, while
 /// other writers append to the same families. Nested in ``PostgresStoreTests``, whose
-/// `.serialized` reaches it: no test here runs while another restarts the server.
+/// `.serverTurn(.shared)` reaches it: no test here runs while another restarts the server.
 extension PostgresStoreTests {
 @Suite struct PostgresImportTests {
     /// Lines of each import the kill test runs (in blocks of 50).

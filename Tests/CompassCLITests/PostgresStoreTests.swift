@@ -8,7 +8,7 @@ import CompassTestSupport
 /// cluster (`pg_virtualenv`) and runs the whole suite inside it. Run by hand without a server
 /// (no `PGHOST`/`PGDATABASE`), the suite is skipped, and counted as skipped; `.ci/run` sets
 /// `COMPASS_REQUIRE_POSTGRES=1`, and then a missing server fails ``PostgresRequirementTests``.
-@Suite(.serialized, .enabled(if: PostgresServer.named, "no PostgreSQL server (run inside pg_virtualenv, as .ci/run does)"))
+@Suite(.serverTurn(.shared), .enabled(if: PostgresServer.named, "no PostgreSQL server (run inside pg_virtualenv, as .ci/run does)"))
 struct PostgresStoreTests {
     /// A fresh database on the server libpq's `PG*` variables name, with the store's tables.
     static func database() throws -> String? {
@@ -757,9 +757,33 @@ struct PostgresStoreTests {
         #expect(first?.id == "woken")
     }
 
+    /// A transaction left running, in another database of the cluster (another tenant) or in
+    /// the store's own (an import), holds back no read: an append committed after it began is
+    /// in the next read of a new store at once, and a feed delivers it when the append's
+    /// `NOTIFY` wakes it, not after the transaction ends.
+    @Test func aLongTransactionElsewhereHoldsNoReadBack() async throws {
+        guard let address = try Self.database(), let elsewhere = try Self.database() else { return }
+        let store = try CompassStore(path: address)
+        try store.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat", role: .parent, newFamily: "fam-a")), as: "u-pat")
+        for (round, holder) in [elsewhere, address].enumerated() {
+            let running = try PostgresConnection(holder)
+            try running.run("BEGIN")
+            try running.run("SELECT pg_current_xact_id()")  // the transaction has an id: every snapshot sees it running
+            defer { _ = try? running.run("ROLLBACK") }
+            let feed = store.changes(every: .seconds(600))
+            try await Task.sleep(for: .milliseconds(300))  // the feed has read what was there and waits
+            try CompassStore(path: address).append(.addSchool(AddSchool(name: "School \(round)")), as: "u-pat",
+                                                   idempotencyKey: "held-\(round)")
+            let schools = try CompassStore(path: address).state().family(id: "fam-a")?.schoolList.map(\.name)
+            #expect(schools?.contains("School \(round)") == true, "round \(round): \(schools ?? [])")
+            let first = await firstEvent(of: feed, giveUpAfter: .seconds(20))
+            #expect(first?.id == "held-\(round)", "round \(round)")
+        }
+    }
+
     /// The server's postmaster is SIGKILLed while appenders write (then started again): every
     /// acknowledged append is there once, no batch is partial, and every chain verifies.
-    @Test func theServerKilledMidLoadLosesNoAcknowledgedAppend() throws {
+    @Test(.serverTurn(.alone)) func theServerKilledMidLoadLosesNoAcknowledgedAppend() throws {
         guard let address = try Self.database() else { return }
         let admin = try PostgresConnection(address)
         let cluster = try admin.run("SHOW cluster_name").rows.first?[0] ?? ""

@@ -8,8 +8,8 @@ import CompassTestSupport
 /// rows under row-level security exactly what their views show, exactly once across kills and
 /// rival projectors, forgetting what an erasure forgets. Run against the CI's throwaway
 /// cluster (`pg_virtualenv`); skipped, and counted as skipped, without one.
-/// Nested in ``PostgresStoreTests``, whose `.serialized` reaches it: no test here runs while
-/// another restarts the server.
+/// Nested in ``PostgresStoreTests``, whose `.serverTurn(.shared)` reaches it: no test here runs
+/// while another restarts the server.
 extension PostgresStoreTests {
 @Suite struct ProjectionTests {
     /// A new, empty database: the projection's target.

@@ -26,7 +26,7 @@ extension PostgresStoreTests {
         return true
     }
 
-    @Test func followAndProjectOutliveARestartOfTheServer() async throws {
+    @Test(.serverTurn(.alone)) func followAndProjectOutliveARestartOfTheServer() async throws {
         guard let address = try Self.database() else { return }
         let target = try ProjectionTests.target()
         let cli = CLIHarness()
