@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// Who may use the test's PostgreSQL server at once: a test that only makes its own database
@@ -6,7 +7,9 @@ import Testing
 ///
 /// On ``PostgresStoreTests`` as `.serverTurn(.shared)` it reaches every test nested there; a test
 /// marked `.serverTurn(.alone)` waits until the shared tests running have ended, and tests that
-/// come after it wait for it (first come, first served, so it is never starved).
+/// come after it wait for it (first come, first served, so it is never starved). Each test's
+/// body runs on a thread of its own (``ThreadPerJobExecutor``), not on one of the cooperative
+/// pool's two.
 struct ServerTurn: TestTrait, SuiteTrait, TestScoping {
     /// How a test uses the server.
     enum Use: Sendable { case shared, alone }
@@ -26,7 +29,11 @@ struct ServerTurn: TestTrait, SuiteTrait, TestScoping {
     func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         await ServerGate.shared.enter(use)
         do {
-            try await function()
+            try await withoutActuallyEscaping(function) { function in
+                try await Task(executorPreference: ThreadPerJobExecutor.shared) {
+                    try await function()
+                }.value
+            }
         } catch {
             await ServerGate.shared.leave(use)
             throw error
@@ -71,5 +78,21 @@ actor ServerGate {
 
     private func take(_ use: ServerTurn.Use) {
         if use == .alone { alone = true } else { sharing += 1 }
+    }
+}
+
+/// Runs each job on a thread of its own, off Swift's cooperative pool: a database test spends
+/// most of its time waiting for the server, and on the pool's two threads it would keep a
+/// test that computes from running.
+final class ThreadPerJobExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = ThreadPerJobExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        let thread = Thread { job.runSynchronously(on: executor) }
+        thread.name = "server-turn"
+        thread.stackSize = 8 << 20
+        thread.start()
     }
 }
