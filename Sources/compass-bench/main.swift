@@ -474,6 +474,9 @@ case "pg-lag":
         var erasure: (start: UInt64, end: UInt64)?
     }
     let clocks = Clocks()
+    // Event ids of this run only: a second run on the same store would otherwise retry the
+    // first run's ids, acknowledged without a new line, and never delivered.
+    let run = getpid()
     let feed = setup.changes()
     let reader = Task.detached {
         for await event in feed where event.id.hasPrefix("lag-") {
@@ -493,7 +496,7 @@ case "pg-lag":
             var n = 0
             while Date() < deadline {
                 n += 1
-                let family = rng.below(families), id = "lag-\(writer)-\(n)"
+                let family = rng.below(families), id = "lag-\(run)-\(writer)-\(n)"
                 let start = DispatchTime.now().uptimeNanoseconds
                 guard (try? store.append(.changeNotificationSettings(ChangeNotificationSettings(inboundAlerts: n % 2 == 0)),
                                          as: "u-bench-\(family)", idempotencyKey: id)) != nil else { continue }
