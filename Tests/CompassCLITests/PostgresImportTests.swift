@@ -109,7 +109,7 @@ extension PostgresStoreTests {
         appender.start()
         defer { stop.mutate { $0 = true } }
         var window: useconds_t = 0
-        while round < Attacks.count(short: 12, full: 40) {
+        while round < 40 {
             round += 1
             let lines = (1...Self.batchLines).map { n in
                 #"{"id":"r\#(round)-\#(n)","type":"SchoolStatusChanged","actor":"u-pat","data":{"schoolId":"s-ucla","newStatus":"contacted","notes":"round \#(round) line \#(n) \\ with a backslash\tand a tab"}}"#

@@ -510,9 +510,8 @@ struct PostgresStoreTests {
         var rng = SplitMix64(seed: 7)
         var outcomes: [String] = []
         // Kill moments spread over the erase's run (process start, read, plan, transaction),
-        // later each round, until one erase commits: the same first second in 8 rounds, or
-        // in 16 under COMPASS_LONG_ATTACKS.
-        let rounds = Attacks.count(short: 8, full: 16), step = 960_000 / rounds
+        // later each round, until one erase commits: the same first second in 16 rounds.
+        let rounds = 16, step = 960_000 / rounds
         for round in 0..<rounds {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Binary.path)
@@ -553,7 +552,7 @@ struct PostgresStoreTests {
             var ids: [String] = []
         }
         let acknowledged = Acknowledged()
-        let stop = Date().addingTimeInterval(Attacks.seconds(short: 2, full: 6))
+        let stop = Date().addingTimeInterval(6)
         let writers = (0..<4).map { writer in
             Thread {
                 guard let store = try? CompassStore(path: address) else { return }
@@ -809,7 +808,7 @@ struct PostgresStoreTests {
         }
         let acknowledged = Acknowledged()
         // The load runs for its time and, on a slow restart, until appends went through after it.
-        let load = Date().addingTimeInterval(Attacks.seconds(short: 4, full: 12))
+        let load = Date().addingTimeInterval(12)
         let stopping = Locked(false)
         let writers = (0..<6).map { writer in
             Thread {

@@ -25,7 +25,7 @@ import CompassTestSupport
         let reader = try CompassStore(path: log, configuration: .init(snapshots: nil))
         _ = try reader.schools(as: "u-pat")
         let misses = Misses()
-        for round in 0..<Attacks.count(short: 40, full: 200) {
+        for round in 0..<200 {
             try writer.append(.addSchool(AddSchool(name: "School \(round)")), as: "u-pat")
             // Readers asked for now, queued on the reader's lock together.
             DispatchQueue.concurrentPerform(iterations: 6) { _ in
