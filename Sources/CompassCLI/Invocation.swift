@@ -90,7 +90,7 @@ struct Invocation {
     func cut() throws -> ReplayCut {
         var cut = ReplayCut()
         if let text = arguments.value("as-of") { cut.asOf = try time(text, option: "--as-of") }
-        if let text = arguments.value("at-seq") { cut.atSeq = try integer(text, option: "--at-seq", minimum: 0, maximum: EnvelopeDecoder.maxSeq) }
+        if let text = arguments.value("at-seq") { cut.atSeq = try integer(text, option: "--at-seq", minimum: 0, maximum: Envelope.maxSeq) }
         return cut
     }
 

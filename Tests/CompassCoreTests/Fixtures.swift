@@ -57,3 +57,19 @@ extension String {
         return w.string
     }
 }
+
+extension EnvelopeReader {
+    /// The draft of a whole line as replay reads it, its `data` built (an `invalid JSON`
+    /// error when the line is not a JSON object).
+    static func draft(_ line: String) throws(EventError) -> EventDraft {
+        let bytes = Array(line.utf8)
+        var tape = JSONTape()
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(EventError) -> EventDraft in
+            guard tape.scan(buffer), isObject(tape), let base = buffer.baseAddress else { throw EventError("invalid JSON", kind: .unreadable) }
+            let decoded = try decode(tape, base)
+            var draft = decoded.draft
+            if case .object(let data) = tape.value(at: decoded.data, in: base) { draft.data = data }
+            return draft
+        }
+    }
+}

@@ -11,7 +11,7 @@ enum AppendCommands {
         let eventId = args.value("event-id")
         if let eventId, !Identifier.isValid(eventId) { throw CLIError.usage("invalid event id '\(TerminalText.escape(eventId))' (expected 1–64 of A-Z a-z 0-9 _ . : -)") }
         let expectVersion = try args.value("expect-version").map { text throws in
-            try inv.integer(text, option: "--expect-version", minimum: 0, maximum: EnvelopeDecoder.maxSeq)
+            try inv.integer(text, option: "--expect-version", minimum: 0, maximum: Envelope.maxSeq)
         }
         let actor: String
         var startsFamily = false

@@ -28,7 +28,7 @@ enum ImportCommand {
         defer { if let file { inv.fileSystem.close(file) } }
         let now = try inv.now()
         let expectVersion = try inv.arguments.value("expect-version").map { text throws in
-            try inv.integer(text, option: "--expect-version", minimum: 0, maximum: EnvelopeDecoder.maxSeq)
+            try inv.integer(text, option: "--expect-version", minimum: 0, maximum: Envelope.maxSeq)
         }
         let store = try inv.store(mustExist: false)
         if inv.arguments.has("restore") {

@@ -13,7 +13,7 @@ enum NotificationsCommand {
             let ids = IdSource(inv.makeId)
             let store = try inv.store(clock: { now }, makeId: { ids.next() })
             let expectVersion = try args.value("expect-version").map { text throws in
-                try inv.integer(text, option: "--expect-version", minimum: 0, maximum: EnvelopeDecoder.maxSeq)
+                try inv.integer(text, option: "--expect-version", minimum: 0, maximum: Envelope.maxSeq)
             }
             if let alerts {
                 try store.append(.changeNotificationSettings(ChangeNotificationSettings(inboundAlerts: alerts == "on")), as: actor,

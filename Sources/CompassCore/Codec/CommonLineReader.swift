@@ -8,7 +8,7 @@
 /// payload passes every rule that needs no state; anything
 /// else (another type or order, an escape, a `null`, an empty id or time, an empty list of
 /// attachments, a value that breaks a rule) returns nil and takes the tape
-/// (``EnvelopeFastPath`` and the rules on ``TapeObject``), which gives the message. So whenever
+/// (``EnvelopeReader`` and the rules on ``TapeObject``), which gives the message. So whenever
 /// it answers, it answers what the tape would: a differential test holds the two prepared lines
 /// equal on generated, mutated and hand-made lines.
 struct CommonLineReader {
@@ -55,7 +55,7 @@ struct CommonLineReader {
     /// nothing left staged) when the line is not of a common shape or its payload breaks a rule.
     ///
     /// - Parameter keyingId: keep the id of an interaction event in UUID form only as its key
-    ///   (as ``EnvelopeFastPath/decode(_:_:spellingPrev:keyingInteractionIds:)`` does).
+    ///   (as ``EnvelopeReader/decode(_:_:spellingPrev:keyingInteractionIds:importingAt:)`` does).
     static func read(_ line: UnsafeBufferPointer<UInt8>, keyingId: Bool, staging: inout TextStaging) -> Line? {
         var ids = IdInterner.none
         return withUnsafeTemporaryAllocation(of: Event.self, capacity: 1) { event in
@@ -386,12 +386,12 @@ struct CommonLineReader {
         return true
     }
 
-    /// A `seq` as the envelope takes it: a JSON integer from 1 to ``EnvelopeDecoder/maxSeq``.
+    /// A `seq` as the envelope takes it: a JSON integer from 1 to ``Envelope/maxSeq``.
     private mutating func seq() -> Int64? {
         let start = i
         guard i < n, p[i] >= UInt8(ascii: "1"), p[i] <= UInt8(ascii: "9") else { return nil }
         while i < n, p[i] >= UInt8(ascii: "0"), p[i] <= UInt8(ascii: "9"), i - start < 17 { i += 1 }
-        guard let value = JSONTape.int64(p, start, i), value <= EnvelopeDecoder.maxSeq else { return nil }
+        guard let value = JSONTape.int64(p, start, i), value <= Envelope.maxSeq else { return nil }
         return value
     }
 

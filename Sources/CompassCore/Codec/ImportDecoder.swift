@@ -1,5 +1,5 @@
 /// Reads one line of a file being imported: the envelope exactly as replay reads a log line
-/// (the same strict parser, the same fast path held equal to the general decoder), import's
+/// (the same strict parser, the same ``EnvelopeReader``), import's
 /// defaults for what an export may leave out, and the payload built without the state.
 ///
 /// It is pure, so `import` decodes its lines on every core; a line without an `id` gets
@@ -26,26 +26,20 @@ package enum ImportDecoder {
         guard tape.scan(line), let base = line.baseAddress else {
             return line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .problem(EventError("invalid JSON", kind: .unreadable))
         }
-        // A line of the common shape (a log's own line, or an app's without `seq` and `prev`)
-        // is read from the tape.
-        if let decoded = EnvelopeFastPath.decode(tape, base, spellingPrev: false, importingAt: at) {
-            var draft = decoded.draft
-            let (type, version) = (draft.type, draft.version)
-            let payload = TapeObject.reading(tape: tape, base: base, index: decoded.data) { fields in
-                Result { () throws(EventError) in try Rules.payloadIgnoringState(type: type, version: version, data: fields, sanitizing: sanitizing) }
-            }
-            if !payload.succeeded, case .object(let object) = tape.value(at: decoded.data, in: base) { draft.data = object }
-            return .draft(draft, payload: payload)
-        }
-        guard case .object(let object) = tape.value(at: 0, in: base) else { return .problem(EventError("invalid JSON", kind: .unreadable)) }
+        guard EnvelopeReader.isObject(tape) else { return .problem(EventError("invalid JSON", kind: .unreadable)) }
+        let decoded: EnvelopeReader.Decoded
         do {
-            var draft = try EnvelopeDecoder.decode(object, defaults: ImportDefaults(makeId: { missingId }, at: at))
-            draft.prev = nil  // checked, not kept (sealing writes its own)
-            let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: sanitizing) }
-            if payload.succeeded { draft.data = JSONObject() }
-            return .draft(draft, payload: payload)
+            // `prev` is checked, not kept: sealing writes an imported line's own.
+            decoded = try EnvelopeReader.decode(tape, base, spellingPrev: false, importingAt: at)
         } catch {
             return .problem(error)
         }
+        var draft = decoded.draft
+        let (type, version) = (draft.type, draft.version)
+        let payload = TapeObject.reading(tape: tape, base: base, index: decoded.data) { fields in
+            Result { () throws(EventError) in try Rules.payloadIgnoringState(type: type, version: version, data: fields, sanitizing: sanitizing) }
+        }
+        if !payload.succeeded, case .object(let object) = tape.value(at: decoded.data, in: base) { draft.data = object }
+        return .draft(draft, payload: payload)
     }
 }

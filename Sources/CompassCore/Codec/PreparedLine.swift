@@ -101,37 +101,35 @@ package struct PreparedLine: Equatable, Sendable {
     /// Prepares a line with a tape kept from earlier lines (no tape allocation per line).
     ///
     /// - Parameters:
-    ///   - fastEnvelope: read a common-shape envelope straight from the tape (tests turn it off
-    ///     to compare with the general decoder).
     ///   - stagingTexts: note where long texts are in the line instead of building them
     ///     (``TextStaging``; only when the payload is not kept); the fold then needs the line.
     ///   - commonLines: read a line of a common type and shape straight from its bytes
     ///     (``CommonLineReader``) when no payload is kept and texts are staged (tests turn it
     ///     off to compare with the tape).
     package init(_ line: UnsafeBufferPointer<UInt8>, hashing: Bool = true, keepingPayload: Bool = true,
-                tape: inout JSONTape, fastEnvelope: Bool = true, commonLines: Bool = true,
+                tape: inout JSONTape, commonLines: Bool = true,
                 stagingTexts: Bool = false) {
         self.init(line, hash: hashing ? LineHash(of: line) : nil, keepingPayload: keepingPayload, tape: &tape,
-                  fastEnvelope: fastEnvelope, commonLines: commonLines, stagingTexts: stagingTexts)
+                  commonLines: commonLines, stagingTexts: stagingTexts)
     }
 
     /// Prepares a line whose hash is already known (lines hashed two at a time,
     /// ``SHA256/lineHashes(_:_:)``), or nil when not hashing.
     package init(_ line: UnsafeBufferPointer<UInt8>, hash: LineHash?, keepingPayload: Bool = true,
-                tape: inout JSONTape, fastEnvelope: Bool = true, commonLines: Bool = true,
+                tape: inout JSONTape, commonLines: Bool = true,
                 stagingTexts: Bool = false) {
-        self = Self.prepared(line, hash: hash, keepingPayload: keepingPayload, tape: &tape, fastEnvelope: fastEnvelope,
+        self = Self.prepared(line, hash: hash, keepingPayload: keepingPayload, tape: &tape,
                              commonLines: commonLines, stagingTexts: stagingTexts)
     }
 
-    /// The line ``init(_:hash:keepingPayload:tape:fastEnvelope:commonLines:stagingTexts:)``
+    /// The line ``init(_:hash:keepingPayload:tape:commonLines:stagingTexts:)``
     /// makes.
     package static func prepared(_ line: UnsafeBufferPointer<UInt8>, hash: LineHash?, keepingPayload: Bool = true,
-                                 tape: inout JSONTape, fastEnvelope: Bool = true, commonLines: Bool = true,
+                                 tape: inout JSONTape, commonLines: Bool = true,
                                  stagingTexts: Bool = false) -> PreparedLine {
         var ids = IdInterner.none
         return withUnsafeTemporaryAllocation(of: PreparedLine.self, capacity: 1) { place in
-            prepare(line, hash: hash, keepingPayload: keepingPayload, tape: &tape, ids: &ids, fastEnvelope: fastEnvelope,
+            prepare(line, hash: hash, keepingPayload: keepingPayload, tape: &tape, ids: &ids,
                     commonLines: commonLines, stagingTexts: stagingTexts, into: place.baseAddress!)
             return place.baseAddress!.move()
         }
@@ -146,11 +144,11 @@ package struct PreparedLine: Equatable, Sendable {
     ///   line like the tape; a common line takes its family's, actor's, school's and coach's
     ///   ids from there.
     package static func prepare(_ line: UnsafeBufferPointer<UInt8>, hash: LineHash?, keepingPayload: Bool = true,
-                                tape: inout JSONTape, ids: inout IdInterner, fastEnvelope: Bool = true, commonLines: Bool = true,
+                                tape: inout JSONTape, ids: inout IdInterner, commonLines: Bool = true,
                                 stagingTexts: Bool = false, into place: UnsafeMutablePointer<PreparedLine>) {
         /// Puts the finished line in its place.
         @inline(__always) func done(_ prepared: consuming PreparedLine) { place.initialize(to: prepared) }
-        if commonLines, fastEnvelope, !keepingPayload, stagingTexts, let start = line.baseAddress {
+        if commonLines, !keepingPayload, stagingTexts, let start = line.baseAddress {
             var texts = TextStaging(line: start)
             // The event is read straight into its place; the rest of the line is set after it.
             if let keys = CommonLineReader.read(line, keyingId: true, staging: &texts, ids: &ids, into: place.pointer(to: \.event)!) {
@@ -163,82 +161,56 @@ package struct PreparedLine: Equatable, Sendable {
             return done(PreparedLine(byteCount: line.count, hash: hash,
                                      content: line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? .blank : .invalid))
         }
+        guard EnvelopeReader.isObject(tape) else {
+            return done(PreparedLine(byteCount: line.count, hash: hash, content: .invalid))  // valid JSON, but not an object
+        }
         // A replay that keeps no payloads (and stages texts) leaves an interaction event's UUID
         // id as its key: the fold stores its bytes spelled from the key.
         let keyingIds = stagingTexts && !keepingPayload
-        if fastEnvelope, case (var draft, let data, let prevHash, let idKey)?
-            = EnvelopeFastPath.decode(tape, base, spellingPrev: keepingPayload, keyingInteractionIds: keyingIds) {
-            // The payload is read from the tape in place; the `data` tree is built only when
-            // someone may still need it (an observer, or the step-by-step rules after a failure).
-            let (type, version) = (draft.type, draft.version)
-            func build(staging: UnsafeMutablePointer<TextStaging>?) -> Result<Payload, EventError> {
-                TapeObject.reading(tape: tape, base: base, index: data, staging: staging) { fields in
-                    Result { () throws(EventError) in try Rules.payloadIgnoringState(type: type, version: version, data: fields, sanitizing: false) }
-                }
-            }
-            let payload: Result<Payload, EventError>
-            var staged = StagedTexts()
-            if stagingTexts, !keepingPayload {
-                var texts = TextStaging(line: base)
-                payload = withUnsafeMutablePointer(to: &texts) { build(staging: $0) }
-                if payload.succeeded { staged = texts.texts }
-            } else {
-                payload = build(staging: nil)
-            }
-            if keepingPayload || !payload.succeeded, case .object(let object) = tape.value(at: data, in: base) { draft.data = object }
-            let keys: LineKeys
-            if let idKey, payload.succeeded {
-                keys = LineKeys(idKey: idKey, actor: draft.actor, family: draft.family, result: payload)
-            } else {
-                // A line the rules may refuse keeps its id spelled: messages and drafts name it.
-                if let idKey { draft.id = idKey.uuidText }
-                keys = LineKeys(id: draft.id, actor: draft.actor, family: draft.family, result: payload)
-            }
-            let (seq, at, family) = (draft.seq, draft.at, draft.family)
-            let prev = prevHash.map(LineHead.words) ?? draft.prev.map(LineHead.text)
-            let (content, event) = Content.decoded(draft, payload, keepingPayload: keepingPayload)
-            return done(PreparedLine(byteCount: line.count, hash: hash, content: content, event: event,
-                                     keys: keys, readableSeq: seq, readableAt: at, prev: prev, readableFamily: family, staged: staged))
-        }
-        guard case .object(let object) = tape.value(at: 0, in: base) else {
-            return done(PreparedLine(byteCount: line.count, hash: hash, content: .invalid))  // valid JSON, but not an object
-        }
-        if Self.isErasureOutsideStreams(object) {
-            return done(PreparedLine(byteCount: line.count, hash: hash, content: .erasedOutsideStreams))
-        }
-        var seq: Int64?
-        if case .int(let value)? = object["seq"], value >= 1, value <= EnvelopeDecoder.maxSeq { seq = value }
-        var prev: String?
-        if case .string(let text)? = object["prev"] { prev = text }
-        var family: String?
-        if case .string(let text)? = object["family"], Identifier.isValid(text) { family = text }
+        let decoded: EnvelopeReader.Decoded
         do {
-            var draft = try EnvelopeDecoder.decode(object)
-            // As on the fast path: without kept payloads, `prev` is the line's (`prev` above),
-            // not also the event's, which nothing reads after the line's stream is checked.
-            if !keepingPayload { draft.prev = nil }
-            let payload = Result { () throws(EventError) in try Rules.payloadIgnoringState(draft, sanitizing: false) }
-            let keys = LineKeys(id: draft.id, actor: draft.actor, family: draft.family, result: payload)
-            let at = draft.at
-            let (content, event) = Content.decoded(draft, payload, keepingPayload: keepingPayload)
-            return done(PreparedLine(byteCount: line.count, hash: hash, content: content, event: event,
-                                     keys: keys, readableSeq: seq, readableAt: at, prev: prev.map(LineHead.text), readableFamily: family))
+            decoded = try EnvelopeReader.decode(tape, base, spellingPrev: keepingPayload, keyingInteractionIds: keyingIds)
         } catch {
-            var at: Timestamp?
-            if case .string(let text)? = object["at"] { at = Timestamp(rfc3339: text) }
-            return done(PreparedLine(byteCount: line.count, hash: hash, content: .badEnvelope(error),
-                                     readableSeq: seq, readableAt: at, prev: prev.map(LineHead.text), readableFamily: family))
+            if EnvelopeReader.isErasureOutsideStreams(tape, base) {
+                return done(PreparedLine(byteCount: line.count, hash: hash, content: .erasedOutsideStreams))
+            }
+            let readable = EnvelopeReader.readable(tape, base)
+            return done(PreparedLine(byteCount: line.count, hash: hash, content: .badEnvelope(error), readableSeq: readable.seq,
+                                     readableAt: readable.at, prev: readable.prev.map(LineHead.text), readableFamily: readable.family))
         }
-    }
-
-    /// Whether a line is the `Erased` record of a line that was in no stream: exactly the keys
-    /// `type` (`Erased`), `actor` (`-`) and `data` (`{"was":H}`, H a SHA-256). Anything more
-    /// or less is read as an ordinary envelope (and an `Erased` record without `family` is then
-    /// a problem).
-    static func isErasureOutsideStreams(_ object: JSONObject) -> Bool {
-        guard object.members.count == 3, case .string(Rules.erasedType)? = object["type"], case .string("-")? = object["actor"],
-              case .object(let data)? = object["data"], data.members.count == 1, case .string(let was)? = data["was"] else { return false }
-        return SHA256.isHex(was)
+        var draft = decoded.draft
+        let (data, prevHash, idKey) = (decoded.data, decoded.prevHash, decoded.idKey)
+        // The payload is read from the tape in place; the `data` tree is built only when
+        // someone may still need it (an observer, or the step-by-step rules after a failure).
+        let (type, version) = (draft.type, draft.version)
+        func build(staging: UnsafeMutablePointer<TextStaging>?) -> Result<Payload, EventError> {
+            TapeObject.reading(tape: tape, base: base, index: data, staging: staging) { fields in
+                Result { () throws(EventError) in try Rules.payloadIgnoringState(type: type, version: version, data: fields, sanitizing: false) }
+            }
+        }
+        let payload: Result<Payload, EventError>
+        var staged = StagedTexts()
+        if stagingTexts, !keepingPayload {
+            var texts = TextStaging(line: base)
+            payload = withUnsafeMutablePointer(to: &texts) { build(staging: $0) }
+            if payload.succeeded { staged = texts.texts }
+        } else {
+            payload = build(staging: nil)
+        }
+        if keepingPayload || !payload.succeeded, case .object(let object) = tape.value(at: data, in: base) { draft.data = object }
+        let keys: LineKeys
+        if let idKey, payload.succeeded {
+            keys = LineKeys(idKey: idKey, actor: draft.actor, family: draft.family, result: payload)
+        } else {
+            // A line the rules may refuse keeps its id spelled: messages and drafts name it.
+            if let idKey { draft.id = idKey.uuidText }
+            keys = LineKeys(id: draft.id, actor: draft.actor, family: draft.family, result: payload)
+        }
+        let (seq, at, family) = (draft.seq, draft.at, draft.family)
+        let prev = prevHash.map(LineHead.words) ?? draft.prev.map(LineHead.text)
+        let (content, event) = Content.decoded(draft, payload, keepingPayload: keepingPayload)
+        return done(PreparedLine(byteCount: line.count, hash: hash, content: content, event: event,
+                                 keys: keys, readableSeq: seq, readableAt: at, prev: prev, readableFamily: family, staged: staged))
     }
 
     /// Puts a line read by ``CommonLineReader`` (what the tape's fast path makes of it) in

@@ -30,7 +30,7 @@ package struct ChainLine {
         let object: JSONObject
         if case .object(let read) = tape.value(at: 0, in: base) { object = read } else { object = JSONObject() }
         if case .string(let text)? = object["family"], Identifier.isValid(text) { family = text } else { family = nil }
-        if case .int(let value)? = object["seq"], value >= 1, value <= EnvelopeDecoder.maxSeq { seq = value } else { seq = nil }
+        if case .int(let value)? = object["seq"], value >= 1, value <= Envelope.maxSeq { seq = value } else { seq = nil }
         if type == Rules.erasedType, case .object(let data)? = object["data"], case .string(let hash)? = data["was"], SHA256.isHex(hash) {
             was = hash
         } else {

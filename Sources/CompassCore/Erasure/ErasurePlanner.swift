@@ -214,7 +214,7 @@ package enum ErasurePlanner {
                 if erase[index], let envelope = WrittenEnvelope(line, tape: &tape) {
                     // A link that was broken stays broken: the record keeps the line's own `prev`.
                     output += erasedRecord(envelope, was: original, prev: chain.prev.map { chain.links(to: previous) ? previousNew : $0 })
-                    erasedSeqs.append(envelope.seq.flatMap { (1...EnvelopeDecoder.maxSeq).contains($0) ? $0 : nil })
+                    erasedSeqs.append(envelope.seq.flatMap { (1...CompassCore.Envelope.maxSeq).contains($0) ? $0 : nil })
                 } else if let prevRange = chain.prevRange, chain.links(to: previous), previousNew != previous {
                     output += ChainLine.replacingPrev(line, prevRange, with: previousNew)
                 } else {
@@ -235,7 +235,7 @@ package enum ErasurePlanner {
         let recorded = ErasureRecorded(oldHead: stream?.head.text ?? SHA256.emptyHex, oldLines: streamLines,
                                        erased: Int64(erasedLines.count - erasedOutsideStreams.count), scope: target.scope,
                                        erasedSeqs: exact ? listed : nil)
-        let record = Event(seq: try EnvelopeDecoder.seq(after: stream?.seq ?? 0), id: eventId, at: at, actor: "-", family: family,
+        let record = Event(seq: try CompassCore.Envelope.seq(after: stream?.seq ?? 0), id: eventId, at: at, actor: "-", family: family,
                            payload: .erasureRecorded(recorded), prev: previousNew)
         let recordLine = EventEncoder.line(for: record)
         output += recordLine

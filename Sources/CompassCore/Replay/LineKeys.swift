@@ -16,7 +16,7 @@ package struct LineKeys: Equatable, Sendable {
     package var coach: Int?
     /// Whether the event's id was left out of it (its `id` is empty) and is spelled from
     /// ``eventId`` instead: only an interaction event whose id is in UUID form, prepared for a
-    /// replay without observer (``EnvelopeFastPath/decode(_:_:spellingPrev:keyingInteractionIds:)``).
+    /// replay without observer (``EnvelopeReader/decode(_:_:spellingPrev:keyingInteractionIds:importingAt:)``).
     package var idInKey = false
 
     /// The keys of an event with this id, actor, family and payload.

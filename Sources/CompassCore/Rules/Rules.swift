@@ -70,7 +70,7 @@ package enum Rules {
 
     /// The envelope rules replay applies to a line (SPEC §1), for a draft built in memory
     /// (an append): `id`, `actor` and `family` are ids and `at` is a time of years 0000–9999.
-    /// Replay reads these through ``EnvelopeDecoder``, which refuses the same drafts with the
+    /// Replay reads these through ``EnvelopeReader``, which refuses the same drafts with the
     /// same messages, so what an append acknowledges, replay applies.
     package static func checkEnvelope(_ draft: EventDraft) throws(EventError) {
         guard Identifier.isValid(draft.id) else { throw .mustBe("id", "an id") }

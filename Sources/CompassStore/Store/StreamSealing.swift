@@ -46,7 +46,7 @@ enum StreamSealing {
                 try Rules.checkEnvelope(drafts[index])
                 // Deciding reads neither `seq` nor `prev`: they are assigned here, `prev` when sealed.
                 event = try Rules.decide(taking: &drafts[index], prebuilt: &prebuilt[index], in: replayer.state, sanitizing: sanitizing)
-                event.seq = try EnvelopeDecoder.seq(after: seqs[event.family] ?? replayer.streams.version(of: event.family))
+                event.seq = try Envelope.seq(after: seqs[event.family] ?? replayer.streams.version(of: event.family))
             } catch {
                 guard let lineNumbers else { throw .rejected(error) }
                 rejected.append(Problem(line: lineNumbers[index], message: error.message, kind: error.kind))
