@@ -111,24 +111,32 @@ package enum EnvelopeReader {
     /// a problem).
     static func isErasureOutsideStreams(_ tape: JSONTape, _ base: UnsafePointer<UInt8>) -> Bool {
         let tokens = tape.tokens
-        guard tokens[0].count == 3 else { return false }
+        guard isObject(tape), tokens[0].count == 3 else { return false }
         let fields = Fields(tape, base)
         let reader = FieldReader(tape: tape, base: base)
         guard let type = reader.present(fields.type), type.kind == .string, JSONTape.string(type, base) == Rules.erasedType,
               let actor = reader.present(fields.actor), actor.kind == .string, JSONTape.string(actor, base) == "-",
-              fields.data >= 0, tokens[fields.data].kind == .object, tokens[fields.data].count == 1 else { return false }
-        let key = tokens[fields.data + 1], was = tokens[fields.data + 2]
-        guard JSONTape.string(key, base) == "was", was.kind == .string else { return false }
-        return SHA256.isHex(JSONTape.string(was, base))
+              fields.data >= 0, tokens[fields.data].count == 1 else { return false }
+        return erasedWas(tape, base) != nil
+    }
+
+    /// The `was` of the line's `data` when it is a SHA-256 in hex (an `Erased` record's), or nil.
+    static func erasedWas(_ tape: JSONTape, _ base: UnsafePointer<UInt8>) -> String? {
+        let data = Fields(tape, base).data
+        guard data >= 0, tape.tokens[data].kind == .object,
+              case .string(let hash)? = TapeObject.reading(tape: tape, base: base, index: data, { $0["was"] }), SHA256.isHex(hash) else { return nil }
+        return hash
     }
 
     /// Where each field of SPEC §1 is on the tape: the token of its value, or -1.
     struct Fields {
         var seq = -1, id = -1, type = -1, at = -1, actor = -1, family = -1, data = -1, version = -1, prev = -1
 
-        /// The fields of the top-level object, keys compared by what they decode to.
+        /// The fields of the top-level object, keys compared by what they decode to (none when
+        /// the document is not an object).
         init(_ tape: JSONTape, _ base: UnsafePointer<UInt8>) {
             let tokens = tape.tokens
+            guard tokens.first?.kind == .object else { return }
             var key = 1
             for _ in 0..<tokens[0].count {
                 let name = tokens[key], value = key + 1

@@ -27,15 +27,10 @@ package struct ChainLine {
         prevRange = range
         prev = range.map { String(decoding: UnsafeBufferPointer(rebasing: line[$0]), as: UTF8.self) }
         type = tape.plainStringRange(ofKey: "type", in: base).map { String(decoding: UnsafeBufferPointer(rebasing: line[$0]), as: UTF8.self) }
-        let object: JSONObject
-        if case .object(let read) = tape.value(at: 0, in: base) { object = read } else { object = JSONObject() }
-        if case .string(let text)? = object["family"], Identifier.isValid(text) { family = text } else { family = nil }
-        if case .int(let value)? = object["seq"], value >= 1, value <= Envelope.maxSeq { seq = value } else { seq = nil }
-        if type == Rules.erasedType, case .object(let data)? = object["data"], case .string(let hash)? = data["was"], SHA256.isHex(hash) {
-            was = hash
-        } else {
-            was = nil
-        }
+        let readable = EnvelopeReader.readable(tape, base)
+        family = readable.family
+        seq = readable.seq
+        was = type == Rules.erasedType ? EnvelopeReader.erasedWas(tape, base) : nil
     }
 
     /// Whether the line's `prev` links it to a previous line whose hash is `previous`.
