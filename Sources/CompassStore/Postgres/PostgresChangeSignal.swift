@@ -21,12 +21,12 @@ struct PostgresChangeSignal: FamilyChangeSignal {
     mutating func changedFamilies() throws(StoreError) -> Set<String>? {
         backend.lock.lock()
         defer { backend.lock.unlock() }
-        let generation = Int64(try backend.sql("SELECT value FROM compass_meta WHERE key = 'erasures'").rows.first?[0] ?? "0") ?? 0
         let rows = try backend.sql(PostgresCursor.sinceSnapshot("e.family"), [seen.map { .text($0) } ?? .null])
+        let generation = rows.rows.first?[1].flatMap { Int64($0) } ?? 0
         var families: Set<String> = []
         for row in rows.rows {
             if let now = row[0] { seen = now }
-            if let family = row[1] { families.insert(family) }
+            if let family = row[2] { families.insert(family) }
         }
         if generation != erasures {
             erasures = generation

@@ -69,13 +69,17 @@ struct PostgresCursor: LogCursor {
         try backend.sql("SELECT pg_current_snapshot()::text").rows.first?[0] ?? nil
     }
 
-    /// The condition on `events` for the lines of transactions that had not ended in the
-    /// snapshot `$1` (every line when `$1` is null), and the statement's own snapshot as the
-    /// first column of every row (one row with nulls when no line is new). Everything before
-    /// the oldest transaction `$1` saw running is skipped by the `(tx, position)` index.
+    /// The lines of transactions that had not ended in the snapshot `$1` (every line when `$1`
+    /// is null) that pass `condition`, read in one statement with what frames them: every row
+    /// starts with the statement's own snapshot and the store's erasure generation (one row with
+    /// nulls after those when no line is new), then `columns` of `e` (the row of `events`).
+    /// Everything before the oldest transaction `$1` saw running is skipped by the `(tx,
+    /// position)` index.
     static func sinceSnapshot(_ columns: String, where condition: String = "true") -> String {
         """
-        SELECT s.now::text, \(columns) FROM (SELECT pg_current_snapshot() AS now) s LEFT JOIN LATERAL (
+        SELECT s.now::text, s.erasures, \(columns)
+        FROM (SELECT pg_current_snapshot() AS now, (SELECT value FROM compass_meta WHERE key = 'erasures') AS erasures) s
+        LEFT JOIN LATERAL (
             SELECT * FROM events
             WHERE ($1::pg_snapshot IS NULL
                    OR (tx >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(tx, $1::pg_snapshot)))
@@ -91,7 +95,12 @@ struct PostgresCursor: LogCursor {
     mutating func poll(into replayer: inout Replayer) throws(StoreError) -> LogPoll {
         backend.lock.lock()
         defer { backend.lock.unlock() }
-        let generation = Int64(try backend.sql("SELECT value FROM compass_meta WHERE key = 'erasures'").rows.first?[0] ?? "0") ?? 0
+        // A cursor that follows some families reads only theirs (the others are read whole if
+        // a later read asks for them). The generation is read in the same statement: the lines
+        // come from the store as that generation left it.
+        let rows = try backend.sql(Self.sinceSnapshot("e.family, e.seq, e.line", where: "($2::text[] IS NULL OR family = ANY($2::text[]))"),
+                                   [seen.map { .text($0) } ?? .null, following.map { .text(Self.array($0)) } ?? .null])
+        let generation = rows.rows.first?[1].flatMap { Int64($0) } ?? 0
         if let erasures, erasures != generation {
             // An erasure rewrote lines already read: the caller reads the store again.
             self.erasures = generation
@@ -101,14 +110,10 @@ struct PostgresCursor: LogCursor {
             return .replaced
         }
         erasures = generation
-        // A cursor that follows some families reads only theirs (the others are read whole if
-        // a later read asks for them).
-        let rows = try backend.sql(Self.sinceSnapshot("e.family, e.seq, e.line", where: "($2::text[] IS NULL OR family = ANY($2::text[]))"),
-                                   [seen.map { .text($0) } ?? .null, following.map { .text(Self.array($0)) } ?? .null])
         var touched: Set<String> = []
         for row in rows.rows {
             if let now = row[0] { seen = now }
-            guard let family = row[1], let seq = row[2].flatMap({ Int64($0) }), let line = row[3] else { continue }
+            guard let family = row[2], let seq = row[3].flatMap({ Int64($0) }), let line = row[4] else { continue }
             // A line this process already folded (its own append read its family first).
             if seq <= replayer.streams.version(of: family) { continue }
             if let following, !following.contains(family) { continue }
