@@ -131,42 +131,8 @@ package struct JSONTape: Sendable {
     static func string(_ token: Token, _ base: UnsafePointer<UInt8>) -> String {
         let raw = UnsafeBufferPointer(start: base + token.start, count: token.end - token.start)
         guard token.escaped else { return String(decoding: raw, as: UTF8.self) }
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(raw.count)
-        var i = 0
-        while i < raw.count {
-            let byte = raw[i]
-            guard byte == UInt8(ascii: "\\") else {
-                decoded.append(byte)
-                i += 1
-                continue
-            }
-            let escape = raw[i + 1]
-            i += 2
-            switch escape {
-            case UInt8(ascii: "b"): decoded.append(0x08)
-            case UInt8(ascii: "f"): decoded.append(0x0C)
-            case UInt8(ascii: "n"): decoded.append(0x0A)
-            case UInt8(ascii: "r"): decoded.append(0x0D)
-            case UInt8(ascii: "t"): decoded.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = Self.hex4(raw, i)
-                i += 4
-                if (0xD800...0xDBFF).contains(scalar) {
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (Self.hex4(raw, i + 2) - 0xDC00)
-                    i += 6
-                }
-                decoded.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
-            default: decoded.append(escape)  // `"`, `\` and `/` stand for themselves
-            }
-        }
-        return String(decoding: decoded, as: UTF8.self)
-    }
-
-    static func hex4(_ raw: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
-        var value: UInt32 = 0
-        for k in at..<(at + 4) { value = value << 4 | UInt32(hexDigit(raw[k])!) }
-        return value
+        // The scan checked every escape: the body decodes.
+        return String(decoding: JSONEscapes.decoded(raw) ?? [], as: UTF8.self)
     }
 
     @inline(__always) package static func hexDigit(_ byte: UInt8) -> UInt8? {

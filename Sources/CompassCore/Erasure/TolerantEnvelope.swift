@@ -84,71 +84,13 @@ package struct TolerantEnvelope: Equatable, Sendable {
     /// quote; nil when it never closes.
     static func string(in line: UnsafeBufferPointer<UInt8>, from start: Int) -> (String?, Int)? {
         var i = start + 1
-        var bytes: [UInt8] = []
-        var valid = true
-        var pendingHigh: UInt32?
-        func hex4(_ at: Int) -> UInt32? {
-            guard at + 4 <= line.count else { return nil }
-            var value: UInt32 = 0
-            for k in at..<(at + 4) {
-                guard let digit = JSONTape.hexDigit(line[k]) else { return nil }
-                value = value << 4 | UInt32(digit)
-            }
-            return value
+        while i < line.count, line[i] != UInt8(ascii: "\"") {
+            i += line[i] == UInt8(ascii: "\\") ? 2 : 1  // an escape's second byte never closes the string
         }
-        func append(scalar: UInt32) {
-            guard let unicode = Unicode.Scalar(scalar) else { valid = false; return }
-            bytes.append(contentsOf: Array(String(Character(unicode)).utf8))
-        }
-        while i < line.count {
-            let byte = line[i]
-            if byte == UInt8(ascii: "\"") {
-                if pendingHigh != nil { valid = false }
-                let text = String(decoding: bytes, as: UTF8.self)
-                guard valid, text.utf8.elementsEqual(bytes) else { return (nil, i + 1) }  // (invalid UTF-8 was repaired)
-                return (text, i + 1)
-            }
-            if byte == UInt8(ascii: "\\") {
-                guard i + 1 < line.count else { return nil }
-                let escaped = line[i + 1]
-                if escaped == UInt8(ascii: "u") {
-                    guard let unit = hex4(i + 2) else { valid = false; i += 2; continue }
-                    i += 6
-                    if let high = pendingHigh {
-                        pendingHigh = nil
-                        if (0xDC00...0xDFFF).contains(unit) {
-                            append(scalar: 0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00))
-                        } else {
-                            valid = false
-                        }
-                    } else if (0xD800...0xDBFF).contains(unit) {
-                        pendingHigh = unit
-                    } else if (0xDC00...0xDFFF).contains(unit) {
-                        valid = false
-                    } else {
-                        append(scalar: unit)
-                    }
-                    continue
-                }
-                if pendingHigh != nil { valid = false; pendingHigh = nil }
-                switch escaped {
-                case UInt8(ascii: "\""): bytes.append(0x22)
-                case UInt8(ascii: "\\"): bytes.append(0x5C)
-                case UInt8(ascii: "/"): bytes.append(0x2F)
-                case UInt8(ascii: "b"): bytes.append(0x08)
-                case UInt8(ascii: "f"): bytes.append(0x0C)
-                case UInt8(ascii: "n"): bytes.append(0x0A)
-                case UInt8(ascii: "r"): bytes.append(0x0D)
-                case UInt8(ascii: "t"): bytes.append(0x09)
-                default: valid = false
-                }
-                i += 2
-                continue
-            }
-            if pendingHigh != nil { valid = false; pendingHigh = nil }
-            bytes.append(byte)
-            i += 1
-        }
-        return nil
+        guard i < line.count else { return nil }
+        guard let bytes = JSONEscapes.decoded(UnsafeBufferPointer(rebasing: line[(start + 1)..<i])) else { return (nil, i + 1) }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.utf8.elementsEqual(bytes) else { return (nil, i + 1) }  // (invalid UTF-8 was repaired)
+        return (text, i + 1)
     }
 }
