@@ -780,6 +780,33 @@ struct PostgresStoreTests {
         }
     }
 
+    /// A viewer's feed on the database reads the viewer's family alone: its state holds that
+    /// family, and still only that family after an erasure in another family (which sends
+    /// every feed back to read again), and the family's next append is delivered once. A
+    /// store-wide feed, beside it, holds both.
+    @Test func aViewersFeedReadsTheirFamilyAloneAcrossAnotherFamilysErasure() throws {
+        guard let address = try Self.database() else { return }
+        let store = try CompassStore(path: address)
+        try store.append(.addMember(AddMember(userId: "u-pat", fullName: "Pat", role: .parent, newFamily: "fam-a")), as: "u-pat")
+        try store.append(.addMember(AddMember(userId: "u-kim", fullName: "Kim", role: .parent, newFamily: "fam-b")), as: "u-kim")
+        try store.append(.addMember(AddMember(userId: "u-jae", fullName: "Jae", role: .player)), as: "u-kim")
+        var viewers = try store.feed(for: "u-pat"), everyone = try store.feed()
+        _ = try viewers.next()
+        _ = try everyone.next()
+        #expect(viewers.state.familyIds == ["fam-a"])
+        #expect(everyone.state.familyIds.sorted() == ["fam-a", "fam-b"])
+        _ = try store.erase(member: "u-jae", as: "u-kim")
+        try CompassStore(path: address).append(.addSchool(AddSchool(name: "UCLA")), as: "u-pat", idempotencyKey: "after-erasure")
+        var delivered: [String] = []
+        for _ in 0..<100 where !delivered.contains("after-erasure") {
+            delivered += try viewers.next().map(\.id)
+            if !delivered.contains("after-erasure") { usleep(50_000) }
+        }
+        #expect(delivered == ["after-erasure"])
+        #expect(viewers.state.familyIds == ["fam-a"])
+        #expect(viewers.state.family(id: "fam-a")?.schoolList.map(\.name) == ["UCLA"])
+    }
+
     /// The server's postmaster is SIGKILLed while appenders write (then started again): every
     /// acknowledged append is there once, no batch is partial, and every chain verifies.
     @Test(.serverTurn(.alone)) func theServerKilledMidLoadLosesNoAcknowledgedAppend() throws {

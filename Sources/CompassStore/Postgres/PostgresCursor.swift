@@ -22,8 +22,16 @@ struct PostgresCursor: LogCursor {
     /// The families this cursor reads (nil: every family). A view's first read follows only
     /// its viewer's family, so it costs that family, not the store.
     private var following: Set<String>?
+    /// The families it reads for good (nil: it starts from every family, or from none when
+    /// its first read is a view's, and widens as reads ask): a viewer's feed reads their
+    /// family alone, after an erasure too.
+    private let scope: Set<String>?
 
-    init(backend: PostgresLogBackend) { self.backend = backend }
+    init(backend: PostgresLogBackend, families: Set<String>? = nil) {
+        self.backend = backend
+        following = families
+        scope = families
+    }
 
     mutating func firstRead(snapshots: SnapshotPolicy?, scope: ReplayScope, progress: ReadProgress?) throws(StoreError) -> Replayer? {
         guard erasures == nil, case .familyOf(let user) = scope else { return nil }
@@ -106,7 +114,7 @@ struct PostgresCursor: LogCursor {
             self.erasures = generation
             seen = nil
             pending = [:]
-            following = nil
+            following = scope
             return .replaced
         }
         erasures = generation

@@ -2,14 +2,16 @@ import CompassCore
 
 /// A PostgreSQL store's change feed: what is there when it is made is read, not delivered;
 /// then every event committed after, in the store's order, without a gap. It reads on its own
-/// connection, which `LISTEN`s for appends.
+/// connection, which `LISTEN`s for appends. A viewer's feed reads the viewer's family alone,
+/// and after an erasure anywhere reads that family again, not the store.
 struct PostgresFeed: ChangeSource {
     private var cursor: PostgresCursor
     private var replayer = Replayer(problems: .summary)
     private var delivery: FeedDelivery
 
-    init(backend: PostgresLogBackend, after: (family: String, seq: Int64)?) throws(StoreError) {
-        cursor = PostgresCursor(backend: backend)
+    /// - Parameter families: the families it reads (nil: every family).
+    init(backend: PostgresLogBackend, after: (family: String, seq: Int64)?, families: Set<String>? = nil) throws(StoreError) {
+        cursor = PostgresCursor(backend: backend, families: families)
         delivery = FeedDelivery(after: after)
         if after == nil { _ = try cursor.poll(into: &replayer) }
         replayer.observe(with: delivery.sink.observe)

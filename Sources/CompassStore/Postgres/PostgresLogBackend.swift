@@ -328,8 +328,13 @@ final class PostgresLogBackend: LogBackend {
         try PostgresChangeSignal(backend: try listening())
     }
 
+    /// A viewer's feed reads the viewer's family alone: its first read, and its read again
+    /// after an erasure of any family, cost that family, not the store. A viewer who is not a
+    /// member yet is followed store-wide (their family is not known).
     func changes(scope: ReplayScope, after: (family: String, seq: Int64)?) throws(StoreError) -> any ChangeSource {
-        try PostgresFeed(backend: try listening(), after: after)
+        var families: Set<String>?
+        if case .familyOf(let user) = scope, let family = try family(of: user) { families = [family] }
+        return try PostgresFeed(backend: try listening(), after: after, families: families)
     }
 
     /// Reads the store in blocks, twice when an erasure must be walked, within one read-only
