@@ -207,7 +207,9 @@ package enum LogReader {
         // Read buffers take turns: while the lines of one are prepared, the log's next bytes
         // are read into another (the worker is not left idle during the read).
         var buffers = ReadBuffers(capacity: min(blockSize, max(1 << 12, extent.complete - offset)))
-        defer { buffers.deallocate() }
+        // Freed when the read ends, not at the last use of `buffers`: the last block is folded
+        // after the loop, its staged texts read where they lie in them.
+        defer { withExtendedLifetime(buffers) {} }
         var filled = 0  // bytes in the current buffer; a partial line sits at the front
         var aheadCount: Int?  // bytes already read into the current buffer after its carried part
         var ranges: [Range<Int>] = []

@@ -4,8 +4,9 @@ import Foundation
 
 /// The three buffers the log is read into, taking turns: the current one's lines are prepared
 /// while the next bytes are read into the other, and the previous one's last block may still
-/// be folding (its lines' staged texts are read in place).
-struct ReadBuffers {
+/// be folding (its lines' staged texts are read in place). It owns them: they are freed with it,
+/// and it cannot be copied.
+struct ReadBuffers: ~Copyable {
     private(set) var current: UnsafeMutableBufferPointer<UInt8>
     private(set) var other: UnsafeMutableBufferPointer<UInt8>
     private var previous: UnsafeMutableBufferPointer<UInt8>
@@ -31,7 +32,7 @@ struct ReadBuffers {
         (current, other, previous) = (other, previous, current)
     }
 
-    func deallocate() {
+    deinit {
         current.deallocate()
         other.deallocate()
         previous.deallocate()
