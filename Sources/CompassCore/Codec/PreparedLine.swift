@@ -43,11 +43,7 @@ package struct PreparedLine: Equatable, Sendable {
     /// The content, moved out of the line and `.blank` left in its place: returning the stored
     /// property of a consumed line would copy the draft's box, a reference count.
     mutating func takeContent() -> Content {
-        withUnsafeMutablePointer(to: &content) { place in
-            let taken = place.move()
-            place.initialize(to: .blank)
-            return taken
-        }
+        exchange(&content, with: .blank)
     }
 
     package var byteCount: Int

@@ -44,11 +44,7 @@ public struct Event: Hashable, Sendable {
         swap(&taken.actor, &actor)
         // The payload is moved out and an empty one put in its place: a swap moved its 160
         // bytes three times.
-        let payload = withUnsafeMutablePointer(to: &payload) { place in
-            let moved = place.move()
-            place.initialize(to: .notificationsRead(NotificationsRead(upToSeq: 0)))
-            return moved
-        }
+        let payload = exchange(&payload, with: .notificationsRead(NotificationsRead(upToSeq: 0)))
         return (seq, taken.id, at, taken.actor, payload)
     }
 }

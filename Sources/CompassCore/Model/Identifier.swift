@@ -10,12 +10,6 @@ public enum Identifier {
         return utf8.withContiguousStorageIfAvailable { ByteClass.allIdBytes($0.baseAddress!, count: $0.count) } ?? utf8.allSatisfy(isIdByte)
     }
 
-    /// Whether UTF-8 bytes spell a well-formed id (read in place, before any `String` is built).
-    static func isValid(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress, (1...64).contains(bytes.count) else { return false }
-        return ByteClass.allIdBytes(base, count: bytes.count)
-    }
-
     @inline(__always) static func isIdByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
