@@ -84,7 +84,7 @@ actor ServerGate {
 /// Runs each job on a thread of its own, off Swift's cooperative pool: a database test spends
 /// most of its time waiting for the server, and on the pool's two threads it would keep a
 /// test that computes from running.
-final class ThreadPerJobExecutor: TaskExecutor, @unchecked Sendable {
+final class ThreadPerJobExecutor: TaskExecutor, Sendable {
     static let shared = ThreadPerJobExecutor()
 
     func enqueue(_ job: consuming ExecutorJob) {
