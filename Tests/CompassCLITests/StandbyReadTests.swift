@@ -26,7 +26,16 @@ extension FailoverTests {
         var configuration = CompassStore.Configuration()
         configuration.versionWait = wait
         let standby = standby(address)
-        #expect(try PostgresConnection(standby).run("SELECT pg_is_in_recovery()").rows.first?[0] == "t", "not a standby: \(standby)")
+        let replica = try PostgresConnection(standby)
+        #expect(try replica.run("SELECT pg_is_in_recovery()").rows.first?[0] == "t", "not a standby: \(standby)")
+        // The store is opened on the standby once it has replayed the tables and the family the
+        // primary just made (opened sooner, it may find the tables half made and refuse them).
+        let written = try #require(try PostgresConnection(address).run("SELECT pg_current_wal_lsn()::text").rows.first?[0] ?? nil)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try replica.run("SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn", [.text(written)]).rows.first?[0] != "t",
+              ContinuousClock.now < deadline {
+            usleep(20_000)
+        }
         return (primary, try CompassStore(path: standby, configuration: configuration), standby)
     }
 
